@@ -1,0 +1,58 @@
+// The events store's transport-neutral surface: one ClickHouse dialect, two drivers
+// (embedded chDB, ClickHouse over HTTP). Services and query builders depend on this only.
+
+/** Values bound to `{name:Type}` placeholders; never concatenated into SQL text. */
+export type QueryParams = Readonly<Record<string, unknown>>;
+
+/** Which session a call runs on. chDB runs one call at a time per session, so reads and
+ *  writes use separate sessions: dashboard queries never queue behind an ingest flush. */
+export type Lane = "read" | "write";
+
+export interface InsertBatch {
+  /** Unqualified table name; the executor qualifies it with its database. */
+  readonly table: string;
+  /** Column names, in the order of each row array. */
+  readonly columns: readonly string[];
+  /** Rows serialised as JSONCompactEachRow (one JSON array per line). */
+  readonly body: Buffer;
+  /** Number of rows in `body`, for accounting and error messages. */
+  readonly rowCount: number;
+}
+
+export interface EventsExecutor {
+  /** Which engine answers: "chdb" (embedded) or "clickhouse" (server over HTTP). */
+  readonly engine: "chdb" | "clickhouse";
+  /** The database every unqualified table name refers to. */
+  readonly database: string;
+  /** Runs a SELECT and returns its rows as objects (JSON format; 64-bit ints as numbers). */
+  query<Row>(sql: string, params?: QueryParams, lane?: Lane): Promise<Row[]>;
+  /** Runs a statement that returns no rows (DDL, ALTER, INSERT … SELECT). */
+  command(sql: string, params?: QueryParams): Promise<void>;
+  /** Inserts one batch as one statement: stored whole or not at all. */
+  insert(batch: InsertBatch): Promise<void>;
+  /** Resolves when the engine answers a trivial query within `timeoutMs`. */
+  ping(timeoutMs?: number): Promise<void>;
+  /** Releases sessions/sockets; pending calls settle first. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Raised by drivers for any engine failure; `unavailable` marks transport/engine-down
+ *  failures (answered 503) as opposed to query errors (a bug: answered 500). */
+export class EventsStoreError extends Error {
+  /** The engine's numeric error code (e.g. 60 for UNKNOWN_TABLE), when it gave one. */
+  readonly clickhouseCode: number | undefined;
+  /** The statement that failed, for server logs only: engine messages and SQL can carry
+   *  request data, so neither is ever put in `message`, which may reach an HTTP client. */
+  readonly sql: string | undefined;
+
+  constructor(
+    message: string,
+    readonly kind: "unavailable" | "query",
+    options?: { cause?: unknown; clickhouseCode?: number | undefined; sql?: string | undefined },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "EventsStoreError";
+    this.clickhouseCode = options?.clickhouseCode;
+    this.sql = options?.sql;
+  }
+}

@@ -1,0 +1,74 @@
+// The events store's public surface: opens the configured driver and migrates its schema.
+import { openChdbExecutor } from "./chdb.driver.js";
+import { assertIdentifier } from "./dialect.js";
+import { type EventsExecutor, EventsStoreError } from "./executor.js";
+import { openHttpExecutor } from "./http.driver.js";
+import { type EventsMigration, eventsMigrations } from "./migrations/index.js";
+import { runEventsMigrations } from "./migrations/runner.js";
+
+export {
+  type EventsExecutor,
+  EventsStoreError,
+  type InsertBatch,
+  type Lane,
+  type QueryParams,
+} from "./executor.js";
+export { parseClickhouseUrl } from "./http.driver.js";
+export {
+  type EventsMigration,
+  type EventsMigrationContext,
+  EventsMigrationError,
+  eventsMigrations,
+} from "./migrations/index.js";
+
+export interface EventsStoreOptions {
+  /** `http(s)://user:password@host:port[?database=name]` selects a ClickHouse server; unset or
+   *  empty selects embedded chDB. */
+  clickhouseUrl?: string | undefined;
+  /** chDB data directory (one per process); ignored when clickhouseUrl is set. */
+  chdbPath: string;
+  /** The events database, created if missing; a `?database=` in clickhouseUrl overrides it. */
+  database: string;
+}
+
+/** Opens the driver the options select and makes sure its database exists. */
+export async function openEventsExecutor(options: EventsStoreOptions): Promise<EventsExecutor> {
+  const executor = options.clickhouseUrl
+    ? await openHttpExecutor({ url: options.clickhouseUrl, database: options.database })
+    : await openChdbExecutor({ path: options.chdbPath, database: options.database });
+  try {
+    await executor.command(
+      `CREATE DATABASE IF NOT EXISTS ${assertIdentifier(executor.database, "database")}`,
+    );
+    await verifyRowShape(executor);
+    return executor;
+  } catch (error) {
+    await executor.close();
+    throw error;
+  }
+}
+
+/** Applies the migrations the store has not recorded yet; returns the names applied now. */
+export function migrateEvents(
+  executor: EventsExecutor,
+  migrations: readonly EventsMigration[] = eventsMigrations,
+): Promise<string[]> {
+  return runEventsMigrations(executor, migrations);
+}
+
+/**
+ * Services parse rows assuming ISO date-times and numeric 64-bit counts. chDB ignores unknown
+ * engine arguments and a server profile can pin settings, so a silently lost setting would
+ * otherwise surface as wrong dashboards rather than a failed start.
+ */
+async function verifyRowShape(executor: EventsExecutor): Promise<void> {
+  const [row] = await executor.query<{ at: unknown; n: unknown }>(
+    "SELECT toDateTime64('2026-01-02 03:04:05.678', 3, 'UTC') AS at, toUInt64(9007199254740991) AS n",
+  );
+  if (row?.at !== "2026-01-02T03:04:05.678Z" || row.n !== 9_007_199_254_740_991) {
+    throw new EventsStoreError(
+      `Events store output settings did not take effect on ${executor.engine}: got ${JSON.stringify(row)}`,
+      "unavailable",
+    );
+  }
+}

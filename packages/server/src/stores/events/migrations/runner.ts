@@ -1,0 +1,103 @@
+// The events schema's migration runner: history kept in `schema_migrations` inside the events store.
+import { assertIdentifier } from "../dialect.js";
+import type { EventsExecutor } from "../executor.js";
+
+export interface EventsMigrationContext {
+  /** Every table a statement names is qualified with it: `${ctx.database}.api_requests`. */
+  readonly database: string;
+}
+
+export interface EventsMigration {
+  /** Positive integer; applied in ascending order and never renumbered once released. */
+  readonly version: number;
+  readonly name: string;
+  /** Each must be idempotent (`IF NOT EXISTS`, `IF EXISTS`): a crash between a statement and
+   *  the migration's record re-runs the whole migration on the next start. */
+  statements(ctx: EventsMigrationContext): string[];
+}
+
+/** The recorded history cannot be reconciled with the migrations this build knows. */
+export class EventsMigrationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EventsMigrationError";
+  }
+}
+
+/** Applies the migrations missing from the history, in version order; returns their names. */
+export async function runEventsMigrations(
+  executor: EventsExecutor,
+  migrations: readonly EventsMigration[],
+): Promise<string[]> {
+  const ordered = checkedInOrder(migrations);
+  const database = assertIdentifier(executor.database, "database");
+  await executor.command(historyTableDdl(database));
+  const applied = await appliedVersions(executor, database);
+  refuseUnknownHistory(applied, ordered, database);
+  const names: string[] = [];
+  for (const migration of ordered) {
+    if (applied.has(migration.version)) continue;
+    for (const statement of migration.statements({ database })) await executor.command(statement);
+    await record(executor, database, migration);
+    names.push(migration.name);
+  }
+  return names;
+}
+
+function checkedInOrder(migrations: readonly EventsMigration[]): EventsMigration[] {
+  const ordered = [...migrations].sort((a, b) => a.version - b.version);
+  ordered.forEach((migration, index) => {
+    if (!Number.isInteger(migration.version) || migration.version < 1 || migration.version > 0xffff_ffff) {
+      throw new EventsMigrationError(
+        `Events migration ${migration.name} has invalid version ${migration.version}`,
+      );
+    }
+    if (index > 0 && ordered[index - 1]?.version === migration.version) {
+      throw new EventsMigrationError(`Events migration version ${migration.version} is used twice`);
+    }
+  });
+  return ordered;
+}
+
+// ReplacingMergeTree: two instances migrating at once may record a version twice; reads
+// take DISTINCT versions and merges fold the duplicates.
+function historyTableDdl(database: string): string {
+  return (
+    `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations ` +
+    "(version UInt32, name String, applied_at DateTime64(3, 'UTC')) " +
+    "ENGINE = ReplacingMergeTree ORDER BY version"
+  );
+}
+
+async function appliedVersions(executor: EventsExecutor, database: string): Promise<Set<number>> {
+  // Write lane: ordered after the DDL above on the same session.
+  const rows = await executor.query<{ version: number }>(
+    `SELECT DISTINCT version FROM ${database}.schema_migrations ORDER BY version`,
+    undefined,
+    "write",
+  );
+  return new Set(rows.map((row) => row.version));
+}
+
+function refuseUnknownHistory(
+  applied: Set<number>,
+  known: readonly EventsMigration[],
+  database: string,
+): void {
+  const knownVersions = new Set(known.map((migration) => migration.version));
+  const unknown = [...applied].filter((version) => !knownVersions.has(version));
+  if (unknown.length > 0) {
+    throw new EventsMigrationError(
+      `Events database ${database} records migration version(s) ${unknown.join(", ")} that this build ` +
+        "does not know: a newer Sightline has migrated it. Run that version or newer.",
+    );
+  }
+}
+
+async function record(executor: EventsExecutor, database: string, migration: EventsMigration): Promise<void> {
+  await executor.command(
+    `INSERT INTO ${database}.schema_migrations (version, name, applied_at) ` +
+      "SELECT {version:UInt32}, {name:String}, now64(3, 'UTC')",
+    { version: migration.version, name: migration.name },
+  );
+}

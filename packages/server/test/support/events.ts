@@ -1,0 +1,47 @@
+// Events backends for suites: chDB always, a ClickHouse server when TEST_CLICKHOUSE_URL is set.
+import { randomBytes } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { EventsStoreOptions } from "../../src/stores/events/index.js";
+
+export interface EventsBackend {
+  readonly name: "chdb" | "clickhouse";
+  /** Everything but the database, which each test picks with uniqueDatabaseName(). */
+  readonly options: Omit<EventsStoreOptions, "database">;
+}
+
+/** chDB binds one data directory per process, so every test in a process shares this one. */
+export function testChdbPath(): string {
+  return join(tmpdir(), `sightline-test-${process.pid}`, "events");
+}
+
+/** Removes this process's chDB directory (for an afterAll): only once every executor of the
+ *  process is closed, since chDB keeps writing into it while a session is open. */
+export async function removeTestChdbPath(): Promise<void> {
+  await rm(dirname(testChdbPath()), { recursive: true, force: true });
+}
+
+/** A database name no other test uses, valid as an unquoted identifier. */
+export function uniqueDatabaseName(prefix: string): string {
+  return `t_${prefix}_${randomBytes(6).toString("hex")}`;
+}
+
+export function eventsBackends(): EventsBackend[] {
+  const backends: EventsBackend[] = [{ name: "chdb", options: { chdbPath: testChdbPath() } }];
+  const url = process.env.TEST_CLICKHOUSE_URL;
+  if (url !== undefined && url !== "") {
+    backends.push({
+      name: "clickhouse",
+      options: { clickhouseUrl: withoutDatabase(url), chdbPath: testChdbPath() },
+    });
+  }
+  return backends;
+}
+
+/** A `?database=` in the URL would override every test's own database. */
+function withoutDatabase(url: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.delete("database");
+  return parsed.toString();
+}
