@@ -1,0 +1,34 @@
+// Fixed-window hit counters in the metadata store: one atomic upsert per hit, shared by all
+// server instances. Expired windows are swept opportunistically.
+import { type Kysely, sql } from "kysely";
+import type { MetadataTables } from "../schema.js";
+
+export interface RateLimitsRepo {
+  /** Adds one hit to (bucket, window) and returns the window's count including this hit. */
+  increment(bucket: string, windowStart: string, expiresAt: string): Promise<number>;
+  /** Removes windows that ended before `now`; returns how many rows went. */
+  deleteExpired(now: string): Promise<number>;
+}
+
+export function createRateLimitsRepo(db: Kysely<MetadataTables>): RateLimitsRepo {
+  return {
+    async increment(bucket, windowStart, expiresAt) {
+      const row = await db
+        .insertInto("rate_limit_counters")
+        .values({ bucket, window_start: windowStart, hits: 1, expires_at: expiresAt })
+        .onConflict((oc) =>
+          oc.columns(["bucket", "window_start"]).doUpdateSet({ hits: sql`rate_limit_counters.hits + 1` }),
+        )
+        .returning("hits")
+        .executeTakeFirstOrThrow();
+      return Number(row.hits);
+    },
+    async deleteExpired(now) {
+      const result = await db
+        .deleteFrom("rate_limit_counters")
+        .where("expires_at", "<", now)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
