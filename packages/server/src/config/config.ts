@@ -1,0 +1,218 @@
+// The one place that reads the environment: every knob declared with its default and a
+// one-line why, parsed once into a typed, frozen Config. Invalid values stop start-up.
+import { isAbsolute, resolve } from "node:path";
+
+export type TrustProxy = boolean | number | string;
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly publicUrl: string;
+  readonly databaseUrl: string | undefined;
+  readonly clickhouseUrl: string | undefined;
+  readonly clickhouseDatabase: string;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly jwtSecret: string | undefined;
+  readonly trustProxy: TrustProxy;
+  readonly logLevel: LogLevel;
+  /** Files and folders under dataDir; derived, not configurable one by one. */
+  readonly paths: {
+    readonly sqlite: string;
+    readonly chdb: string;
+    readonly jwtSecret: string;
+    readonly outbox: string;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** A documented knob. `docs/configuration` and the README table are checked against this list. */
+export interface Knob {
+  readonly name: string;
+  readonly default: string;
+  readonly description: string;
+}
+
+export const knobs: readonly Knob[] = [
+  { name: "PORT", default: "8080", description: "TCP port the HTTP server listens on." },
+  {
+    name: "HOST",
+    default: "127.0.0.1",
+    description: "Interface to bind; `0.0.0.0` to accept connections from other machines.",
+  },
+  {
+    name: "DATA_DIR",
+    default: "./data",
+    description: "Where the embedded stores, the generated JWT secret and the dev outbox live.",
+  },
+  {
+    name: "PUBLIC_URL",
+    default: "http://localhost:<PORT>",
+    description: "The address users reach Sightline at; used in e-mailed sign-in links.",
+  },
+  {
+    name: "DATABASE_URL",
+    default: "(unset: SQLite file in DATA_DIR)",
+    description: "`postgres://user:pass@host:5432/db` to keep metadata in PostgreSQL.",
+  },
+  {
+    name: "CLICKHOUSE_URL",
+    default: "(unset: embedded chDB in DATA_DIR)",
+    description: "`http(s)://user:pass@host:8123` to keep events on a ClickHouse server.",
+  },
+  {
+    name: "CLICKHOUSE_DATABASE",
+    default: "sightline",
+    description: "Database holding the events tables (embedded or server).",
+  },
+  {
+    name: "SMTP_URL",
+    default: "(unset: dev mailer)",
+    description:
+      "`smtp://user:pass@host:587` or `smtps://…` for real mail; unset logs links and writes .eml files.",
+  },
+  { name: "MAIL_FROM", default: "Sightline <no-reply@localhost>", description: "Sender of e-mails." },
+  {
+    name: "JWT_SECRET",
+    default: "(unset: generated into DATA_DIR/jwt-secret, mode 0600)",
+    description: "At least 32 characters. Set the same value on every instance when running several.",
+  },
+  {
+    name: "TRUST_PROXY",
+    default: "false",
+    description:
+      "`true`, a hop count, or comma-separated proxy addresses/CIDRs whose X-Forwarded-For is believed.",
+  },
+  {
+    name: "LOG_LEVEL",
+    default: "info",
+    description: "One of fatal, error, warn, info, debug, trace, silent.",
+  },
+];
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Parses the environment into a frozen Config, or throws ConfigError naming every bad variable. */
+export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === "" ? undefined : value;
+  };
+  const fail = <T>(name: string, message: string, fallback: T): T => {
+    problems.push(`${name}: ${message}`);
+    return fallback;
+  };
+
+  const port = parsePort(read("PORT"), (m) => fail("PORT", m, 0));
+  const host = read("HOST") ?? "127.0.0.1";
+  const dataDirRaw = read("DATA_DIR") ?? "./data";
+  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
+
+  const publicUrl = parseUrl(read("PUBLIC_URL") ?? `http://localhost:${port}`, ["http:", "https:"], (m) =>
+    fail("PUBLIC_URL", m, ""),
+  ).replace(/\/+$/, "");
+
+  const databaseUrlRaw = read("DATABASE_URL");
+  const databaseUrl =
+    databaseUrlRaw === undefined
+      ? undefined
+      : parseUrl(databaseUrlRaw, ["postgres:", "postgresql:"], (m) => fail("DATABASE_URL", m, undefined));
+
+  const clickhouseUrlRaw = read("CLICKHOUSE_URL");
+  const clickhouseUrl =
+    clickhouseUrlRaw === undefined
+      ? undefined
+      : parseUrl(clickhouseUrlRaw, ["http:", "https:"], (m) => fail("CLICKHOUSE_URL", m, undefined));
+
+  const clickhouseDatabase = read("CLICKHOUSE_DATABASE") ?? "sightline";
+  if (!IDENTIFIER.test(clickhouseDatabase)) {
+    fail("CLICKHOUSE_DATABASE", "must be letters, digits and underscores, not starting with a digit", 0);
+  }
+
+  const smtpUrlRaw = read("SMTP_URL");
+  const smtpUrl =
+    smtpUrlRaw === undefined
+      ? undefined
+      : parseUrl(smtpUrlRaw, ["smtp:", "smtps:"], (m) => fail("SMTP_URL", m, undefined));
+  const mailFrom = read("MAIL_FROM") ?? "Sightline <no-reply@localhost>";
+  if (!/@[^\s@>]+/.test(mailFrom)) fail("MAIL_FROM", "must contain an e-mail address", 0);
+
+  const jwtSecret = read("JWT_SECRET");
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    fail("JWT_SECRET", "must be at least 32 characters (or unset to generate one)", 0);
+  }
+
+  const trustProxy = parseTrustProxy(read("TRUST_PROXY"), (m) => fail("TRUST_PROXY", m, false));
+
+  const logLevelRaw = (read("LOG_LEVEL") ?? "info").toLowerCase();
+  const logLevel = LOG_LEVELS.includes(logLevelRaw as LogLevel)
+    ? (logLevelRaw as LogLevel)
+    : fail<LogLevel>("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`, "info");
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({
+    port,
+    host,
+    dataDir,
+    publicUrl,
+    databaseUrl,
+    clickhouseUrl,
+    clickhouseDatabase,
+    smtpUrl,
+    mailFrom,
+    jwtSecret,
+    trustProxy,
+    logLevel,
+    paths: Object.freeze({
+      sqlite: resolve(dataDir, "sightline.sqlite"),
+      chdb: resolve(dataDir, "events"),
+      jwtSecret: resolve(dataDir, "jwt-secret"),
+      outbox: resolve(dataDir, "outbox"),
+    }),
+  });
+}
+
+function parsePort(raw: string | undefined, fail: (message: string) => number): number {
+  if (raw === undefined) return 8080;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) return fail("must be an integer from 1 to 65535");
+  return port;
+}
+
+function parseUrl<T>(raw: string, protocols: readonly string[], fail: (message: string) => T): string | T {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return fail("is not a valid URL");
+  }
+  if (!protocols.includes(url.protocol)) {
+    return fail(`must start with ${protocols.map((p) => `${p}//`).join(" or ")}`);
+  }
+  return raw;
+}
+
+function parseTrustProxy(raw: string | undefined, fail: (message: string) => TrustProxy): TrustProxy {
+  if (raw === undefined) return false;
+  const lowered = raw.toLowerCase();
+  if (["false", "0", "off", "no"].includes(lowered)) return false;
+  if (["true", "on", "yes"].includes(lowered)) return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(",").map((entry) => entry.trim());
+  const looksLikeAddress = (entry: string) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(entry) && entry.length > 0;
+  if (entries.every(looksLikeAddress)) return entries.join(",");
+  return fail("must be true, false, a hop count, or comma-separated IP addresses/CIDRs");
+}

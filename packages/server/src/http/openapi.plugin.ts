@@ -1,0 +1,76 @@
+// The OpenAPI 3.1 document, generated from the route schemas, and the interactive reference
+// at /api/v1/docs. Swagger UI's assets are served from node_modules: no CDN, works offline.
+
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import { ProblemSchema } from "@sightline/contracts";
+import fp from "fastify-plugin";
+import { API_VERSION } from "../version.js";
+import type { App } from "./types.js";
+
+export const API_PREFIX = "/api/v1";
+
+export const API_TAGS = [
+  { name: "meta", description: "Health, the OpenAPI document and the reference." },
+  { name: "auth", description: "Passwordless sign-in, password login and session tokens." },
+  { name: "users", description: "The signed-in user's profile, password and sessions." },
+  { name: "projects", description: "Projects: the top of the resource tree." },
+  { name: "apps", description: "Apps within a project." },
+  { name: "api-keys", description: "Keys that ingesting applications authenticate with." },
+  { name: "environments", description: "Configured and discovered environments of an app." },
+  { name: "endpoints", description: "The endpoint catalogue of an app." },
+  { name: "ingest", description: "Request and log records sent by instrumented applications." },
+  { name: "data", description: "Searching request and log records." },
+  { name: "analytics", description: "Aggregates over request records." },
+] as const;
+
+const DOCS_CSP = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "frame-ancestors 'self'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self'",
+].join("; ");
+
+export type ApiTag = (typeof API_TAGS)[number]["name"];
+
+export const openApiPlugin = fp(
+  async (app: App) => {
+    app.addSchema(ProblemSchema);
+    await app.register(swagger, {
+      openapi: {
+        openapi: "3.1.0",
+        info: {
+          title: "Sightline API",
+          version: API_VERSION,
+          description:
+            "Self-hostable API observability. Errors are RFC 9457 problem+json bodies whose `error` " +
+            "member is a stable code (see docs/errors.md); every response carries `X-Request-Id`.",
+        },
+        tags: [...API_TAGS],
+        components: {
+          securitySchemes: {
+            bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+            apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+          },
+        },
+      },
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, i) =>
+          typeof json.$id === "string" ? json.$id : `def-${i}`,
+      },
+    });
+    await app.register(swaggerUi, {
+      routePrefix: `${API_PREFIX}/docs`,
+      // Same-origin only: the reference must work with no network beyond this server.
+      staticCSP: DOCS_CSP,
+      uiConfig: { deepLinking: true, docExpansion: "list", defaultModelsExpandDepth: 0 },
+    });
+  },
+  { name: "sightline-openapi" },
+);

@@ -1,0 +1,116 @@
+// Configuration parsing: defaults, derived paths, and start-up failures that name the variable.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { ConfigError, knobs, loadConfig } from "../../src/config/index.js";
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig(env, "/srv");
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("loadConfig", () => {
+  it("applies the documented defaults", () => {
+    const config = loadConfig({}, "/srv");
+    expect(config).toMatchObject({
+      port: 8080,
+      host: "127.0.0.1",
+      dataDir: "/srv/data",
+      publicUrl: "http://localhost:8080",
+      databaseUrl: undefined,
+      clickhouseUrl: undefined,
+      clickhouseDatabase: "sightline",
+      smtpUrl: undefined,
+      jwtSecret: undefined,
+      trustProxy: false,
+      logLevel: "info",
+    });
+    expect(config.paths).toEqual({
+      sqlite: "/srv/data/sightline.sqlite",
+      chdb: "/srv/data/events",
+      jwtSecret: "/srv/data/jwt-secret",
+      outbox: "/srv/data/outbox",
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it("derives PUBLIC_URL from PORT and strips a trailing slash", () => {
+    expect(loadConfig({ PORT: "9000" }).publicUrl).toBe("http://localhost:9000");
+    expect(loadConfig({ PUBLIC_URL: "https://obs.example.com/" }).publicUrl).toBe("https://obs.example.com");
+  });
+
+  it("reads every knob", () => {
+    const config = loadConfig(
+      {
+        PORT: "9001",
+        HOST: "0.0.0.0",
+        DATA_DIR: "/var/lib/sightline",
+        DATABASE_URL: "postgres://u:p@db:5432/sl",
+        CLICKHOUSE_URL: "https://u:p@ch:8443",
+        CLICKHOUSE_DATABASE: "obs_prod",
+        SMTP_URL: "smtps://u:p@mail:465",
+        MAIL_FROM: "Ops <ops@example.com>",
+        JWT_SECRET: "x".repeat(40),
+        TRUST_PROXY: "10.0.0.0/8, 127.0.0.1",
+        LOG_LEVEL: "DEBUG",
+      },
+      "/srv",
+    );
+    expect(config).toMatchObject({
+      port: 9001,
+      host: "0.0.0.0",
+      dataDir: "/var/lib/sightline",
+      databaseUrl: "postgres://u:p@db:5432/sl",
+      clickhouseUrl: "https://u:p@ch:8443",
+      clickhouseDatabase: "obs_prod",
+      smtpUrl: "smtps://u:p@mail:465",
+      mailFrom: "Ops <ops@example.com>",
+      trustProxy: "10.0.0.0/8,127.0.0.1",
+      logLevel: "debug",
+    });
+  });
+
+  it.each([
+    ["PORT", "eighty"],
+    ["PORT", "70000"],
+    ["PUBLIC_URL", "localhost:8080"],
+    ["DATABASE_URL", "mysql://db/sl"],
+    ["CLICKHOUSE_URL", "tcp://ch:9000"],
+    ["CLICKHOUSE_DATABASE", "drop table;"],
+    ["SMTP_URL", "http://mail"],
+    ["MAIL_FROM", "nobody"],
+    ["JWT_SECRET", "short"],
+    ["TRUST_PROXY", "maybe"],
+    ["LOG_LEVEL", "loud"],
+  ])("stops on an invalid %s (%s) naming the variable", (name, value) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${name}: `));
+  });
+
+  it("reports every invalid variable at once", () => {
+    expect(problemsOf({ PORT: "x", LOG_LEVEL: "loud" }).map((p) => p.split(":")[0])).toEqual([
+      "PORT",
+      "LOG_LEVEL",
+    ]);
+  });
+
+  it.each([
+    ["true", true],
+    ["off", false],
+    ["2", 2],
+  ] as const)("parses TRUST_PROXY=%s", (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(expected);
+  });
+
+  it("documents every knob in the README configuration table", () => {
+    const readme = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
+    for (const knob of knobs) {
+      expect(readme, `README lacks ${knob.name}`).toMatch(new RegExp(`^\\| \`${knob.name}\` \\|`, "m"));
+    }
+  });
+});
