@@ -1,0 +1,87 @@
+// Apps in the metadata store. Reads ignore soft-deleted apps and apps of deleted projects.
+import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
+import type { AppsTable, MetadataTables } from "../schema.js";
+
+export type AppRow = Selectable<AppsTable>;
+export type AppWithProjectRow = AppRow & { project_slug: string; owner_id: string };
+
+export function createAppsRepo(db: Kysely<MetadataTables>) {
+  const liveAppsOfLiveProjects = () =>
+    db
+      .selectFrom("apps as a")
+      .innerJoin("projects as p", "p.id", "a.project_id")
+      .selectAll("a")
+      .select(["p.slug as project_slug", "p.owner_id"])
+      .where("a.deleted_at", "is", null)
+      .where("p.deleted_at", "is", null);
+
+  const findLiveBySlug = (projectId: string, slug: string): Promise<AppRow | undefined> =>
+    db
+      .selectFrom("apps")
+      .selectAll()
+      .where("project_id", "=", projectId)
+      .where("slug", "=", slug)
+      .where("deleted_at", "is", null)
+      .executeTakeFirst();
+
+  return {
+    async insert(row: Insertable<AppsTable>): Promise<AppRow> {
+      return db.insertInto("apps").values(row).returningAll().executeTakeFirstOrThrow();
+    },
+
+    findLiveBySlug,
+
+    async isSlugTaken(projectId: string, slug: string): Promise<boolean> {
+      return (await findLiveBySlug(projectId, slug)) !== undefined;
+    },
+
+    /** Live apps of a project, newest first. */
+    async listLive(projectId: string): Promise<AppRow[]> {
+      return db
+        .selectFrom("apps")
+        .selectAll()
+        .where("project_id", "=", projectId)
+        .where("deleted_at", "is", null)
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .execute();
+    },
+
+    /** Live apps in live projects owned by the user, newest first: one query. */
+    async listLiveForOwner(ownerId: string): Promise<AppWithProjectRow[]> {
+      return liveAppsOfLiveProjects()
+        .where("p.owner_id", "=", ownerId)
+        .orderBy("a.created_at", "desc")
+        .orderBy("a.id", "desc")
+        .execute();
+    },
+
+    /** Live apps with this slug in live projects owned by the user (several when ambiguous). */
+    async findLiveBySlugForOwner(ownerId: string, slug: string): Promise<AppWithProjectRow[]> {
+      return liveAppsOfLiveProjects()
+        .where("p.owner_id", "=", ownerId)
+        .where("a.slug", "=", slug)
+        .orderBy("p.slug")
+        .execute();
+    },
+
+    async update(id: string, patch: Updateable<AppsTable>): Promise<AppRow> {
+      return db.updateTable("apps").set(patch).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+    },
+
+    async softDelete(id: string, at: string): Promise<void> {
+      await db.updateTable("apps").set({ deleted_at: at, updated_at: at }).where("id", "=", id).execute();
+    },
+
+    async softDeleteAllOfProject(projectId: string, at: string): Promise<void> {
+      await db
+        .updateTable("apps")
+        .set({ deleted_at: at, updated_at: at })
+        .where("project_id", "=", projectId)
+        .where("deleted_at", "is", null)
+        .execute();
+    },
+  };
+}
+
+export type AppsRepo = ReturnType<typeof createAppsRepo>;
