@@ -1,0 +1,264 @@
+// Wire shapes of ingest: request records (spec 2.8 plus documented extensions), log records,
+// the batch answer, and the limits and log-level spellings the server applies to them.
+import { type Static, Type } from "typebox";
+
+/** Limits applied to ingested records. Strings marked "cut" are truncated, not rejected. */
+export const INGEST_LIMITS = {
+  /** Raw request paths and endpoint paths: longer is a rejected record. */
+  pathLength: 2048,
+  /** HTTP method tokens: longer is a rejected record. */
+  methodLength: 16,
+  /** Environment names after trimming: 1–64 characters or the record is rejected. */
+  environmentLength: 64,
+  /** `app_id` and `project_slug` values: longer cannot name anything and is rejected. */
+  identifierLength: 128,
+  /** Request/response payloads and log payloads: cut to this many UTF-8 bytes. */
+  payloadBytes: 65_536,
+  /** Log messages: cut to this many UTF-8 bytes. */
+  messageBytes: 32_768,
+  /** `user_agent`: cut to this many characters. */
+  userAgentLength: 1024,
+  /** `ip_address`: cut to this many characters. */
+  ipAddressLength: 64,
+  /** `consumer_id`, `consumer_name`, `consumer_group`, `logger_name`: cut to this many characters. */
+  labelLength: 256,
+  /** Headers per map: more is a rejected record. */
+  headerCount: 100,
+  /** Header names: longer is a rejected record. */
+  headerNameLength: 256,
+  /** Header values: cut to this many UTF-8 bytes. */
+  headerValueBytes: 8192,
+  /** Log attributes per record: more is a rejected record. */
+  attributeCount: 64,
+  /** Attribute keys: 1–128 characters or the record is rejected. */
+  attributeKeyLength: 128,
+  /** String attribute values: cut to this many characters. */
+  attributeValueLength: 1024,
+  /** How far ahead of the server's clock a timestamp may be. */
+  futureToleranceMs: 60 * 60 * 1000,
+  /** Idempotency-Key header: 1–255 visible ASCII characters. */
+  idempotencyKeyLength: 255,
+  /** How long an Idempotency-Key is remembered. */
+  idempotencyWindowMs: 24 * 60 * 60 * 1000,
+  /** Rejected records listed in an answer's `errors` (the count in `rejected` is complete). */
+  listedErrors: 100,
+} as const;
+
+/** The stored log levels, least to most severe. */
+export const LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Accepted spellings besides the levels themselves (any letter case). */
+export const LOG_LEVEL_ALIASES: Readonly<Record<string, LogLevel>> = {
+  TRACE: "DEBUG",
+  WARN: "WARNING",
+  FATAL: "CRITICAL",
+};
+
+/** The stored level for a spelling (case-insensitive, aliases included), or null if unknown. */
+export function normaliseLogLevel(spelling: string): LogLevel | null {
+  const upper = spelling.trim().toUpperCase();
+  if ((LOG_LEVELS as readonly string[]).includes(upper)) return upper as LogLevel;
+  return Object.hasOwn(LOG_LEVEL_ALIASES, upper) ? (LOG_LEVEL_ALIASES[upper] ?? null) : null;
+}
+
+const Timestamp = Type.String({
+  maxLength: 64,
+  description:
+    "ISO 8601 date-time; without an offset it is UTC. Not older than the retention window, " +
+    "not more than 1 hour ahead.",
+  examples: ["2026-11-21T06:00:00.123Z"],
+});
+const AppId = Type.String({
+  minLength: 1,
+  maxLength: INGEST_LIMITS.identifierLength,
+  description: "UUID or slug of a live app of the key's project (an app key: its own app).",
+  examples: ["checkout-api"],
+});
+const ProjectSlug = Type.String({
+  maxLength: INGEST_LIMITS.identifierLength,
+  description: "Optional; when present and non-empty it must equal the API key's project.",
+  examples: ["shop"],
+});
+const Environment = Type.String({
+  maxLength: 256,
+  description: "Trimmed and lower-cased; 1–64 characters after that.",
+  examples: ["production"],
+});
+const Method = Type.String({
+  minLength: 1,
+  maxLength: INGEST_LIMITS.methodLength,
+  pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+  description: "An HTTP method token; stored upper-case.",
+  examples: ["GET"],
+});
+const Path = Type.String({
+  minLength: 1,
+  maxLength: INGEST_LIMITS.pathLength,
+  pattern: "^/",
+  description: "The raw request path (query string allowed), starting with `/`.",
+  examples: ["/users/42/orders?page=2"],
+});
+const TraceId = Type.String({
+  maxLength: 32,
+  description: "W3C trace-id: 32 hex digits, not all zero; empty means none.",
+  examples: ["4bf92f3577b34da6a3ce929d0e0e4736"],
+});
+const SpanId = Type.String({
+  maxLength: 16,
+  description: "W3C parent-id/span-id: 16 hex digits, not all zero; empty means none.",
+  examples: ["00f067aa0ba902b7"],
+});
+const Headers = Type.Record(Type.String(), Type.String(), {
+  description:
+    `Header name -> value; at most ${INGEST_LIMITS.headerCount} headers. Names are lower-cased, values cut ` +
+    `to ${INGEST_LIMITS.headerValueBytes} bytes; authorization, cookie, set-cookie, proxy-authorization ` +
+    "and x-api-key values are stored as [REDACTED].",
+  examples: [{ "content-type": "application/json" }],
+});
+const Size = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description, examples: [512] });
+const CutString = (limit: string, example: string) =>
+  Type.String({ description: `Cut to ${limit}. Default empty.`, examples: [example] });
+
+export const IngestRequestRecordSchema = Type.Object(
+  {
+    project_slug: Type.Optional(ProjectSlug),
+    app_id: AppId,
+    timestamp: Timestamp,
+    environment: Environment,
+    method: Method,
+    path: Path,
+    route: Type.Optional(
+      Type.String({
+        maxLength: INGEST_LIMITS.pathLength,
+        description:
+          "The framework's route template (`/users/{id}`; `:id` and `<int:id>` are rewritten to `{id}`). " +
+          "Without it the template is derived from `path`: integers, UUIDs, long hex and base64-like " +
+          "tokens, prefixed ids, e-mail addresses and dates become `{id}`.",
+        examples: ["/users/{id}/orders"],
+      }),
+    ),
+    status_code: Type.Integer({ minimum: 100, maximum: 599, examples: [200] }),
+    response_time_ms: Type.Number({ minimum: 0, description: "Finite and >= 0.", examples: [12.5] }),
+    request_size: Type.Optional(Size("Request body bytes. Default 0.")),
+    response_size: Type.Optional(Size("Response body bytes. Default 0.")),
+    ip_address: Type.Optional(CutString(`${INGEST_LIMITS.ipAddressLength} characters`, "203.0.113.7")),
+    user_agent: Type.Optional(CutString(`${INGEST_LIMITS.userAgentLength} characters`, "curl/8.5.0")),
+    consumer_id: Type.Optional(CutString(`${INGEST_LIMITS.labelLength} characters`, "customer-42")),
+    consumer_name: Type.Optional(CutString(`${INGEST_LIMITS.labelLength} characters`, "Acme Corp")),
+    consumer_group: Type.Optional(CutString(`${INGEST_LIMITS.labelLength} characters`, "enterprise")),
+    request_payload: Type.Optional(CutString(`${INGEST_LIMITS.payloadBytes} bytes`, '{"sku":"A-1"}')),
+    response_payload: Type.Optional(CutString(`${INGEST_LIMITS.payloadBytes} bytes`, '{"id":42}')),
+    request_headers: Type.Optional(Headers),
+    response_headers: Type.Optional(Headers),
+    trace_id: Type.Optional(TraceId),
+    span_id: Type.Optional(SpanId),
+  },
+  { additionalProperties: false, description: "One handled HTTP request (spec 2.8 plus extensions)." },
+);
+export type IngestRequestRecord = Static<typeof IngestRequestRecordSchema>;
+
+export const IngestRequestsBodySchema = Type.Object(
+  { requests: Type.Array(IngestRequestRecordSchema, { description: "At most INGEST_MAX_BATCH records." }) },
+  { additionalProperties: false },
+);
+export type IngestRequestsBody = Static<typeof IngestRequestsBodySchema>;
+
+const AttributeValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+
+export const IngestLogRecordSchema = Type.Object(
+  {
+    project_slug: Type.Optional(ProjectSlug),
+    app_id: AppId,
+    timestamp: Timestamp,
+    environment: Environment,
+    level: Type.String({
+      maxLength: 32,
+      description:
+        `One of ${LOG_LEVELS.join(", ")}; also ${Object.keys(LOG_LEVEL_ALIASES).join(", ")}, any letter ` +
+        "case. Anything else rejects the record.",
+      examples: ["warn"],
+    }),
+    message: Type.String({
+      minLength: 1,
+      description: `Cut to ${INGEST_LIMITS.messageBytes} bytes.`,
+      examples: ["payment provider timed out"],
+    }),
+    logger_name: Type.Optional(CutString(`${INGEST_LIMITS.labelLength} characters`, "app.payments")),
+    payload: Type.Optional(CutString(`${INGEST_LIMITS.payloadBytes} bytes`, '{"attempt":3}')),
+    attributes: Type.Optional(
+      Type.Record(Type.String(), AttributeValue, {
+        description:
+          `At most ${INGEST_LIMITS.attributeCount} keys of 1–${INGEST_LIMITS.attributeKeyLength} characters; ` +
+          `string, number or boolean values (strings cut to ${INGEST_LIMITS.attributeValueLength} characters). ` +
+          "Stored and returned as strings (`3`, `true`).",
+        examples: [{ order_id: "o-17", attempt: 3, retry: true }],
+      }),
+    ),
+    trace_id: Type.Optional(TraceId),
+    span_id: Type.Optional(SpanId),
+    endpoint_method: Type.Optional(Method),
+    endpoint_path: Type.Optional(
+      Type.String({
+        maxLength: INGEST_LIMITS.pathLength,
+        description: "Path of the request being handled, starting with `/`; its route template is derived.",
+        examples: ["/orders/17"],
+      }),
+    ),
+    status_code: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, examples: [504] })),
+    consumer_id: Type.Optional(CutString(`${INGEST_LIMITS.labelLength} characters`, "customer-42")),
+  },
+  { additionalProperties: false, description: "One log line of an instrumented application." },
+);
+export type IngestLogRecord = Static<typeof IngestLogRecordSchema>;
+
+export const IngestLogsBodySchema = Type.Object(
+  { logs: Type.Array(IngestLogRecordSchema, { description: "At most INGEST_MAX_BATCH records." }) },
+  { additionalProperties: false },
+);
+export type IngestLogsBody = Static<typeof IngestLogsBodySchema>;
+
+export const IngestRecordErrorSchema = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0, description: "Position of the record in the batch.", examples: [3] }),
+    pointer: Type.String({
+      description: "JSON Pointer into the body.",
+      examples: ["/requests/3/status_code"],
+    }),
+    message: Type.String({ examples: ["must be <= 599"] }),
+  },
+  { additionalProperties: false },
+);
+export type IngestRecordError = Static<typeof IngestRecordErrorSchema>;
+
+export const IngestResultSchema = Type.Object(
+  {
+    accepted: Type.Integer({ minimum: 0, description: "Records stored.", examples: [99] }),
+    rejected: Type.Integer({
+      minimum: 0,
+      description: "Records refused; none of them stored.",
+      examples: [1],
+    }),
+    errors: Type.Array(IngestRecordErrorSchema, {
+      description: `Problems of rejected records, at most ${INGEST_LIMITS.listedErrors}.`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type IngestResult = Static<typeof IngestResultSchema>;
+
+/** The 422 answer when every record of a batch was rejected: a problem carrying the same `errors`. */
+export const IngestRejectedProblemSchema = Type.Object(
+  {
+    type: Type.String({ examples: ["urn:sightline:error:validation_error"] }),
+    title: Type.String({ examples: ["Validation failed"] }),
+    status: Type.Integer({ examples: [422] }),
+    detail: Type.String({ examples: ["All 2 records were rejected."] }),
+    instance: Type.String({ examples: ["/api/v1/ingest/requests"] }),
+    error: Type.String({ examples: ["validation_error"] }),
+    request_id: Type.String({ examples: ["req-5f0c2a"] }),
+    errors: Type.Array(IngestRecordErrorSchema),
+  },
+  { additionalProperties: true },
+);

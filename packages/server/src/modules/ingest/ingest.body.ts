@@ -1,0 +1,140 @@
+// Reading an ingest body: the only content type is JSON, optionally gzip or deflate coded.
+// Decompression streams into a bounded buffer, so a small body that inflates without limit
+// (a zip bomb) stops at INGEST_MAX_BODY instead of exhausting memory.
+import { createHash } from "node:crypto";
+import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip, createInflate, createInflateRaw } from "node:zlib";
+import type { FastifyRequest } from "fastify";
+import { AppError } from "../../errors.js";
+import type { App } from "../../http/types.js";
+
+export interface BodyLimits {
+  /** Bytes of JSON after decompression (and of the body as sent). */
+  readonly maxBytes: number;
+}
+
+/** SHA-256 of each decompressed body that carries an Idempotency-Key, by request. */
+export type BodyHashes = WeakMap<FastifyRequest, string>;
+
+/** Makes JSON (identity, gzip or deflate) the only body this plugin context accepts. */
+export function registerIngestBodyParser(app: App, limits: BodyLimits, hashes: BodyHashes): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", async (request: FastifyRequest, payload: Readable) => {
+    assertUtf8(request.headers["content-type"]);
+    const declared = Number(request.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > limits.maxBytes) throw tooLarge(limits.maxBytes);
+    const coding = request.headers["content-encoding"]?.trim().toLowerCase();
+    const bytes = await readBody(payload, coding, limits.maxBytes);
+    if (request.headers["idempotency-key"] !== undefined) {
+      hashes.set(request, createHash("sha256").update(bytes).digest("hex"));
+    }
+    return parseJson(bytes);
+  });
+}
+
+function assertUtf8(contentType: string | undefined): void {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+    throw new AppError(
+      "unsupported_media_type",
+      `Ingest bodies are UTF-8 JSON; charset "${charset}" is not accepted.`,
+    );
+  }
+}
+
+/** The decoded body, refusing (413) as soon as more than `maxBytes` arrive or inflate. */
+export async function readBody(
+  payload: Readable,
+  coding: string | undefined,
+  maxBytes: number,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const collect = (chunk: Buffer) => {
+    total += chunk.length;
+    if (total > maxBytes) throw tooLarge(maxBytes);
+    chunks.push(chunk);
+  };
+  if (coding === undefined || coding === "" || coding === "identity") {
+    for await (const chunk of payload) collect(chunk as Buffer);
+    return Buffer.concat(chunks, total);
+  }
+  let sent = 0;
+  const limitSent = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      sent += chunk.length;
+      callback(sent > maxBytes ? tooLarge(maxBytes) : null, chunk);
+    },
+  });
+  try {
+    await pipeline(payload, limitSent, decoderFor(coding), async (source: AsyncIterable<Buffer>) => {
+      for await (const chunk of source) collect(chunk);
+    });
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (isZlibError(error)) {
+      throw new AppError("bad_request", `The body is not valid ${coding} data.`, { cause: error });
+    }
+    throw error;
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** gzip, or deflate in either spelling clients send: zlib-wrapped (RFC 9110) or raw. */
+function decoderFor(coding: string): Transform {
+  if (coding === "gzip" || coding === "x-gzip") return createGunzip();
+  let decoder: Transform | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (decoder === undefined) {
+        const header = chunk.length >= 2 ? chunk.readUInt16BE(0) : 0;
+        const zlibWrapped = ((header >> 8) & 0x0f) === 8 && header % 31 === 0;
+        decoder = zlibWrapped ? createInflate() : createInflateRaw();
+        decoder.on("data", (data: Buffer) => this.push(data));
+        decoder.on("error", (error) => this.destroy(error));
+      }
+      decoder.write(chunk, callback);
+    },
+    flush(callback) {
+      if (decoder === undefined) return callback();
+      decoder.once("end", () => callback());
+      decoder.end();
+    },
+    // Stops inflating at once when the reader gives up (limit reached, client gone).
+    destroy(error, callback) {
+      decoder?.destroy();
+      callback(error);
+    },
+  });
+}
+
+function isZlibError(error: unknown): boolean {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    "code" in error &&
+    typeof error.code === "string" &&
+    error.code.startsWith("Z_")
+  );
+}
+
+function parseJson(bytes: Buffer): unknown {
+  let text = bytes.toString("utf8");
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === "") {
+    throw new AppError("invalid_json", "The request body is empty but Content-Type says application/json.");
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new AppError("invalid_json", "The request body is not valid JSON.", { cause: error });
+  }
+}
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError(
+    "payload_too_large",
+    `The body exceeds ${maxBytes} bytes (INGEST_MAX_BODY, counted after decompression). Nothing was stored.`,
+  );
+}

@@ -1,0 +1,245 @@
+// The ingest pipeline for one batch, as small named steps: validate each record against its
+// contract schema, settle the fields every kind shares (project, app, time, environment),
+// build the kind's row, serialise it. Pure and synchronous: no store is touched here.
+import { INGEST_LIMITS, type IngestRecordError } from "@sightline/contracts";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { messageOf, pointerOf } from "../../http/validation.js";
+import { normaliseEnvironmentName } from "../environments/environments.service.js";
+import type { AppRef, DiscoveredEndpoint, KeyPrincipal } from "./directory.js";
+import type { CommonFields, RecordKind, RecordProblem } from "./records.js";
+import { uuidV7At } from "./row-ids.js";
+import { eventsTimestamp, parseTimestamp } from "./timestamps.js";
+
+/** Rows of one batch serialised as JSONCompactEachRow: what the writer inserts, whole. */
+export interface RowChunk {
+  readonly body: Buffer;
+  readonly rowCount: number;
+}
+
+/** What the batch teaches the resource model about one app. */
+export interface AppDiscovery {
+  readonly appId: string;
+  readonly environments: readonly string[];
+  readonly endpoints: readonly DiscoveredEndpoint[];
+}
+
+/** The first stored row of a batch: finding it proves the whole batch was stored. */
+export interface BatchProbe {
+  readonly id: string;
+  readonly timestampMs: number;
+}
+
+export interface PreparedBatch {
+  readonly accepted: number;
+  readonly rejected: number;
+  readonly errors: readonly IngestRecordError[];
+  readonly chunk: RowChunk | null;
+  readonly discoveries: readonly AppDiscovery[];
+  readonly probe: BatchProbe | null;
+}
+
+export interface BatchContext {
+  readonly principal: KeyPrincipal;
+  /** Live apps of the principal's project; ignored for app keys, which name their one app. */
+  readonly apps: readonly AppRef[];
+  readonly nowMs: number;
+  readonly retentionDays: number;
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+const validators = new WeakMap<object, ValidateFunction>();
+
+/** Runs every step over the records of one batch. */
+export function prepareBatch<R>(
+  kind: RecordKind<R>,
+  records: readonly unknown[],
+  context: BatchContext,
+): PreparedBatch {
+  const validate = validatorFor(kind);
+  const resolveApp = appResolver(context);
+  const oldest = context.nowMs - context.retentionDays * 86_400_000;
+  const newest = context.nowMs + INGEST_LIMITS.futureToleranceMs;
+  const errors: IngestRecordError[] = [];
+  const lines: string[] = [];
+  const discovery: DiscoveryMap = new Map();
+  let rejected = 0;
+  let probe: BatchProbe | null = null;
+
+  // One list reused for every record: most records have no problem, and allocation is GC time.
+  const problems: RecordProblem[] = [];
+  records.forEach((record, index) => {
+    problems.length = 0;
+    if (!validate(record)) {
+      for (const problem of schemaProblems(validate.errors ?? [])) problems.push(problem);
+    } else {
+      const common = settleCommonFields(record as CommonInput, context, resolveApp, oldest, newest, problems);
+      const row = common === null ? null : kind.build(record as R, common, problems);
+      if (common !== null && row !== null) {
+        lines.push(JSON.stringify(row.values));
+        probe ??= { id: common.id, timestampMs: common.timestampMs };
+        noteDiscovery(discovery, common, row.endpoint);
+        return;
+      }
+    }
+    rejected += 1;
+    for (const problem of problems) {
+      if (errors.length >= INGEST_LIMITS.listedErrors) break;
+      errors.push({ index, pointer: `/${kind.name}/${index}${problem.path}`, message: problem.message });
+    }
+  });
+
+  return {
+    accepted: lines.length,
+    rejected,
+    errors,
+    chunk: lines.length === 0 ? null : { body: Buffer.from(`${lines.join("\n")}\n`), rowCount: lines.length },
+    discoveries: [...discovery].map(([appId, found]) => ({
+      appId,
+      environments: [...found.environments],
+      endpoints: [...found.endpoints.values()].map(({ method, path, seenAtMs }) => ({
+        method,
+        path,
+        seenAt: new Date(seenAtMs).toISOString(),
+      })),
+    })),
+    probe,
+  };
+}
+
+function validatorFor(kind: RecordKind<unknown>): ValidateFunction {
+  let validate = validators.get(kind.schema);
+  if (validate === undefined) {
+    validate = ajv.compile(kind.schema);
+    validators.set(kind.schema, validate);
+  }
+  return validate;
+}
+
+/** Ajv's errors as record problems; a union's failed branches become one "must be a or b". */
+function schemaProblems(errors: readonly ErrorObject[]): RecordProblem[] {
+  const unions = new Map<string, string[]>();
+  for (const error of errors) {
+    if (error.keyword === "type" && error.schemaPath.includes("/anyOf/")) {
+      const types = unions.get(error.instancePath) ?? [];
+      types.push(String((error.params as { type?: unknown }).type));
+      unions.set(error.instancePath, types);
+    }
+  }
+  const problems: RecordProblem[] = [];
+  for (const error of errors) {
+    if (error.schemaPath.includes("/anyOf/") && unions.has(error.instancePath)) continue;
+    const pointer = pointerOf(error, "body");
+    const types = error.keyword === "anyOf" ? unions.get(error.instancePath) : undefined;
+    problems.push({
+      path: pointer === "/" ? "" : pointer,
+      message: types === undefined ? messageOf(error) : `must be ${types.join(" or ")}`,
+    });
+  }
+  return problems;
+}
+
+interface CommonInput {
+  readonly project_slug?: string;
+  readonly app_id: string;
+  readonly timestamp: string;
+  readonly environment: string;
+}
+
+/** Project, app, time and environment: the checks every kind shares. */
+function settleCommonFields(
+  record: CommonInput,
+  context: BatchContext,
+  resolveApp: (identifier: string) => AppRef | string,
+  oldestMs: number,
+  newestMs: number,
+  problems: RecordProblem[],
+): CommonFields | null {
+  const { project } = context.principal;
+  const slug = record.project_slug?.trim() ?? "";
+  if (slug !== "" && slug.toLowerCase() !== project.slug) {
+    problems.push({ path: "/project_slug", message: `must be "${project.slug}", the API key's project` });
+  }
+  const app = resolveApp(record.app_id);
+  if (typeof app === "string") problems.push({ path: "/app_id", message: app });
+
+  const timestampMs = parseTimestamp(record.timestamp);
+  if (timestampMs === null) {
+    problems.push({
+      path: "/timestamp",
+      message: "must be an ISO 8601 date-time such as 2026-11-21T06:00:00.000Z",
+    });
+  } else if (timestampMs < oldestMs) {
+    problems.push({
+      path: "/timestamp",
+      message: `is older than the retention window of ${context.retentionDays} days`,
+    });
+  } else if (timestampMs > newestMs) {
+    problems.push({ path: "/timestamp", message: "is more than 1 hour ahead of the server's clock" });
+  }
+
+  const environment = normaliseEnvironmentName(record.environment);
+  if (environment === "" || environment.length > INGEST_LIMITS.environmentLength) {
+    problems.push({
+      path: "/environment",
+      message: `must be 1–${INGEST_LIMITS.environmentLength} characters after trimming`,
+    });
+  }
+  if (problems.length > 0 || typeof app === "string" || timestampMs === null) return null;
+  return {
+    id: uuidV7At(timestampMs),
+    projectId: project.id,
+    app,
+    timestampMs,
+    timestamp: eventsTimestamp(timestampMs),
+    environment,
+  };
+}
+
+/** Resolves `app_id` (UUID in any letter case, or slug) to a live app the key may write to;
+ *  a string is the reason it cannot. */
+function appResolver(context: BatchContext): (identifier: string) => AppRef | string {
+  const { principal } = context;
+  const byIdentifier = new Map<string, AppRef>();
+  const allowed = principal.app === null ? context.apps : [principal.app];
+  for (const app of allowed) {
+    byIdentifier.set(app.id.toLowerCase(), app);
+    byIdentifier.set(app.slug.toLowerCase(), app);
+  }
+  return (identifier) => {
+    const app = byIdentifier.get(identifier.trim().toLowerCase());
+    if (app !== undefined) return app;
+    return principal.app === null
+      ? `is not a live app of project "${principal.project.slug}"`
+      : `must name app "${principal.app.slug}": this API key belongs to that app only`;
+  };
+}
+
+/** Per app: environments seen and, per (method, template), the newest record's time. */
+type DiscoveryMap = Map<
+  string,
+  {
+    environments: Set<string>;
+    endpoints: Map<string, { method: string; path: string; seenAtMs: number }>;
+  }
+>;
+
+function noteDiscovery(
+  discovery: DiscoveryMap,
+  common: CommonFields,
+  endpoint: { readonly method: string; readonly path: string } | null,
+): void {
+  let found = discovery.get(common.app.id);
+  if (found === undefined) {
+    found = { environments: new Set(), endpoints: new Map() };
+    discovery.set(common.app.id, found);
+  }
+  found.environments.add(common.environment);
+  if (endpoint === null) return;
+  const key = `${endpoint.method} ${endpoint.path}`;
+  const known = found.endpoints.get(key);
+  if (known === undefined) {
+    found.endpoints.set(key, { method: endpoint.method, path: endpoint.path, seenAtMs: common.timestampMs });
+  } else if (known.seenAtMs < common.timestampMs) {
+    known.seenAtMs = common.timestampMs;
+  }
+}

@@ -1,0 +1,135 @@
+// Routes of the ingest tag: POST /ingest/requests and /ingest/logs with X-API-Key. This plugin
+// context reads bodies itself (JSON only, gzip/deflate, INGEST_MAX_BODY) and validates the
+// envelope only: records are validated one by one so a bad record never sinks its neighbours.
+import {
+  INGEST_LIMITS,
+  IngestLogsBodySchema,
+  IngestRejectedProblemSchema,
+  IngestRequestsBodySchema,
+  IngestResultSchema,
+  ProblemSchema,
+} from "@sightline/contracts";
+import type { FastifyRequest, FastifySchemaCompiler } from "fastify";
+import { Type } from "typebox";
+import type { App } from "../../http/types.js";
+import { validatorCompiler } from "../../http/validation.js";
+import type { KeyPrincipal } from "./directory.js";
+import { type BodyHashes, registerIngestBodyParser } from "./ingest.body.js";
+import type { BatchInput, BatchOutcome, IngestService } from "./ingest.service.js";
+
+export interface IngestRoutesOptions {
+  readonly ingest: IngestService;
+  /** INGEST_MAX_BODY: bytes after decompression. */
+  readonly maxBodyBytes: number;
+  /** INGEST_MAX_BATCH, for the documentation. */
+  readonly maxBatch: number;
+}
+
+const IdempotencyHeaders = Type.Object({
+  "idempotency-key": Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: INGEST_LIMITS.idempotencyKeyLength,
+      pattern: "^[\\x21-\\x7E]+$",
+      description:
+        "Optional, 1–255 visible ASCII characters. A retry with the same key (same project, same route, " +
+        "same body) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and " +
+        "stores nothing twice. The same key with another body: 409.",
+      examples: ["batch-2026-11-21T06:00:00Z-0001"],
+    }),
+  ),
+});
+
+const problems = {
+  400: ProblemSchema,
+  401: ProblemSchema,
+  409: ProblemSchema,
+  413: ProblemSchema,
+  415: ProblemSchema,
+  422: IngestRejectedProblemSchema,
+  503: ProblemSchema,
+};
+
+export async function ingestRoutes(app: App, options: IngestRoutesOptions): Promise<void> {
+  const { ingest } = options;
+  const principals = new WeakMap<FastifyRequest, KeyPrincipal>();
+  const hashes: BodyHashes = new WeakMap();
+  registerIngestBodyParser(app, { maxBytes: options.maxBodyBytes }, hashes);
+
+  // Before the body is read: an unauthenticated client costs no parsing or decompression.
+  app.addHook("onRequest", async (request) => {
+    const header = request.headers["x-api-key"];
+    principals.set(request, await ingest.authenticate(Array.isArray(header) ? header[0] : header));
+  });
+
+  const input = (request: FastifyRequest, records: readonly unknown[]): BatchInput => {
+    const principal = principals.get(request);
+    if (principal === undefined) throw new Error("ingest route reached without an authenticated key");
+    const key = request.headers["idempotency-key"];
+    const bodyHash = hashes.get(request);
+    return {
+      principal,
+      records,
+      idempotency: typeof key === "string" && bodyHash !== undefined ? { key, bodyHash } : undefined,
+    };
+  };
+  const answer = (outcome: BatchOutcome, reply: { header(name: string, value: string): unknown }) => {
+    if (outcome.replayed) reply.header("idempotent-replayed", "true");
+    return outcome.result;
+  };
+  const common = (member: string) =>
+    `Body: \`{"${member}": [record, ...]}\` with at most ${options.maxBatch} records (INGEST_MAX_BATCH, ` +
+    `more: 413), at most ${options.maxBodyBytes} bytes after decompression (INGEST_MAX_BODY, more: 413); ` +
+    "`Content-Type: application/json`, optionally `Content-Encoding: gzip` or `deflate`. Each record is " +
+    "checked on its own: valid records are stored even when neighbours are rejected, and the answer lists " +
+    `up to ${INGEST_LIMITS.listedErrors} problems as \`{index, pointer, message}\`. When every record is ` +
+    "rejected the answer is a 422 problem with the same `errors`. The answer comes once the accepted " +
+    "records are stored; 503 with Retry-After means nothing of the batch was stored.";
+
+  app.post(
+    "/ingest/requests",
+    {
+      schema: {
+        operationId: "ingestRequests",
+        tags: ["ingest"],
+        summary: "Store a batch of request records",
+        description: `${common("requests")} Endpoints (method and route template) and environments are registered as they are seen.`,
+        security: [{ apiKey: [] }],
+        headers: IdempotencyHeaders,
+        body: IngestRequestsBodySchema,
+        response: { 200: IngestResultSchema, ...problems },
+      },
+      config: { contentEncodings: ["gzip", "x-gzip", "deflate"] },
+      validatorCompiler: envelopeCompiler("requests"),
+    },
+    async (request, reply) =>
+      answer(await ingest.acceptRequests(input(request, request.body.requests as readonly unknown[])), reply),
+  );
+
+  app.post(
+    "/ingest/logs",
+    {
+      schema: {
+        operationId: "ingestLogs",
+        tags: ["ingest"],
+        summary: "Store a batch of log records",
+        description: `${common("logs")} Environments are registered as they are seen.`,
+        security: [{ apiKey: [] }],
+        headers: IdempotencyHeaders,
+        body: IngestLogsBodySchema,
+        response: { 200: IngestResultSchema, ...problems },
+      },
+      config: { contentEncodings: ["gzip", "x-gzip", "deflate"] },
+      validatorCompiler: envelopeCompiler("logs"),
+    },
+    async (request, reply) =>
+      answer(await ingest.acceptLogs(input(request, request.body.logs as readonly unknown[])), reply),
+  );
+}
+
+/** The body is checked as an envelope (`{member: [...]}`); the documented record schema is
+ *  applied per record by the pipeline, so one bad record cannot reject the batch. */
+function envelopeCompiler(member: string): FastifySchemaCompiler<unknown> {
+  const envelope = Type.Object({ [member]: Type.Array(Type.Unknown()) }, { additionalProperties: false });
+  return (route) => validatorCompiler(route.httpPart === "body" ? { ...route, schema: envelope } : route);
+}

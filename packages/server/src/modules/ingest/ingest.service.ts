@@ -1,0 +1,252 @@
+// Ingest: authenticates API keys, runs each batch through the pipeline, hands its rows to the
+// table's buffered writer and answers once they are stored; Idempotency-Key retries get the
+// first answer again. Endpoints and environments are registered only after the rows are stored.
+import type { IngestResult } from "@sightline/contracts";
+import type { Logger } from "pino";
+import type { Clock } from "../../clock.js";
+import { AppError } from "../../errors.js";
+import { type EventsExecutor, EventsStoreError } from "../../stores/events/index.js";
+import type {
+  IdempotencyScope,
+  IngestIdempotencyRepo,
+} from "../../stores/metadata/repos/ingest-idempotency.repo.js";
+import type { IngestDirectory, KeyPrincipal } from "./directory.js";
+import { createIdempotencyGate, type PreparedAttempt, type StoredAnswer } from "./ingest.idempotency.js";
+import { type BatchProbe, type PreparedBatch, prepareBatch } from "./ingest.pipeline.js";
+import {
+  createEventsWriter,
+  type EventsWriter,
+  type WriterStats,
+  WriterClosedError,
+  WriterOverloadedError,
+} from "./ingest.writer.js";
+import { logKind } from "./logs.records.js";
+import type { RecordKind } from "./records.js";
+import { requestKind } from "./requests.records.js";
+
+export interface IngestLimits {
+  /** Records per batch; more is refused whole (413). */
+  readonly maxBatch: number;
+  readonly requestsRetentionDays: number;
+  readonly logsRetentionDays: number;
+}
+
+export interface WriterSettings {
+  readonly flushRows: number;
+  readonly flushIntervalMs: number;
+  readonly maxPendingRows: number;
+}
+
+export interface IngestServiceOptions {
+  readonly directory: IngestDirectory;
+  readonly events: EventsExecutor;
+  readonly idempotencyRepo: IngestIdempotencyRepo;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly limits: IngestLimits;
+  readonly writer: WriterSettings;
+}
+
+export interface BatchInput {
+  readonly principal: KeyPrincipal;
+  readonly records: readonly unknown[];
+  /** The Idempotency-Key header and the SHA-256 of the decompressed body, when a key was sent. */
+  readonly idempotency?: { readonly key: string; readonly bodyHash: string } | undefined;
+}
+
+export interface BatchOutcome {
+  readonly result: IngestResult;
+  /** True when this is the remembered answer of an earlier request with the same key. */
+  readonly replayed: boolean;
+}
+
+export interface IngestService {
+  /** The key's principal; 401 when it is missing, unknown or revoked. */
+  authenticate(rawKey: string | undefined): Promise<KeyPrincipal>;
+  acceptRequests(input: BatchInput): Promise<BatchOutcome>;
+  acceptLogs(input: BatchInput): Promise<BatchOutcome>;
+  stats(): { readonly requests: WriterStats; readonly logs: WriterStats };
+  /** Stores everything still waiting, then refuses new batches. */
+  close(): Promise<void>;
+}
+
+/** Bytes per insert beyond which a flush starts early: keeps one insert near 50–100 ms. */
+const FLUSH_BYTES = 16 * 1024 * 1024;
+/** Bytes waiting per table beyond which batches are refused: bounds memory with big payloads. */
+const MAX_PENDING_BYTES = 128 * 1024 * 1024;
+const BAD_KEY = "The X-API-Key header is missing, or the key is unknown or revoked.";
+
+export function createIngestService(options: IngestServiceOptions): IngestService {
+  const { directory, events, clock, logger, limits } = options;
+  const writerFor = (kind: { table: string; columns: readonly string[] }): EventsWriter =>
+    createEventsWriter({
+      executor: events,
+      table: kind.table,
+      columns: kind.columns,
+      flushRows: options.writer.flushRows,
+      flushBytes: FLUSH_BYTES,
+      flushIntervalMs: options.writer.flushIntervalMs,
+      maxPendingRows: options.writer.maxPendingRows,
+      maxPendingBytes: MAX_PENDING_BYTES,
+      logger,
+    });
+  const kinds = {
+    requests: {
+      kind: requestKind,
+      writer: writerFor(requestKind),
+      retentionDays: limits.requestsRetentionDays,
+    },
+    logs: { kind: logKind, writer: writerFor(logKind), retentionDays: limits.logsRetentionDays },
+  };
+  const idempotency = createIdempotencyGate({
+    repo: options.idempotencyRepo,
+    clock,
+    logger,
+    exclusive: events.engine === "chdb",
+    probeStored: (scope, probe) => probeStored(events, tableOf(scope), scope.projectId, probe),
+  });
+
+  function tableOf(scope: IdempotencyScope): string {
+    return scope.kind === "logs" ? kinds.logs.kind.table : kinds.requests.kind.table;
+  }
+
+  async function accept<R>(
+    entry: { kind: RecordKind<R>; writer: EventsWriter; retentionDays: number },
+    input: BatchInput,
+  ): Promise<BatchOutcome> {
+    const { principal, records } = input;
+    if (records.length > limits.maxBatch) {
+      throw new AppError(
+        "payload_too_large",
+        `A batch holds at most ${limits.maxBatch} records; this one has ${records.length}. Nothing was stored.`,
+      );
+    }
+    if (records.length === 0) return { result: { accepted: 0, rejected: 0, errors: [] }, replayed: false };
+
+    const prepare = async (): Promise<PreparedAttempt> => {
+      const apps = principal.app === null ? await directory.listLiveApps(principal.project.id) : [];
+      const batch = prepareBatch(entry.kind, records, {
+        principal,
+        apps,
+        nowMs: clock.now().getTime(),
+        retentionDays: entry.retentionDays,
+      });
+      return {
+        answer: {
+          status: batch.accepted > 0 ? 200 : 422,
+          accepted: batch.accepted,
+          rejected: batch.rejected,
+          errors: batch.errors,
+        },
+        probe: batch.probe,
+        commit: () => store(entry.writer, batch),
+      };
+    };
+
+    if (input.idempotency === undefined) {
+      const attempt = await prepare();
+      if (attempt.probe !== null) await attempt.commit();
+      return answerWith(attempt.answer, false);
+    }
+    const scope = { projectId: principal.project.id, kind: entry.kind.name, key: input.idempotency.key };
+    const outcome = await idempotency.run(scope, input.idempotency.bodyHash, prepare);
+    return answerWith(outcome.answer, outcome.replayed);
+  }
+
+  /** Writes the batch's rows (whole, in one insert), then registers what it discovered. */
+  async function store(writer: EventsWriter, batch: PreparedBatch): Promise<void> {
+    if (batch.chunk === null) return;
+    try {
+      await writer.write(batch.chunk);
+    } catch (error) {
+      throw unavailable(error);
+    }
+    await discover(batch);
+  }
+
+  /** Best effort after the rows are stored: a failure here loses no record, and the next
+   *  batch naming the same endpoint registers it. */
+  async function discover(batch: PreparedBatch): Promise<void> {
+    await Promise.all(
+      batch.discoveries.map(async (found) => {
+        try {
+          await directory.ensureEnvironments(found.appId, found.environments);
+          if (found.endpoints.length > 0) await directory.ensureEndpoints(found.appId, found.endpoints);
+        } catch (error) {
+          logger.warn({ err: error, app_id: found.appId }, "could not register discovered endpoints");
+        }
+      }),
+    );
+  }
+
+  return {
+    async authenticate(rawKey) {
+      const key = rawKey?.trim() ?? "";
+      const principal = key === "" ? null : await directory.authenticateKey(key);
+      if (principal === null) throw new AppError("authentication_error", BAD_KEY);
+      return principal;
+    },
+    acceptRequests: (input) => accept(kinds.requests, input),
+    acceptLogs: (input) => accept(kinds.logs, input),
+    stats: () => ({ requests: kinds.requests.writer.stats(), logs: kinds.logs.writer.stats() }),
+    async close() {
+      await Promise.all([kinds.requests.writer.close(), kinds.logs.writer.close()]);
+    },
+  };
+}
+
+/** The answer as the route gives it: 200 with the counts, or 422 when nothing was accepted. */
+function answerWith(answer: StoredAnswer, replayed: boolean): BatchOutcome {
+  if (answer.status === 422) {
+    throw new AppError(
+      "validation_error",
+      `All ${answer.rejected} record${answer.rejected === 1 ? " was" : "s were"} rejected; nothing was stored.`,
+      { errors: answer.errors, ...(replayed ? { headers: { "idempotent-replayed": "true" } } : {}) },
+    );
+  }
+  return {
+    result: { accepted: answer.accepted, rejected: answer.rejected, errors: [...answer.errors] },
+    replayed,
+  };
+}
+
+/** Store-side failures a client should retry: 503 with Retry-After, nothing stored. */
+function unavailable(error: unknown): unknown {
+  if (error instanceof WriterOverloadedError) {
+    return new AppError(
+      "service_unavailable",
+      "Ingest is at capacity; nothing from this batch was stored. Retry after the Retry-After delay.",
+      { headers: { "retry-after": "1" }, cause: error },
+    );
+  }
+  if (error instanceof WriterClosedError) {
+    return new AppError(
+      "service_unavailable",
+      "The server is shutting down; nothing from this batch was stored. Retry shortly.",
+      { headers: { "retry-after": "5" }, cause: error },
+    );
+  }
+  if (error instanceof EventsStoreError && error.kind === "unavailable") {
+    return new AppError(
+      "service_unavailable",
+      "The events store is unavailable; nothing from this batch was stored. Retry after the Retry-After delay.",
+      { headers: { "retry-after": "5" }, cause: error },
+    );
+  }
+  return error;
+}
+
+/** Whether the batch whose first row is `probe` was stored: one primary-key lookup. */
+async function probeStored(
+  events: EventsExecutor,
+  table: string,
+  projectId: string,
+  probe: BatchProbe,
+): Promise<boolean> {
+  const rows = await events.query<{ n: number }>(
+    `SELECT count() AS n FROM ${events.database}.${table} ` +
+      "WHERE project_id = {project:String} AND timestamp = {at:DateTime64(3, 'UTC')} AND id = {id:UUID}",
+    { project: projectId, at: new Date(probe.timestampMs), id: probe.id },
+  );
+  return (rows[0]?.n ?? 0) > 0;
+}

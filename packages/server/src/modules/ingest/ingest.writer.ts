@@ -1,0 +1,226 @@
+// The buffered writer of one events table (group commit): batches arriving concurrently wait
+// together and go out as one insert, so the engine sees few large inserts (one part each)
+// instead of one small insert per request. A batch's promise settles with the insert that
+// holds all of its rows; a batch is never split across inserts.
+import type { Logger } from "pino";
+import { type EventsExecutor, EventsStoreError } from "../../stores/events/index.js";
+import type { RowChunk } from "./ingest.pipeline.js";
+
+export interface EventsWriterOptions {
+  readonly executor: EventsExecutor;
+  readonly table: string;
+  readonly columns: readonly string[];
+  /** An insert starts at once when this many rows wait... */
+  readonly flushRows: number;
+  /** ...or this many bytes (big payloads make few rows large)... */
+  readonly flushBytes: number;
+  /** ...and otherwise this long after the previous insert started (at once when idle longer). */
+  readonly flushIntervalMs: number;
+  /** Rows waiting or being inserted beyond which new batches are refused instead of queued. */
+  readonly maxPendingRows: number;
+  readonly maxPendingBytes: number;
+  readonly logger: Logger;
+}
+
+export interface WriterStats {
+  readonly queuedRows: number;
+  readonly insertingRows: number;
+  readonly insertedRows: number;
+  readonly inserts: number;
+  readonly failedRows: number;
+  readonly refusedBatches: number;
+}
+
+export interface EventsWriter {
+  readonly table: string;
+  /** Resolves once the insert holding every row of `chunk` has succeeded; rejects with
+   *  WriterOverloadedError, WriterClosedError or the store's EventsStoreError otherwise. */
+  write(chunk: RowChunk): Promise<void>;
+  stats(): WriterStats;
+  /** Refuses new batches, inserts everything waiting, and resolves when nothing is left. */
+  close(): Promise<void>;
+}
+
+/** Too many rows are waiting: the caller should retry later (503 + Retry-After). */
+export class WriterOverloadedError extends Error {
+  constructor(table: string) {
+    super(`The ${table} writer is at capacity`);
+    this.name = "WriterOverloadedError";
+  }
+}
+
+/** The writer is shutting down and takes no more batches (503 + Retry-After). */
+export class WriterClosedError extends Error {
+  constructor(table: string) {
+    super(`The ${table} writer is closed`);
+    this.name = "WriterClosedError";
+  }
+}
+
+interface Waiter {
+  readonly chunk: RowChunk;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
+  const { executor, table, columns, logger } = options;
+  let queue: Waiter[] = [];
+  let queuedRows = 0;
+  let queuedBytes = 0;
+  let insertingRows = 0;
+  let insertingBytes = 0;
+  let flushing: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let starting = false;
+  let lastStartedAt = Number.NEGATIVE_INFINITY;
+  let closing = false;
+  let closed: Promise<void> | undefined;
+  const counters = { insertedRows: 0, inserts: 0, failedRows: 0, refusedBatches: 0 };
+
+  /**
+   * Starts an insert when one is due and none is running, otherwise arms the timer. Due means:
+   * flushRows (or flushBytes) are waiting, or flushIntervalMs have passed since the previous
+   * insert started. Inserts thus run at most once per interval unless they are full, and the
+   * interval elapses while the previous insert runs instead of after it.
+   */
+  function pump(): void {
+    if (flushing !== null || starting || queue.length === 0) return;
+    const sinceLast = performance.now() - lastStartedAt;
+    const due =
+      closing ||
+      queuedRows >= options.flushRows ||
+      queuedBytes >= options.flushBytes ||
+      sinceLast >= options.flushIntervalMs;
+    if (!due) {
+      timer ??= setTimeout(
+        () => {
+          timer = undefined;
+          pump();
+        },
+        Math.max(1, Math.ceil(options.flushIntervalMs - sinceLast)),
+      );
+      return;
+    }
+    // On the next turn of the event loop, so batches parsed in the same turn share the insert.
+    starting = true;
+    setImmediate(() => {
+      starting = false;
+      if (flushing !== null || queue.length === 0) return;
+      lastStartedAt = performance.now();
+      const taken = takeInsert();
+      flushing = flush(taken).finally(() => {
+        flushing = null;
+        pump();
+      });
+    });
+  }
+
+  /** Whole batches from the head of the queue, up to one insert's size (at least one batch). */
+  function takeInsert(): Waiter[] {
+    let rows = 0;
+    let bytes = 0;
+    let count = 0;
+    for (const waiter of queue) {
+      if (
+        count > 0 &&
+        (rows + waiter.chunk.rowCount > options.flushRows ||
+          bytes + waiter.chunk.body.length > options.flushBytes)
+      ) {
+        break;
+      }
+      rows += waiter.chunk.rowCount;
+      bytes += waiter.chunk.body.length;
+      count += 1;
+    }
+    const taken = queue.slice(0, count);
+    queue = queue.slice(count);
+    queuedRows -= rows;
+    queuedBytes -= bytes;
+    return taken;
+  }
+
+  async function flush(taken: Waiter[]): Promise<void> {
+    const rows = sumRows(taken);
+    const bytes = taken.reduce((sum, waiter) => sum + waiter.chunk.body.length, 0);
+    insertingRows += rows;
+    insertingBytes += bytes;
+    try {
+      await insertIsolating(taken);
+    } finally {
+      insertingRows -= rows;
+      insertingBytes -= bytes;
+    }
+  }
+
+  /**
+   * One insert for the group. If the engine refuses the statement itself (a row it cannot
+   * read, never an outage), nothing of it was stored, so the halves are retried apart: one
+   * bad batch fails alone instead of taking its neighbours with it.
+   */
+  async function insertIsolating(group: readonly Waiter[]): Promise<void> {
+    const rowCount = sumRows(group);
+    const body =
+      group.length === 1 ? (group[0] as Waiter).chunk.body : Buffer.concat(group.map((w) => w.chunk.body));
+    try {
+      await executor.insert({ table, columns, body, rowCount });
+      counters.inserts += 1;
+      counters.insertedRows += rowCount;
+      for (const waiter of group) waiter.resolve();
+    } catch (error) {
+      if (group.length > 1 && error instanceof EventsStoreError && error.kind === "query") {
+        const middle = group.length >> 1;
+        await insertIsolating(group.slice(0, middle));
+        await insertIsolating(group.slice(middle));
+        return;
+      }
+      counters.failedRows += rowCount;
+      logger.warn({ err: error, table, rows: rowCount, batches: group.length }, "events insert failed");
+      for (const waiter of group) waiter.reject(error);
+    }
+  }
+
+  return {
+    table,
+    write(chunk) {
+      if (closing) return Promise.reject(new WriterClosedError(table));
+      const pendingRows = queuedRows + insertingRows;
+      const pendingBytes = queuedBytes + insertingBytes;
+      // An idle writer takes any batch, so a limit below one batch cannot lock ingest out.
+      if (
+        pendingRows > 0 &&
+        (pendingRows + chunk.rowCount > options.maxPendingRows ||
+          pendingBytes + chunk.body.length > options.maxPendingBytes)
+      ) {
+        counters.refusedBatches += 1;
+        return Promise.reject(new WriterOverloadedError(table));
+      }
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ chunk, resolve, reject });
+        queuedRows += chunk.rowCount;
+        queuedBytes += chunk.body.length;
+        pump();
+      });
+    },
+    stats() {
+      return { queuedRows, insertingRows, ...counters };
+    },
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        clearTimeout(timer);
+        timer = undefined;
+        pump();
+        while (flushing !== null || starting || queue.length > 0) {
+          if (flushing !== null) await flushing;
+          else await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      })();
+      return closed;
+    },
+  };
+}
+
+function sumRows(group: readonly Waiter[]): number {
+  return group.reduce((sum, waiter) => sum + waiter.chunk.rowCount, 0);
+}

@@ -1,0 +1,450 @@
+// The ingest pipeline as pure steps: timestamps, cutting, row ids, and prepareBatch over both
+// record kinds (per-record errors, normalisation, app rules, serialisation in column order).
+import { INGEST_LIMITS } from "@sightline/contracts";
+import { describe, expect, it } from "vitest";
+import type { KeyPrincipal } from "../../src/modules/ingest/directory.js";
+import { type BatchContext, prepareBatch } from "../../src/modules/ingest/ingest.pipeline.js";
+import { LOG_COLUMNS, logKind } from "../../src/modules/ingest/logs.records.js";
+import { REQUEST_COLUMNS, requestKind } from "../../src/modules/ingest/requests.records.js";
+import { uuidV7At, uuidV7Time } from "../../src/modules/ingest/row-ids.js";
+import { cutChars, cutUtf8 } from "../../src/modules/ingest/text.js";
+import { eventsTimestamp, parseTimestamp } from "../../src/modules/ingest/timestamps.js";
+
+const NOW = Date.parse("2026-11-21T12:00:00.000Z");
+const CHECKOUT = { id: "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21", slug: "checkout" };
+const BILLING = { id: "7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2910", slug: "billing" };
+const PROJECT_KEY: KeyPrincipal = { keyId: "k1", project: { id: "p-1", slug: "shop" }, app: null };
+const APP_KEY: KeyPrincipal = { ...PROJECT_KEY, keyId: "k2", app: CHECKOUT };
+
+function context(principal: KeyPrincipal = PROJECT_KEY, retentionDays = 90): BatchContext {
+  return { principal, apps: [CHECKOUT, BILLING], nowMs: NOW, retentionDays };
+}
+
+function request(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    app_id: "checkout",
+    timestamp: "2026-11-21T11:59:00.000Z",
+    environment: "production",
+    method: "get",
+    path: "/users/42",
+    status_code: 200,
+    response_time_ms: 12.5,
+    ...overrides,
+  };
+}
+
+function log(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    app_id: "checkout",
+    timestamp: "2026-11-21T11:59:00.000Z",
+    environment: "production",
+    level: "info",
+    message: "hello",
+    ...overrides,
+  };
+}
+
+/** The stored rows of a prepared batch as column -> value objects. */
+function rowsOf(body: Buffer | undefined, columns: readonly string[]): Record<string, unknown>[] {
+  if (body === undefined) return [];
+  return body
+    .toString("utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => {
+      const values = JSON.parse(line) as unknown[];
+      expect(values).toHaveLength(columns.length);
+      return Object.fromEntries(columns.map((column, i) => [column, values[i]]));
+    });
+}
+
+describe("parseTimestamp", () => {
+  it.each([
+    ["2026-11-21T06:00:00Z", "2026-11-21T06:00:00.000Z"],
+    ["2026-11-21T06:00:00.123456Z", "2026-11-21T06:00:00.123Z"],
+    ["2026-11-21T06:00:00.5", "2026-11-21T06:00:00.500Z"],
+    ["2026-11-21 06:00:00", "2026-11-21T06:00:00.000Z"],
+    ["2026-11-21T06:00", "2026-11-21T06:00:00.000Z"],
+    ["2026-11-21T08:00:00+02:00", "2026-11-21T06:00:00.000Z"],
+    ["2026-11-21T01:30:00-0430", "2026-11-21T06:00:00.000Z"],
+    ["2024-02-29T00:00:00Z", "2024-02-29T00:00:00.000Z"],
+  ])("reads %s as %s (no offset = UTC)", (text, iso) => {
+    expect(new Date(parseTimestamp(text) as number).toISOString()).toBe(iso);
+  });
+
+  it.each([
+    "2026-11-21",
+    "21/11/2026 06:00",
+    "2026-02-30T00:00:00Z",
+    "2025-02-29T00:00:00Z",
+    "2026-11-21T24:00:00Z",
+    "2026-11-21T06:60:00Z",
+    "2026-11-21T06:00:00+25:00",
+    "Sat, 21 Nov 2026 06:00:00 GMT",
+    "1763704800000",
+    "",
+  ])("refuses %j", (text) => {
+    expect(parseTimestamp(text)).toBeNull();
+  });
+
+  it("writes the events store's zone-less UTC text", () => {
+    expect(eventsTimestamp(Date.parse("2026-11-21T06:00:00.007Z"))).toBe("2026-11-21 06:00:00.007");
+  });
+});
+
+describe("cutting strings", () => {
+  it("cuts by characters without splitting a surrogate pair", () => {
+    expect(cutChars("abcdef", 4)).toBe("abcd");
+    expect(cutChars("ab😀cd", 3)).toBe("ab");
+    expect(cutChars("short", 10)).toBe("short");
+  });
+
+  it("cuts by UTF-8 bytes without splitting a character", () => {
+    expect(cutUtf8("aé".repeat(10), 8)).toBe("aéaéa");
+    expect(Buffer.byteLength(cutUtf8("€".repeat(30_000), INGEST_LIMITS.payloadBytes))).toBeLessThanOrEqual(
+      INGEST_LIMITS.payloadBytes,
+    );
+    expect(cutUtf8("€".repeat(30_000), INGEST_LIMITS.payloadBytes)).toBe("€".repeat(21_845));
+  });
+});
+
+describe("row ids", () => {
+  it("are version-7 UUIDs carrying the record's millisecond", () => {
+    const ms = Date.parse("2026-11-21T06:00:00.123Z");
+    const ids = Array.from({ length: 1000 }, () => uuidV7At(ms));
+    for (const id of ids) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(uuidV7Time(id)).toBe(ms);
+    }
+    expect(new Set(ids).size).toBe(1000);
+  });
+});
+
+describe("prepareBatch with request records", () => {
+  it("normalises a full record into one row in column order", () => {
+    const batch = prepareBatch(
+      requestKind,
+      [
+        request({
+          project_slug: "shop",
+          app_id: CHECKOUT.id.toUpperCase(),
+          environment: "  Production ",
+          method: "patch",
+          path: "/users/42/orders?page=2",
+          request_size: 10,
+          response_size: 20,
+          ip_address: "203.0.113.7",
+          user_agent: "u".repeat(2000),
+          consumer_id: "c".repeat(300),
+          consumer_name: "Acme",
+          consumer_group: "gold",
+          request_payload: "x".repeat(70_000),
+          response_payload: "{}",
+          request_headers: {
+            "Content-Type": "application/json",
+            Authorization: "Bearer secret",
+            Accept: "a",
+          },
+          response_headers: { "Set-Cookie": "sid=1", ACCEPT: "b" },
+          trace_id: "4BF92F3577B34DA6A3CE929D0E0E4736",
+          span_id: "00f067aa0ba902b7",
+        }),
+      ],
+      context(),
+    );
+    expect(batch).toMatchObject({ accepted: 1, rejected: 0, errors: [] });
+    const [row] = rowsOf(batch.chunk?.body, REQUEST_COLUMNS);
+    expect(row).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      project_id: "p-1",
+      app_id: CHECKOUT.id,
+      timestamp: "2026-11-21 11:59:00.000",
+      environment: "production",
+      method: "PATCH",
+      path: "/users/42/orders?page=2",
+      route: "/users/{id}/orders",
+      status_code: 200,
+      response_time_ms: 12.5,
+      request_size: 10,
+      response_size: 20,
+      ip_address: "203.0.113.7",
+      user_agent: "u".repeat(INGEST_LIMITS.userAgentLength),
+      consumer_id: "c".repeat(INGEST_LIMITS.labelLength),
+      consumer_name: "Acme",
+      consumer_group: "gold",
+      request_payload: "x".repeat(INGEST_LIMITS.payloadBytes),
+      response_payload: "{}",
+      request_headers: '{"content-type":"application/json","authorization":"[REDACTED]","accept":"a"}',
+      response_headers: '{"set-cookie":"[REDACTED]","accept":"b"}',
+      trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
+      span_id: "00f067aa0ba902b7",
+    });
+    expect(batch.probe).toEqual({ id: row?.id, timestampMs: Date.parse("2026-11-21T11:59:00.000Z") });
+    expect(batch.discoveries).toEqual([
+      {
+        appId: CHECKOUT.id,
+        environments: ["production"],
+        endpoints: [{ method: "PATCH", path: "/users/{id}/orders", seenAt: "2026-11-21T11:59:00.000Z" }],
+      },
+    ]);
+  });
+
+  it("applies the spec's defaults and prefers a given route, rewritten to {name}", () => {
+    const batch = prepareBatch(requestKind, [request({ route: "/users/:userId" })], context());
+    const [row] = rowsOf(batch.chunk?.body, REQUEST_COLUMNS);
+    expect(row).toMatchObject({
+      route: "/users/{userId}",
+      path: "/users/42",
+      request_size: 0,
+      response_size: 0,
+      ip_address: "",
+      user_agent: "",
+      consumer_id: "",
+      request_payload: "",
+      request_headers: "{}",
+      trace_id: "",
+    });
+  });
+
+  it("keeps valid records and reports every problem of the others with index and pointer", () => {
+    const batch = prepareBatch(
+      requestKind,
+      [
+        request(),
+        request({ status_code: 99, response_time_ms: -1 }),
+        "not a record",
+        request({ extra: 1 }),
+        request({ method: "GE T", path: "users", request_size: 1.5 }),
+        request({ app_id: "unknown-app", project_slug: "other", environment: "   " }),
+        request({ timestamp: "yesterday" }),
+        request({ timestamp: "2026-08-01T00:00:00Z" }),
+        request({ timestamp: "2026-11-21T13:00:01Z" }),
+        request({ trace_id: "0".repeat(32), span_id: "xyz" }),
+        request({ response_time_ms: Number.POSITIVE_INFINITY }),
+        request({ environment: "e".repeat(65) }),
+        request({ path: `/${"a".repeat(2048)}` }),
+        request({
+          request_headers: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`h${i}`, "v"])),
+        }),
+        request(),
+      ],
+      context(),
+    );
+    expect(batch.accepted).toBe(2);
+    expect(batch.rejected).toBe(13);
+    expect(batch.errors).toEqual([
+      { index: 1, pointer: "/requests/1/status_code", message: "must be >= 100" },
+      { index: 1, pointer: "/requests/1/response_time_ms", message: "must be >= 0" },
+      { index: 2, pointer: "/requests/2", message: "must be object" },
+      { index: 3, pointer: "/requests/3/extra", message: "is not a known field" },
+      {
+        index: 4,
+        pointer: "/requests/4/method",
+        message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"',
+      },
+      { index: 4, pointer: "/requests/4/path", message: 'must match pattern "^/"' },
+      { index: 4, pointer: "/requests/4/request_size", message: "must be integer" },
+      { index: 5, pointer: "/requests/5/project_slug", message: 'must be "shop", the API key\'s project' },
+      { index: 5, pointer: "/requests/5/app_id", message: 'is not a live app of project "shop"' },
+      { index: 5, pointer: "/requests/5/environment", message: "must be 1–64 characters after trimming" },
+      {
+        index: 6,
+        pointer: "/requests/6/timestamp",
+        message: "must be an ISO 8601 date-time such as 2026-11-21T06:00:00.000Z",
+      },
+      {
+        index: 7,
+        pointer: "/requests/7/timestamp",
+        message: "is older than the retention window of 90 days",
+      },
+      {
+        index: 8,
+        pointer: "/requests/8/timestamp",
+        message: "is more than 1 hour ahead of the server's clock",
+      },
+      {
+        index: 9,
+        pointer: "/requests/9/trace_id",
+        message: "must be 32 hexadecimal digits, not all zero (W3C trace-id)",
+      },
+      {
+        index: 9,
+        pointer: "/requests/9/span_id",
+        message: "must be 16 hexadecimal digits, not all zero (W3C span-id)",
+      },
+      { index: 10, pointer: "/requests/10/response_time_ms", message: "must be a finite number" },
+      { index: 11, pointer: "/requests/11/environment", message: "must be 1–64 characters after trimming" },
+      { index: 12, pointer: "/requests/12/path", message: "must NOT have more than 2048 characters" },
+      { index: 13, pointer: "/requests/13/request_headers", message: "must have at most 100 headers" },
+    ]);
+    expect(rowsOf(batch.chunk?.body, REQUEST_COLUMNS)).toHaveLength(2);
+  });
+
+  it("lists at most 100 problems but counts every rejected record", () => {
+    const records = Array.from({ length: 150 }, (_, i) =>
+      i === 149 ? request() : request({ status_code: 0 }),
+    );
+    const batch = prepareBatch(requestKind, records, context());
+    expect(batch).toMatchObject({ accepted: 1, rejected: 149 });
+    expect(batch.errors).toHaveLength(100);
+    expect(batch.errors.at(-1)?.index).toBe(99);
+  });
+
+  it("lets an app key write to its own app only", () => {
+    const batch = prepareBatch(
+      requestKind,
+      [request({ app_id: "checkout" }), request({ app_id: CHECKOUT.id }), request({ app_id: "billing" })],
+      context(APP_KEY),
+    );
+    expect(batch.accepted).toBe(2);
+    expect(batch.errors).toEqual([
+      {
+        index: 2,
+        pointer: "/requests/2/app_id",
+        message: 'must name app "checkout": this API key belongs to that app only',
+      },
+    ]);
+  });
+
+  it("groups discovery per app and keeps each endpoint's newest time", () => {
+    const batch = prepareBatch(
+      requestKind,
+      [
+        request({ path: "/users/1", timestamp: "2026-11-21T11:00:00Z" }),
+        request({ path: "/users/2", timestamp: "2026-11-21T11:30:00Z", environment: "Staging" }),
+        request({ path: "/users/3", timestamp: "2026-11-21T11:10:00Z" }),
+        request({ app_id: "billing", method: "POST", path: "/invoices" }),
+      ],
+      context(),
+    );
+    expect(batch.discoveries).toEqual([
+      {
+        appId: CHECKOUT.id,
+        environments: ["production", "staging"],
+        endpoints: [{ method: "GET", path: "/users/{id}", seenAt: "2026-11-21T11:30:00.000Z" }],
+      },
+      {
+        appId: BILLING.id,
+        environments: ["production"],
+        endpoints: [{ method: "POST", path: "/invoices", seenAt: "2026-11-21T11:59:00.000Z" }],
+      },
+    ]);
+  });
+
+  it("produces nothing to store for an empty or all-invalid batch", () => {
+    expect(prepareBatch(requestKind, [], context())).toMatchObject({ accepted: 0, rejected: 0, chunk: null });
+    expect(prepareBatch(requestKind, [{}], context())).toMatchObject({
+      accepted: 0,
+      rejected: 1,
+      chunk: null,
+    });
+  });
+});
+
+describe("prepareBatch with log records", () => {
+  it("normalises levels and their aliases in any letter case", () => {
+    const spellings = ["debug", "TRACE", "Info", "warn", "WARNING", "error", "Fatal", "critical"];
+    const batch = prepareBatch(
+      logKind,
+      spellings.map((level) => log({ level })),
+      context(undefined, 30),
+    );
+    expect(rowsOf(batch.chunk?.body, LOG_COLUMNS).map((row) => row.level)).toEqual([
+      "DEBUG",
+      "DEBUG",
+      "INFO",
+      "WARNING",
+      "WARNING",
+      "ERROR",
+      "CRITICAL",
+      "CRITICAL",
+    ]);
+  });
+
+  it("rejects an unknown level with a clear message instead of storing INFO", () => {
+    const batch = prepareBatch(
+      logKind,
+      [log({ level: "verbose" }), log({ level: "" })],
+      context(undefined, 30),
+    );
+    expect(batch.accepted).toBe(0);
+    expect(batch.errors).toEqual([
+      {
+        index: 0,
+        pointer: "/logs/0/level",
+        message:
+          "must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL (or TRACE, WARN, FATAL; any letter case)",
+      },
+      {
+        index: 1,
+        pointer: "/logs/1/level",
+        message:
+          "must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL (or TRACE, WARN, FATAL; any letter case)",
+      },
+    ]);
+  });
+
+  it("stores attributes as text without losing 0 or false, and the endpoint's template", () => {
+    const batch = prepareBatch(
+      logKind,
+      [
+        log({
+          logger_name: "app.payments",
+          payload: "p",
+          attributes: { zero: 0, no: false, ratio: 1.5, name: "x".repeat(2000), __proto__: "kept" },
+          endpoint_method: "post",
+          endpoint_path: "/orders/17/pay",
+          status_code: 504,
+          consumer_id: "customer-42",
+          trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
+        }),
+      ],
+      context(undefined, 30),
+    );
+    const [row] = rowsOf(batch.chunk?.body, LOG_COLUMNS);
+    expect(row).toMatchObject({
+      level: "INFO",
+      message: "hello",
+      logger_name: "app.payments",
+      payload: "p",
+      endpoint_method: "POST",
+      endpoint_path: "/orders/17/pay",
+      endpoint_route: "/orders/{id}/pay",
+      status_code: 504,
+      consumer_id: "customer-42",
+      trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
+      span_id: "",
+    });
+    expect(row?.attributes).toEqual({ zero: "0", no: "false", ratio: "1.5", name: "x".repeat(1024) });
+    expect(batch.discoveries).toEqual([{ appId: CHECKOUT.id, environments: ["production"], endpoints: [] }]);
+  });
+
+  it("rejects records whose attributes break the rules", () => {
+    const tooMany = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i]));
+    const batch = prepareBatch(
+      logKind,
+      [
+        log({ attributes: tooMany }),
+        log({ attributes: { nested: { a: 1 } } }),
+        log({ attributes: { "": "empty key" } }),
+        log({ attributes: { big: Number.POSITIVE_INFINITY } }),
+        log({ message: "" }),
+        log({ endpoint_path: "orders" }),
+        log({ timestamp: "2026-10-21T11:00:00Z" }),
+      ],
+      context(undefined, 30),
+    );
+    expect(batch.accepted).toBe(0);
+    expect(batch.errors.map((error) => [error.index, error.pointer])).toEqual([
+      [0, "/logs/0/attributes"],
+      [1, "/logs/1/attributes/nested"],
+      [2, "/logs/2/attributes/"],
+      [3, "/logs/3/attributes/big"],
+      [4, "/logs/4/message"],
+      [5, "/logs/5/endpoint_path"],
+      [6, "/logs/6/timestamp"],
+    ]);
+    expect(batch.errors[1]?.message).toBe("must be string or number or boolean");
+    expect(batch.errors[6]?.message).toBe("is older than the retention window of 30 days");
+  });
+});

@@ -1,0 +1,94 @@
+// The events tables ingest writes, on every backend: the columns the writer serialises, the
+// sort key the queries rely on, no partition key (an insert is one part: stored whole or not
+// at all), and a TTL that follows the retention knobs from one start to the next.
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LOG_COLUMNS } from "../../src/modules/ingest/logs.records.js";
+import { REQUEST_COLUMNS } from "../../src/modules/ingest/requests.records.js";
+import {
+  applyRetention,
+  type EventsExecutor,
+  migrateEvents,
+  openEventsExecutor,
+} from "../../src/stores/events/index.js";
+import { eventsBackends, removeTestChdbPath, uniqueDatabaseName } from "../support/events.js";
+
+afterAll(removeTestChdbPath);
+
+describe.each(eventsBackends())("ingest tables on $name", ({ options }) => {
+  let events: EventsExecutor;
+  let database: string;
+
+  const table = async (name: string) =>
+    (
+      await events.query<{ sorting_key: string; partition_key: string; engine_full: string }>(
+        "SELECT sorting_key, partition_key, engine_full FROM system.tables WHERE database = {db:String} AND name = {name:String}",
+        { db: database, name },
+      )
+    )[0];
+  const columns = async (name: string) =>
+    (
+      await events.query<{ name: string }>(
+        "SELECT name FROM system.columns WHERE database = {db:String} AND table = {name:String} ORDER BY position",
+        { db: database, name },
+      )
+    ).map((column) => column.name);
+
+  beforeEach(async () => {
+    database = uniqueDatabaseName("sc");
+    events = await openEventsExecutor({ ...options, database });
+    expect(await migrateEvents(events)).toEqual(["api_requests", "api_logs"]);
+  });
+  afterEach(async () => {
+    await events.command(`DROP DATABASE IF EXISTS ${database}`);
+    await events.close();
+  });
+
+  it("has exactly the columns the writer serialises, in its order", async () => {
+    expect(await columns("api_requests")).toEqual([...REQUEST_COLUMNS]);
+    expect(await columns("api_logs")).toEqual([...LOG_COLUMNS]);
+  });
+
+  it("orders rows by project, then time (then id), with no partition key", async () => {
+    for (const name of ["api_requests", "api_logs"]) {
+      expect(await table(name)).toMatchObject({
+        sorting_key: "project_id, timestamp, id",
+        partition_key: "",
+      });
+    }
+  });
+
+  it("keeps 90 days of requests and 30 of logs until the knobs say otherwise, then follows them", async () => {
+    expect((await table("api_requests"))?.engine_full).toContain(
+      "TTL toDateTime(timestamp) + toIntervalDay(90)",
+    );
+    expect((await table("api_logs"))?.engine_full).toContain("TTL toDateTime(timestamp) + toIntervalDay(30)");
+    expect(await applyRetention(events, { api_requests: 90, api_logs: 30 })).toEqual([]);
+
+    expect(await applyRetention(events, { api_requests: 7, api_logs: 3 })).toEqual([
+      "api_requests",
+      "api_logs",
+    ]);
+    expect((await table("api_requests"))?.engine_full).toContain(
+      "TTL toDateTime(timestamp) + toIntervalDay(7)",
+    );
+    expect((await table("api_logs"))?.engine_full).toContain("TTL toDateTime(timestamp) + toIntervalDay(3)");
+    expect(await applyRetention(events, { api_requests: 7, api_logs: 3 })).toEqual([]);
+  });
+
+  it("drops rows past the new retention", async () => {
+    await events.command(
+      `INSERT INTO ${database}.api_logs (id, project_id, app_id, timestamp, environment, level, message) ` +
+        "SELECT generateUUIDv7(), 'p', 'a', now64(3) - toIntervalDay(number * 2), 'prod', 'INFO', 'm' FROM numbers(10)",
+    );
+    await applyRetention(events, { api_logs: 5 });
+    await events.command(`OPTIMIZE TABLE ${database}.api_logs FINAL`);
+    let remaining = Number.POSITIVE_INFINITY;
+    for (let attempt = 0; attempt < 100 && remaining > 3; attempt++) {
+      remaining =
+        (await events.query<{ n: number }>(`SELECT count() AS n FROM ${database}.api_logs`))[0]?.n ?? 0;
+      if (remaining > 3) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Ages 0, 2 and 4 days remain.
+    expect(remaining).toBe(3);
+  });
+});
