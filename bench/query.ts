@@ -1,0 +1,750 @@
+// npm run bench:query — measured latency of the data and analytics routes on 10 M request records.
+// A child process runs Sightline on a temporary data directory (127.0.0.1 only) and generates the
+// records inside the engine (INSERT … SELECT FROM numbers()): 30 days, 5 apps in 4 projects, one
+// project with 70% of the rows, ~200 routes, plus 1 M log records. This process then times each
+// route over HTTP (keep-alive) and asks the child to replay, in-process and without HTTP, exactly
+// the events-store statements that route ran; it prints both, their ratio and the targets.
+// Knobs: BENCH_ROWS (10000000), BENCH_LOG_ROWS (1000000), BENCH_CALLS (15 per route),
+// BENCH_TIMEOUT_SECONDS (1500, after which everything is stopped).
+import { type ChildProcess, fork } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, rm } from "node:fs/promises";
+import { Agent, request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildApp } from "../packages/server/src/app.js";
+import { loadConfig } from "../packages/server/src/config/index.js";
+import { createDeps } from "../packages/server/src/deps.js";
+import { createLogger } from "../packages/server/src/logger.js";
+import { uuidV7At } from "../packages/server/src/modules/ingest/row-ids.js";
+import type {
+  EventsExecutor,
+  InsertBatch,
+  Lane,
+  QueryParams,
+} from "../packages/server/src/stores/events/index.js";
+import { magicLinkTokenOf, outboxMessagesFor } from "../packages/server/test/support/mail.js";
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
+const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 15);
+const WARMUP_CALLS = 2;
+const TIMEOUT_SECONDS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 1500);
+const DAY = 86_400_000;
+
+// ---- messages between the two processes ----
+
+interface Layout {
+  /** One entry per app: its project, and its share of the rows in percent (shares sum to 100). */
+  readonly apps: ReadonlyArray<{
+    readonly projectId: string;
+    readonly appId: string;
+    readonly share: number;
+  }>;
+  readonly endMs: number;
+}
+interface Statement {
+  readonly sql: string;
+  readonly params: QueryParams | undefined;
+  readonly lane: Lane | undefined;
+}
+type ToChild =
+  | { type: "load"; layout: Layout }
+  | { type: "capture" }
+  | { type: "replay"; calls: number }
+  | { type: "round"; path: string; token: string }
+  | { type: "churn"; on: boolean; projectId?: string; appId?: string }
+  | { type: "stop" };
+type FromChild =
+  | { type: "ready"; port: number; outbox: string }
+  | {
+      type: "loaded";
+      seconds: { requests: number; logs: number; optimize: number };
+      rows: number;
+      bytes: number;
+    }
+  | { type: "captured"; statements: number }
+  | { type: "replayed"; ms: number[] }
+  | { type: "rounded"; httpMs: number; sqlMs: number }
+  | { type: "churned"; inserts: number; rows: number }
+  | { type: "error"; message: string };
+
+function say(line = ""): void {
+  process.stdout.write(`${line}\n`);
+}
+
+// ---- the child: Sightline plus a recorder of the statements each route runs ----
+
+/** Passes every call through; while capturing, keeps the queries (the SQL a route ran). */
+function recording(inner: EventsExecutor): { executor: EventsExecutor; start(): void; take(): Statement[] } {
+  let captured: Statement[] | null = null;
+  const executor: EventsExecutor = {
+    engine: inner.engine,
+    database: inner.database,
+    query<Row>(sql: string, params?: QueryParams, lane?: Lane) {
+      captured?.push({ sql, params, lane });
+      return inner.query<Row>(sql, params, lane);
+    },
+    command: (sql, params) => inner.command(sql, params),
+    insert: (batch) => inner.insert(batch),
+    ping: (timeoutMs) => inner.ping(timeoutMs),
+    close: () => inner.close(),
+  };
+  return {
+    executor,
+    start() {
+      captured = [];
+    },
+    take() {
+      const statements = captured ?? [];
+      captured = null;
+      return statements;
+    },
+  };
+}
+
+/** api_requests rows generated in the engine: evenly spread over 30 days up to `endMs`. UUIDv7
+ *  ids carry each row's timestamp, as ingest's do, so the detail route finds them by key. */
+function requestsSql(database: string, rows: number): string {
+  return `INSERT INTO ${database}.api_requests (id, project_id, app_id, timestamp, environment, method, path,
+      route, status_code, response_time_ms, request_size, response_size, ip_address, user_agent, consumer_id,
+      consumer_name, consumer_group, request_payload, response_payload, trace_id, span_id)
+    WITH
+      toInt64({end:Int64} - 30 * ${DAY} + intDiv(number * 30 * ${DAY}, ${rows})) AS ms,
+      leftPad(lower(hex(ms)), 12, '0') AS t,
+      leftPad(lower(hex(cityHash64(number, 11))), 16, '0') AS r,
+      cityHash64(number, 1) % 100 AS slot,
+      arrayFirstIndex(edge -> slot < edge, {edges:Array(UInt8)}) AS app,
+      toUInt32(pow((cityHash64(number, 2) % 10000) / 10000.0, 2) * 200) AS k,
+      cityHash64(number, 3) % 5000 AS c,
+      cityHash64(number, 4) % 1000 AS s,
+      cityHash64(number, 5) % 100 AS p
+    SELECT
+      toUUID(concat(substring(t, 1, 8), '-', substring(t, 9, 4), '-7', substring(r, 1, 3), '-',
+        substring('89ab', toUInt8(cityHash64(number, 12) % 4) + 1, 1), substring(r, 4, 3), '-', substring(r, 7, 10),
+        leftPad(lower(hex(cityHash64(number, 13) % 256)), 2, '0'))),
+      {projects:Array(String)}[app], {appIds:Array(String)}[app],
+      fromUnixTimestamp64Milli(ms, 'UTC'),
+      if(cityHash64(number, 6) % 10 < 8, 'production', 'staging'),
+      ['GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH'][k % 7 + 1],
+      if(k % 3 = 0, concat('/api/v1/res', toString(k)),
+        concat('/api/v1/res', toString(k), '/', toString(cityHash64(number, 7) % 100000))),
+      if(k % 3 = 0, concat('/api/v1/res', toString(k)), concat('/api/v1/res', toString(k), '/{id}')),
+      multiIf(s < 780, 200, s < 830, 201, s < 850, 204, s < 870, 304, s < 900, 400, s < 920, 404, s < 935, 422,
+        s < 990, 500, 503),
+      round(-log(1 - (cityHash64(number, 8) % 1000000) / 1000000.0) * 120 + (k % 10), 2),
+      cityHash64(number, 9) % 4096,
+      cityHash64(number, 10) % 65536,
+      concat('10.', toString(c % 256), '.', toString(intDiv(c, 256)), '.7'),
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+      if(c < 4500, concat('consumer-', toString(c)), ''),
+      if(c < 3000, concat('Consumer ', toString(c)), ''),
+      concat('group-', toString(c % 10)),
+      if(p < 13, concat('{"sku":"A-', toString(c), '","quantity":2}'), ''),
+      if(p < 13, '{"ok":true}', ''),
+      '', ''
+    FROM numbers(${rows})`;
+}
+
+function logsSql(database: string, rows: number): string {
+  return `INSERT INTO ${database}.api_logs (id, project_id, app_id, timestamp, environment, level, message,
+      logger_name, payload, attributes, trace_id, span_id, endpoint_method, endpoint_path, endpoint_route,
+      status_code, consumer_id)
+    WITH
+      toInt64({end:Int64} - 30 * ${DAY} + intDiv(number * 30 * ${DAY}, ${rows})) AS ms,
+      leftPad(lower(hex(ms)), 12, '0') AS t,
+      leftPad(lower(hex(cityHash64(number, 21))), 16, '0') AS r,
+      cityHash64(number, 1) % 100 AS slot,
+      arrayFirstIndex(edge -> slot < edge, {edges:Array(UInt8)}) AS app,
+      cityHash64(number, 22) % 100 AS l
+    SELECT
+      toUUID(concat(substring(t, 1, 8), '-', substring(t, 9, 4), '-7', substring(r, 1, 3), '-8', substring(r, 4, 3),
+        '-', substring(r, 7, 10), 'ab')),
+      {projects:Array(String)}[app], {appIds:Array(String)}[app],
+      fromUnixTimestamp64Milli(ms, 'UTC'),
+      if(cityHash64(number, 6) % 10 < 8, 'production', 'staging'),
+      multiIf(l < 20, 'DEBUG', l < 80, 'INFO', l < 92, 'WARNING', l < 99, 'ERROR', 'CRITICAL'),
+      concat(['order placed', 'payment provider timed out', 'cache miss', 'user signed in', 'retrying request'][
+        l % 5 + 1], ' #', toString(number % 100000)),
+      ['app.orders', 'app.payments', 'app.cache', 'app.auth'][l % 4 + 1],
+      '',
+      map('order_id', concat('o-', toString(number % 50000)), 'attempt', toString(l % 4)),
+      '', '', '', '', '', 0, ''
+    FROM numbers(${rows})`;
+}
+
+const CHURN_COLUMNS = [
+  "id",
+  "project_id",
+  "app_id",
+  "timestamp",
+  "environment",
+  "method",
+  "path",
+  "route",
+  "status_code",
+  "response_time_ms",
+];
+
+/** 10k rows of the last minute for one app, serialised once as the writer serialises a flush. */
+function churnBatch(projectId: string, appId: string): InsertBatch {
+  const now = Date.now();
+  const lines = Array.from({ length: 10_000 }, (_, n) => {
+    const at = now - (n % 60_000);
+    const stamp = new Date(at).toISOString();
+    return JSON.stringify([
+      uuidV7At(at),
+      projectId,
+      appId,
+      `${stamp.slice(0, 10)} ${stamp.slice(11, 23)}`,
+      "production",
+      "GET",
+      `/churn/${n}`,
+      "/churn/{id}",
+      200,
+      12.5,
+    ]);
+  });
+  return {
+    table: "api_requests",
+    columns: CHURN_COLUMNS,
+    body: Buffer.from(`${lines.join("\n")}\n`),
+    rowCount: 10_000,
+  };
+}
+
+async function serve(dataDir: string): Promise<void> {
+  const send = (message: FromChild) => process.send?.(message);
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+  const deps = await createDeps(config, { logger: createLogger(config.logLevel) });
+  const recorder = recording(deps.events);
+  const app = await buildApp({ ...deps, events: recorder.executor });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const db = deps.events.database;
+  let replaySet: Statement[] = [];
+  let local: Http | undefined;
+  let localToken = "";
+  let churning: Promise<{ inserts: number; rows: number }> | null = null;
+  let churn = false;
+
+  const handle = async (message: ToChild): Promise<void> => {
+    switch (message.type) {
+      case "load": {
+        const { layout } = message;
+        let edge = 0;
+        const params = {
+          end: layout.endMs,
+          edges: layout.apps.map((entry) => (edge += entry.share)),
+          projects: layout.apps.map((entry) => entry.projectId),
+          appIds: layout.apps.map((entry) => entry.appId),
+        };
+        const timed = async (work: () => Promise<void>) => {
+          const started = performance.now();
+          await work();
+          return (performance.now() - started) / 1000;
+        };
+        const requests = await timed(() => deps.events.command(requestsSql(db, ROWS), params));
+        const logs = await timed(() => deps.events.command(logsSql(db, LOG_ROWS), params));
+        // One part per table, so background merges do not run under the measurements.
+        const optimize = await timed(async () => {
+          await deps.events.command(`OPTIMIZE TABLE ${db}.api_requests FINAL`);
+          await deps.events.command(`OPTIMIZE TABLE ${db}.api_logs FINAL`);
+        });
+        const [size] = await deps.events.query<{ rows: number; bytes: number }>(
+          `SELECT sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts ` +
+            `WHERE database = {db:String} AND table = 'api_requests' AND active`,
+          { db },
+        );
+        send({
+          type: "loaded",
+          seconds: { requests, logs, optimize },
+          rows: size?.rows ?? 0,
+          bytes: size?.bytes ?? 0,
+        });
+        return;
+      }
+      case "capture":
+        recorder.start();
+        send({ type: "captured", statements: 0 });
+        return;
+      case "replay": {
+        if (message.calls === 0) {
+          replaySet = recorder.take();
+          send({ type: "captured", statements: replaySet.length });
+          return;
+        }
+        const ms: number[] = [];
+        for (let call = 0; call < message.calls; call += 1) {
+          const started = performance.now();
+          for (const statement of replaySet)
+            await deps.events.query(statement.sql, statement.params, statement.lane);
+          ms.push(performance.now() - started);
+        }
+        send({ type: "replayed", ms });
+        return;
+      }
+      case "round": {
+        // The same route called over loopback from inside the server process, then its SQL alone.
+        local ??= httpClient(port, () => localToken);
+        localToken = message.token;
+        let started = performance.now();
+        const response = await local.get(message.path);
+        const httpMs = performance.now() - started;
+        if (response.status !== 200) throw new Error(`${message.path} answered ${response.status}`);
+        started = performance.now();
+        for (const statement of replaySet)
+          await deps.events.query(statement.sql, statement.params, statement.lane);
+        send({ type: "rounded", httpMs, sqlMs: performance.now() - started });
+        return;
+      }
+      case "churn": {
+        if (message.on) {
+          churn = true;
+          const batch = churnBatch(message.projectId ?? "", message.appId ?? "");
+          // Flush-sized inserts on the write session, exactly as the ingest writer makes them.
+          churning = (async () => {
+            let inserts = 0;
+            while (churn && inserts < 2000) {
+              await deps.events.insert(batch);
+              inserts += 1;
+            }
+            return { inserts, rows: inserts * batch.rowCount };
+          })();
+          send({ type: "churned", inserts: 0, rows: 0 });
+        } else {
+          churn = false;
+          const done = (await churning) ?? { inserts: 0, rows: 0 };
+          send({ type: "churned", ...done });
+        }
+        return;
+      }
+      case "stop":
+        await app.close();
+        await deps.close();
+        process.exit(0);
+    }
+  };
+  process.on("message", (message: ToChild) => {
+    handle(message).catch((error: unknown) =>
+      send({
+        type: "error",
+        message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
+    );
+  });
+  send({ type: "ready", port, outbox: config.paths.outbox });
+}
+
+// ---- the parent: resources over HTTP, then the timings ----
+
+class Child {
+  readonly #process: ChildProcess;
+
+  constructor(dataDir: string) {
+    this.#process = fork(fileURLToPath(import.meta.url), ["--server", dataDir], {
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+  }
+
+  next<T extends FromChild["type"]>(type: T, timeoutMs: number): Promise<Extract<FromChild, { type: T }>> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no "${type}" from the server within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      const onMessage = (message: FromChild) => {
+        if (message.type === "error" || message.type === type) {
+          clearTimeout(timer);
+          this.#process.off("message", onMessage);
+          if (message.type === "error") reject(new Error(`server: ${message.message}`));
+          else resolve(message as Extract<FromChild, { type: T }>);
+        }
+      };
+      this.#process.on("message", onMessage);
+    });
+  }
+
+  ask<T extends FromChild["type"]>(message: ToChild, answer: T, timeoutMs = 60_000) {
+    const reply = this.next(answer, timeoutMs);
+    this.#process.send(message);
+    return reply;
+  }
+
+  async stop(): Promise<void> {
+    if (this.#process.exitCode !== null) return;
+    this.#process.send({ type: "stop" } satisfies ToChild);
+    const exited = once(this.#process, "exit");
+    const timer = setTimeout(() => this.#process.kill("SIGKILL"), 30_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  kill(): void {
+    this.#process.kill("SIGKILL");
+  }
+}
+
+interface Http {
+  get(path: string): Promise<{ status: number; body: string }>;
+  post(path: string, body: unknown): Promise<{ status: number; body: string }>;
+}
+
+function httpClient(port: number, token: () => string): Http {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (method: string, path: string, body?: unknown) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+      const req = request(
+        {
+          agent,
+          host: "127.0.0.1",
+          port,
+          method,
+          path,
+          headers: {
+            ...(token() === "" ? {} : { authorization: `Bearer ${token()}` }),
+            ...(payload === undefined
+              ? {}
+              : { "content-type": "application/json", "content-length": payload.length }),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
+          );
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(payload);
+    });
+  return { get: (path) => send("GET", path), post: (path, body) => send("POST", path, body) };
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0
+    ? 0
+    : (sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] as number);
+}
+
+interface Case {
+  readonly name: string;
+  readonly path: string;
+  /** Target for the HTTP p50, in ms, when the issue sets one. */
+  readonly targetMs?: number;
+}
+
+interface Result {
+  readonly name: string;
+  /** From this process: a separate client. */
+  readonly http: { p50: number; p95: number };
+  /** From inside the server process. */
+  readonly local: { p50: number; p95: number };
+  readonly sql: { p50: number; p95: number };
+  readonly statements: number;
+  readonly targetMs: number | undefined;
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" / ");
+const fmt = (ms: number) => ms.toFixed(1).padStart(7);
+
+/**
+ * Warm-up, then the statements one call runs, then rounds of: one call from this process (a
+ * separate client, as a browser is), one call from inside the server process (no second
+ * process competing for the 2 cores), and the statements alone. Interleaving keeps the three
+ * series under the same background load.
+ */
+async function measure(child: Child, http: Http, token: string, item: Case): Promise<Result> {
+  for (let call = 0; call < WARMUP_CALLS; call += 1) {
+    const warm = await http.get(item.path);
+    if (warm.status !== 200)
+      throw new Error(`${item.path} answered ${warm.status}: ${warm.body.slice(0, 300)}`);
+  }
+  await child.ask({ type: "capture" }, "captured");
+  await http.get(item.path);
+  const { statements } = await child.ask({ type: "replay", calls: 0 }, "captured");
+  const httpMs: number[] = [];
+  const localMs: number[] = [];
+  const sqlMs: number[] = [];
+  for (let call = 0; call < CALLS; call += 1) {
+    const started = performance.now();
+    const response = await http.get(item.path);
+    httpMs.push(performance.now() - started);
+    if (response.status !== 200) throw new Error(`${item.path} answered ${response.status}`);
+    const round = await child.ask({ type: "round", path: item.path, token }, "rounded", 300_000);
+    localMs.push(round.httpMs);
+    sqlMs.push(round.sqlMs);
+  }
+  const spread = (values: number[]) => ({ p50: percentile(values, 0.5), p95: percentile(values, 0.95) });
+  return {
+    name: item.name,
+    http: spread(httpMs),
+    local: spread(localMs),
+    sql: spread(sqlMs),
+    statements,
+    targetMs: item.targetMs,
+  };
+}
+
+function report(result: Result): void {
+  const ratio = (ms: number) => (result.sql.p50 > 0 ? ms / result.sql.p50 : 0);
+  const target =
+    result.targetMs === undefined
+      ? ""
+      : `  <${result.targetMs}ms ${result.http.p50 < result.targetMs ? "ok" : "MISSED"}`;
+  say(
+    `${result.name.padEnd(46)}${fmt(result.http.p50)}${fmt(result.http.p95)}${fmt(result.local.p50)}` +
+      `${fmt(result.sql.p50)}${fmt(result.sql.p95)}  ${ratio(result.http.p50).toFixed(2).padStart(5)}x` +
+      `${ratio(result.local.p50).toFixed(2).padStart(6)}x${target}`,
+  );
+}
+
+interface Tokens {
+  readonly access_token: string;
+  readonly refresh_token: string;
+}
+
+/** Signs in through the magic-link flow, reading the link from the development outbox. */
+async function signIn(http: Http, outbox: string, email: string): Promise<Tokens> {
+  const requested = await http.post("/api/v1/auth/magic-link", { email });
+  if (requested.status !== 200) throw new Error(`magic-link answered ${requested.status}: ${requested.body}`);
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const message = (await outboxMessagesFor(outbox, email)).at(-1);
+    if (message !== undefined) {
+      const verified = await http.post("/api/v1/auth/verify", { token: magicLinkTokenOf(message) });
+      if (verified.status !== 200) throw new Error(`verify answered ${verified.status}: ${verified.body}`);
+      return JSON.parse(verified.body) as Tokens;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no sign-in e-mail for ${email} in ${outbox}`);
+}
+
+async function main(): Promise<number> {
+  const dataDir = await mkdtemp(join(tmpdir(), "sightline-bench-query-"));
+  const child = new Child(dataDir);
+  const deadline = setTimeout(() => {
+    say(`bench:query stopped after ${TIMEOUT_SECONDS} s`);
+    child.kill();
+    process.exit(2);
+  }, TIMEOUT_SECONDS * 1000);
+  try {
+    const { port, outbox } = await child.next("ready", 120_000);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    say(
+      `bench:query  ${ROWS} request records + ${LOG_ROWS} log records, 30 days; ${CALLS} timed calls per route`,
+    );
+    say(`server       ${baseUrl} (data dir ${dataDir})`);
+    say(`machine      ${cpus().length} CPUs, load average ${load()} (other processes share these cores)`);
+
+    let tokens: Tokens | undefined;
+    const http = httpClient(port, () => tokens?.access_token ?? "");
+    tokens = await signIn(http, outbox, "bench@example.com");
+    const create = async <T>(path: string, body: unknown): Promise<T> => {
+      const response = await http.post(`/api/v1${path}`, body);
+      if (response.status !== 201)
+        throw new Error(`POST ${path} answered ${response.status}: ${response.body}`);
+      return JSON.parse(response.body) as T;
+    };
+    const project = (slug: string) => create<{ id: string }>("/projects", { name: slug, slug });
+    const app = (projectSlug: string, slug: string) =>
+      create<{ id: string }>(`/projects/${projectSlug}/apps`, { name: slug, slug });
+    const [big, mid, small1, small2] = [
+      await project("big"),
+      await project("mid"),
+      await project("small-1"),
+      await project("small-2"),
+    ];
+    const layout: Layout = {
+      endMs: Date.now(),
+      apps: [
+        { projectId: big.id, appId: (await app("big", "big-api")).id, share: 55 },
+        { projectId: big.id, appId: (await app("big", "big-admin")).id, share: 15 },
+        { projectId: mid.id, appId: (await app("mid", "mid-api")).id, share: 20 },
+        { projectId: small1.id, appId: (await app("small-1", "small-1-api")).id, share: 5 },
+        { projectId: small2.id, appId: (await app("small-2", "small-2-api")).id, share: 5 },
+      ],
+    };
+    say("tenants      big 70% (big-api 55%, big-admin 15%), mid 20%, small-1 5%, small-2 5%; ~200 routes");
+    const loaded = await child.ask({ type: "load", layout }, "loaded", 900_000);
+    say(
+      `loaded       ${loaded.rows} requests in ${loaded.seconds.requests.toFixed(1)} s ` +
+        `(${Math.round(loaded.rows / loaded.seconds.requests / 1000)}k rows/s), logs in ` +
+        `${loaded.seconds.logs.toFixed(1)} s, OPTIMIZE FINAL ${loaded.seconds.optimize.toFixed(1)} s; ` +
+        `api_requests ${(loaded.bytes / 1024 / 1024).toFixed(0)} MiB on disk`,
+    );
+    // Access tokens live 15 minutes and loading can take minutes: a fresh pair for the measurements.
+    const refreshed = await http.post("/api/v1/auth/refresh", { refresh_token: tokens.refresh_token });
+    if (refreshed.status !== 200) throw new Error(`refresh answered ${refreshed.status}: ${refreshed.body}`);
+    tokens = JSON.parse(refreshed.body) as Tokens;
+
+    const now = layout.endMs;
+    const window = (days: number) =>
+      `since=${new Date(now - days * DAY).toISOString()}&until=${new Date(now).toISOString()}`;
+    const day = window(1);
+    const week = window(7);
+    const newest = JSON.parse((await http.get("/api/v1/projects/big/data/requests?page_size=1")).body) as {
+      items: Array<{ id: string }>;
+    };
+    const detailId = newest.items[0]?.id ?? "";
+    const endpoint = `method=GET&path=${encodeURIComponent("/api/v1/res1/{id}")}`;
+    const cases: Case[] = [
+      {
+        name: "data/requests page 1 + total (all data)",
+        path: "/api/v1/projects/big/data/requests",
+        targetMs: 50,
+      },
+      {
+        name: "data/requests 5xx + path_filter, page 1 + total",
+        path: `/api/v1/projects/big/data/requests?status_codes=500,503&path_filter=${encodeURIComponent("/api/v1/res1*")}`,
+      },
+      { name: "data/requests page 100 (offset 4950)", path: "/api/v1/projects/big/data/requests?page=100" },
+      { name: "data/requests/{id}", path: `/api/v1/projects/big/data/requests/${detailId}` },
+      { name: "data/logs page 1 + total", path: "/api/v1/projects/big/data/logs" },
+      {
+        name: "data/logs search 'timed out' + levels",
+        path: "/api/v1/projects/big/data/logs?search=timed%20out&levels=warn,error",
+      },
+      { name: "analytics/environments (all data)", path: "/api/v1/projects/big/analytics/environments" },
+      {
+        name: "project analytics/summary 24h",
+        path: `/api/v1/projects/big/analytics/summary?${day}`,
+        targetMs: 100,
+      },
+      {
+        name: "project analytics/summary 7d",
+        path: `/api/v1/projects/big/analytics/summary?${week}`,
+        targetMs: 200,
+      },
+      {
+        name: "project analytics/timeseries 24h",
+        path: `/api/v1/projects/big/analytics/timeseries?${day}&timezone=UTC`,
+        targetMs: 100,
+      },
+      {
+        name: "project analytics/timeseries 7d",
+        path: `/api/v1/projects/big/analytics/timeseries?${week}&timezone=UTC`,
+        targetMs: 200,
+      },
+      { name: "project analytics/endpoints 24h", path: `/api/v1/projects/big/analytics/endpoints?${day}` },
+      { name: "project analytics/endpoints 7d", path: `/api/v1/projects/big/analytics/endpoints?${week}` },
+      { name: "project analytics/consumers 24h", path: `/api/v1/projects/big/analytics/consumers?${day}` },
+      { name: "app endpoint-stats 24h", path: `/api/v1/apps/big-api/endpoint-stats?${day}`, targetMs: 100 },
+      { name: "app endpoint-stats 7d", path: `/api/v1/apps/big-api/endpoint-stats?${week}`, targetMs: 200 },
+      {
+        name: "app endpoint-stats 7d sort p95",
+        path: `/api/v1/apps/big-api/endpoint-stats?${week}&sort_by=p95_response_time_ms`,
+        targetMs: 200,
+      },
+      { name: "app endpoint-options 24h", path: `/api/v1/apps/big-api/endpoint-options?${day}` },
+      { name: "app consumers 24h", path: `/api/v1/apps/big-api/consumers?${day}` },
+      {
+        name: "app analytics/summary 24h",
+        path: `/api/v1/apps/big-api/analytics/summary?${day}`,
+        targetMs: 100,
+      },
+      {
+        name: "app analytics/summary 7d",
+        path: `/api/v1/apps/big-api/analytics/summary?${week}`,
+        targetMs: 200,
+      },
+      {
+        name: "app analytics/timeseries 24h",
+        path: `/api/v1/apps/big-api/analytics/timeseries?${day}&timezone=UTC`,
+        targetMs: 100,
+      },
+      {
+        name: "app analytics/timeseries 7d",
+        path: `/api/v1/apps/big-api/analytics/timeseries?${week}&timezone=UTC`,
+        targetMs: 200,
+      },
+      { name: "app analytics/related-apis 24h", path: `/api/v1/apps/big-api/analytics/related-apis?${day}` },
+      {
+        name: "app analytics/endpoint-detail 24h",
+        path: `/api/v1/apps/big-api/analytics/endpoint-detail?${day}&${endpoint}`,
+      },
+      {
+        name: "app analytics/endpoint-timeseries 24h",
+        path: `/api/v1/apps/big-api/analytics/endpoint-timeseries?${day}&${endpoint}&timezone=UTC`,
+      },
+      {
+        name: "app analytics/endpoint-consumers 24h",
+        path: `/api/v1/apps/big-api/analytics/endpoint-consumers?${day}&${endpoint}`,
+      },
+      {
+        name: "app analytics/endpoint-status-codes 24h",
+        path: `/api/v1/apps/big-api/analytics/endpoint-status-codes?${day}&${endpoint}`,
+      },
+      {
+        name: "app analytics/endpoint-payloads 24h",
+        path: `/api/v1/apps/big-api/analytics/endpoint-payloads?${day}&${endpoint}`,
+      },
+      {
+        name: "small tenant analytics/summary 7d",
+        path: `/api/v1/apps/small-1-api/analytics/summary?${week}`,
+      },
+      { name: "small tenant data/requests page 1 + total", path: "/api/v1/projects/small-1/data/requests" },
+    ];
+
+    say();
+    say("ms; HTTP = from this process (a separate client), in-proc = from inside the server process,");
+    say("SQL = the route's own statements run alone through the events executor; ratios over SQL p50");
+    say(
+      `${"route (big tenant unless said)".padEnd(46)}${"HTTP50".padStart(7)}${"95".padStart(7)}` +
+        `${"in-proc".padStart(7)}${"SQL50".padStart(7)}${"95".padStart(7)}  ${"HTTP".padStart(5)}  ${"in-p".padStart(5)}  target`,
+    );
+    const results: Result[] = [];
+    for (const item of cases) {
+      const result = await measure(child, http, tokens.access_token, item);
+      results.push(result);
+      report(result);
+    }
+
+    say();
+    say("while a 10k-row insert runs back to back on the write session (the ingest writer's flushes):");
+    const churnApp = layout.apps[4] as Layout["apps"][number];
+    await child.ask(
+      { type: "churn", on: true, projectId: churnApp.projectId, appId: churnApp.appId },
+      "churned",
+    );
+    for (const item of [cases[0], cases[7], cases[14]] as Case[]) {
+      report(await measure(child, http, tokens.access_token, { ...item, name: `${item.name} + inserts` }));
+    }
+    const churned = await child.ask({ type: "churn", on: false }, "churned", 120_000);
+    say(`(${churned.inserts} inserts of 10k rows ran meanwhile)`);
+
+    const missed = results.filter(
+      (result) => result.targetMs !== undefined && result.http.p50 >= result.targetMs,
+    );
+    const slowHttp = results.filter((result) => result.http.p50 > 1.3 * result.sql.p50);
+    const slowLocal = results.filter((result) => result.local.p50 > 1.3 * result.sql.p50);
+    const names = (list: Result[]) =>
+      list.length === 0 ? "none" : list.map((result) => result.name).join("; ");
+    say();
+    say(`load average at the end: ${load()}`);
+    say(`targets missed: ${names(missed)}`);
+    say(`HTTP above 1.3x SQL: ${names(slowHttp)}`);
+    say(`in-process HTTP above 1.3x SQL: ${names(slowLocal)}`);
+    return 0;
+  } finally {
+    clearTimeout(deadline);
+    await child.stop().catch(() => child.kill());
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === "--server") {
+  await serve(process.argv[3] as string);
+} else {
+  process.exitCode = await main();
+}

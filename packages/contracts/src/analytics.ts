@@ -1,0 +1,527 @@
+// Wire shapes of the analytics routes: the project overview (environments, summary, timeseries,
+// endpoints, consumers) and the app routes of spec 4.5 (endpoint metrics and analytics), with
+// the figures' definitions in their descriptions.
+import { type Static, Type } from "typebox";
+import {
+  AppSlugsParam,
+  EnvironmentParam,
+  MethodsParam,
+  PageParam,
+  pageSizeParam,
+  pagedSchema,
+  sinceParam,
+  StatusCodesParam,
+  untilParam,
+} from "./data.js";
+
+/** Timeseries bucket widths, and the limits the server applies to analytics queries. */
+export const TIMESERIES_INTERVALS = ["1m", "5m", "15m", "1h", "6h", "1d"] as const;
+export type TimeseriesInterval = (typeof TIMESERIES_INTERVALS)[number];
+
+export const ANALYTICS_LIMITS = {
+  /** Default window when `since`/`until` are absent: the 24 hours before `until` (default now). */
+  defaultWindowMs: 24 * 60 * 60 * 1000,
+  /** Largest number of buckets one timeseries may have; more answers 422. */
+  maxBuckets: 2000,
+  /** Percentiles are exact for groups of at most this many rows, within 1% relative error above. */
+  exactPercentileRows: 10_000,
+  endpointStats: { defaultPageSize: 25, maxPageSize: 200 },
+  projectEndpoints: { defaultPageSize: 25, maxPageSize: 200 },
+  endpointOptions: { defaultLimit: 500, maxLimit: 1000 },
+  consumers: { defaultLimit: 20, maxLimit: 100 },
+  projectConsumers: { defaultLimit: 50, maxLimit: 200 },
+  relatedApis: { defaultLimit: 20, maxLimit: 100 },
+  endpointConsumers: { defaultLimit: 10, maxLimit: 50 },
+  endpointStatusCodes: { defaultLimit: 20, maxLimit: 50 },
+  endpointPayloads: { defaultLimit: 20, maxLimit: 100 },
+  /** Repeated `endpoint=` parameters accepted by endpoint-stats. */
+  maxEndpoints: 100,
+} as const;
+
+/** Sort keys of endpoint-stats and the project endpoints list. */
+export const ENDPOINT_SORT_KEYS = [
+  "endpoint",
+  "total_requests",
+  "error_count",
+  "error_rate",
+  "avg_response_time_ms",
+  "p50_response_time_ms",
+  "p95_response_time_ms",
+  "p99_response_time_ms",
+  "data_transfer",
+  "last_seen_at",
+] as const;
+export type EndpointSortKey = (typeof ENDPOINT_SORT_KEYS)[number];
+
+/** A union of string literals with its Static type intact (a mapped array would lose it). */
+function literals<const T extends readonly string[]>(
+  values: T,
+  options: { description: string; examples: string[] },
+) {
+  return Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
+}
+
+const Instant = Type.String({ format: "date-time", examples: ["2026-11-21T06:00:00.000Z"] });
+const Count = (example: number, description?: string) =>
+  Type.Integer({ minimum: 0, examples: [example], ...(description === undefined ? {} : { description }) });
+const Millis = (example: number, description: string) =>
+  Type.Number({ minimum: 0, description, examples: [example] });
+const limitParam = (limits: { defaultLimit: number; maxLimit: number }, what: string) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: limits.defaultLimit,
+    description: `How many ${what}, default ${limits.defaultLimit}; values above ${limits.maxLimit} are served as ${limits.maxLimit}.`,
+    examples: [limits.defaultLimit],
+  });
+
+// ---- query-string pieces ----
+
+const windowParams = {
+  environment: Type.Optional(EnvironmentParam),
+  since: Type.Optional(sinceParam("Default: 24 hours before `until`.")),
+  until: Type.Optional(untilParam("Default: now.")),
+};
+const projectParams = { app_slugs: Type.Optional(AppSlugsParam), ...windowParams };
+const timeseriesParams = {
+  interval: Type.Optional(
+    literals(TIMESERIES_INTERVALS, {
+      description:
+        "Bucket width. Without it the width is chosen from the range: the widest one giving at least " +
+        `50 buckets (so about 50–300). More than ${ANALYTICS_LIMITS.maxBuckets} buckets answers 422.`,
+      examples: ["1h"],
+    }),
+  ),
+  timezone: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description:
+        "IANA zone the buckets are aligned to (local hours, local midnights); default: the caller's " +
+        "profile zone. Buckets are returned as UTC instants.",
+      examples: ["Europe/Paris"],
+    }),
+  ),
+};
+const statusFilterParams = {
+  status_classes: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: "Comma-separated classes 1xx–5xx (`4xx` = 400–499); OR-ed with the status codes.",
+      examples: ["4xx,5xx"],
+    }),
+  ),
+  status_class: Type.Optional(
+    Type.String({ maxLength: 8, description: "One class, as above.", examples: ["5xx"] }),
+  ),
+  status_codes: Type.Optional(StatusCodesParam),
+  status_code: Type.Optional(
+    Type.Integer({ minimum: 100, maximum: 599, description: "One status code.", examples: [503] }),
+  ),
+  methods: Type.Optional(MethodsParam),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 256,
+      description:
+        "Case-insensitive substring of the route template or the method; every character is literal.",
+      examples: ["orders"],
+    }),
+  ),
+};
+const sortParams = {
+  sort_by: Type.Optional(
+    literals(ENDPOINT_SORT_KEYS, {
+      description:
+        "`endpoint` sorts by method, then path; `data_transfer` by request + response bytes. Ties are " +
+        "broken by method, then path (then app id), so paging is stable.",
+      examples: ["total_requests"],
+    }),
+  ),
+  sort_dir: Type.Optional(
+    literals(["asc", "desc"] as const, {
+      description: "Default `asc` for `endpoint`, `desc` otherwise.",
+      examples: ["desc"],
+    }),
+  ),
+};
+const endpointParams = {
+  method: Type.String({ minLength: 1, maxLength: 16, description: "Any letter case.", examples: ["GET"] }),
+  path: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    description: "The endpoint's route template, exactly as the endpoint lists return it.",
+    examples: ["/users/{id}/orders"],
+  }),
+};
+
+// ---- project analytics queries ----
+
+export const EnvironmentsQuerySchema = Type.Object(
+  { app_slugs: Type.Optional(AppSlugsParam) },
+  { additionalProperties: false },
+);
+export type EnvironmentsQuery = Static<typeof EnvironmentsQuerySchema>;
+
+export const ProjectAnalyticsQuerySchema = Type.Object(projectParams, { additionalProperties: false });
+export type ProjectAnalyticsQuery = Static<typeof ProjectAnalyticsQuerySchema>;
+
+export const ProjectTimeseriesQuerySchema = Type.Object(
+  { ...projectParams, ...timeseriesParams },
+  { additionalProperties: false },
+);
+export type ProjectTimeseriesQuery = Static<typeof ProjectTimeseriesQuerySchema>;
+
+export const ProjectEndpointsQuerySchema = Type.Object(
+  {
+    ...projectParams,
+    methods: statusFilterParams.methods,
+    status_classes: statusFilterParams.status_classes,
+    status_codes: statusFilterParams.status_codes,
+    q: statusFilterParams.q,
+    ...sortParams,
+    page: Type.Optional(PageParam),
+    page_size: Type.Optional(
+      pageSizeParam(
+        ANALYTICS_LIMITS.projectEndpoints.defaultPageSize,
+        ANALYTICS_LIMITS.projectEndpoints.maxPageSize,
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ProjectEndpointsQuery = Static<typeof ProjectEndpointsQuerySchema>;
+
+export const ProjectConsumersQuerySchema = Type.Object(
+  { ...projectParams, limit: Type.Optional(limitParam(ANALYTICS_LIMITS.projectConsumers, "consumers")) },
+  { additionalProperties: false },
+);
+export type ProjectConsumersQuery = Static<typeof ProjectConsumersQuerySchema>;
+
+// ---- app analytics queries (the routes add `project`) ----
+
+export const AppWindowQuerySchema = Type.Object(windowParams, { additionalProperties: false });
+export type AppWindowQuery = Static<typeof AppWindowQuerySchema>;
+
+export const EndpointStatsQuerySchema = Type.Object(
+  {
+    ...windowParams,
+    ...statusFilterParams,
+    paths: Type.Optional(
+      Type.String({
+        maxLength: 8192,
+        description: "Comma-separated route templates, exact.",
+        examples: ["/users/{id},/orders"],
+      }),
+    ),
+    endpoint: Type.Optional(
+      Type.Array(
+        Type.String({
+          maxLength: 2100,
+          description: "`<METHOD> <route template>`, e.g. `GET /users/{id}`.",
+          examples: ["GET /users/{id}"],
+        }),
+        {
+          maxItems: ANALYTICS_LIMITS.maxEndpoints,
+          description: "Repeatable: `endpoint=GET /users/{id}&endpoint=POST /orders`; OR-ed.",
+        },
+      ),
+    ),
+    ...sortParams,
+    page: Type.Optional(PageParam),
+    page_size: Type.Optional(
+      pageSizeParam(
+        ANALYTICS_LIMITS.endpointStats.defaultPageSize,
+        ANALYTICS_LIMITS.endpointStats.maxPageSize,
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type EndpointStatsQuery = Static<typeof EndpointStatsQuerySchema>;
+
+export const EndpointOptionsQuerySchema = Type.Object(
+  {
+    ...windowParams,
+    ...statusFilterParams,
+    limit: Type.Optional(limitParam(ANALYTICS_LIMITS.endpointOptions, "endpoints")),
+  },
+  { additionalProperties: false },
+);
+export type EndpointOptionsQuery = Static<typeof EndpointOptionsQuerySchema>;
+
+export const AppConsumersQuerySchema = Type.Object(
+  { ...windowParams, limit: Type.Optional(limitParam(ANALYTICS_LIMITS.consumers, "consumers")) },
+  { additionalProperties: false },
+);
+export type AppConsumersQuery = Static<typeof AppConsumersQuerySchema>;
+
+export const AppTimeseriesQuerySchema = Type.Object(
+  { ...windowParams, ...timeseriesParams },
+  { additionalProperties: false },
+);
+export type AppTimeseriesQuery = Static<typeof AppTimeseriesQuerySchema>;
+
+export const RelatedApisQuerySchema = Type.Object(
+  { ...windowParams, limit: Type.Optional(limitParam(ANALYTICS_LIMITS.relatedApis, "families")) },
+  { additionalProperties: false },
+);
+export type RelatedApisQuery = Static<typeof RelatedApisQuerySchema>;
+
+export const EndpointQuerySchema = Type.Object(
+  { ...windowParams, ...endpointParams },
+  { additionalProperties: false },
+);
+export type EndpointQuery = Static<typeof EndpointQuerySchema>;
+
+export const EndpointTimeseriesQuerySchema = Type.Object(
+  { ...windowParams, ...endpointParams, ...timeseriesParams },
+  { additionalProperties: false },
+);
+export type EndpointTimeseriesQuery = Static<typeof EndpointTimeseriesQuerySchema>;
+
+export const EndpointConsumersQuerySchema = Type.Object(
+  {
+    ...windowParams,
+    ...endpointParams,
+    limit: Type.Optional(limitParam(ANALYTICS_LIMITS.endpointConsumers, "consumers")),
+  },
+  { additionalProperties: false },
+);
+export type EndpointConsumersQuery = Static<typeof EndpointConsumersQuerySchema>;
+
+export const EndpointStatusCodesQuerySchema = Type.Object(
+  {
+    ...windowParams,
+    ...endpointParams,
+    limit: Type.Optional(limitParam(ANALYTICS_LIMITS.endpointStatusCodes, "status codes")),
+  },
+  { additionalProperties: false },
+);
+export type EndpointStatusCodesQuery = Static<typeof EndpointStatusCodesQuerySchema>;
+
+export const EndpointPayloadsQuerySchema = Type.Object(
+  {
+    ...windowParams,
+    ...endpointParams,
+    limit: Type.Optional(limitParam(ANALYTICS_LIMITS.endpointPayloads, "samples")),
+  },
+  { additionalProperties: false },
+);
+export type EndpointPayloadsQuery = Static<typeof EndpointPayloadsQuerySchema>;
+
+// ---- answers ----
+
+/** The traffic figures every aggregate carries. */
+const trafficFields = {
+  total_requests: Count(1200),
+  error_count: Count(36, "Requests with status >= 400."),
+  client_errors: Count(30, "Requests with status 400–499."),
+  server_errors: Count(6, "Requests with status >= 500."),
+  error_rate: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    description: "error_count / total_requests × 100; 0 when there are no requests.",
+    examples: [3],
+  }),
+  avg_response_time_ms: Millis(84.2, "Arithmetic mean; 0 when there are no requests."),
+  p50_response_time_ms: Millis(61, percentileText("50th")),
+  p95_response_time_ms: Millis(240.5, percentileText("95th")),
+  p99_response_time_ms: Millis(812.3, percentileText("99th")),
+  total_request_bytes: Count(614400),
+  total_response_bytes: Count(2457600),
+};
+
+function percentileText(rank: string): string {
+  return (
+    `${rank} percentile: exact (linear interpolation between closest ranks) for up to ` +
+    `${ANALYTICS_LIMITS.exactPercentileRows} requests, within 1% relative error above; 0 when there are none.`
+  );
+}
+
+const consumerFields = {
+  consumer: Type.String({
+    description:
+      'Label: the consumer_name, else the consumer_id, else "unknown" (requests without consumer_id).',
+    examples: ["Acme Corp"],
+  }),
+  consumer_id: Type.String({
+    description: "The identity; empty for the unknown consumer.",
+    examples: ["customer-42"],
+  }),
+  consumer_name: Type.String({
+    description: "The most recent non-empty name sent.",
+    examples: ["Acme Corp"],
+  }),
+  consumer_group: Type.String({
+    description: "The most recent non-empty group sent.",
+    examples: ["enterprise"],
+  }),
+  total_requests: trafficFields.total_requests,
+  error_count: trafficFields.error_count,
+  client_errors: trafficFields.client_errors,
+  server_errors: trafficFields.server_errors,
+  error_rate: trafficFields.error_rate,
+  avg_response_time_ms: trafficFields.avg_response_time_ms,
+};
+
+export const EnvironmentsSchema = Type.Object(
+  {
+    environments: Type.Array(Type.String(), {
+      description: "Distinct environments with request or log records, sorted.",
+      examples: [["production", "staging"]],
+    }),
+  },
+  { additionalProperties: false },
+);
+export type Environments = Static<typeof EnvironmentsSchema>;
+
+export const SummarySchema = Type.Object(
+  {
+    ...trafficFields,
+    unique_endpoints: Count(42, "Distinct endpoints: (app, method, route template)."),
+    unique_consumers: Count(17, "Distinct non-empty consumer_id values."),
+  },
+  { additionalProperties: false },
+);
+export type Summary = Static<typeof SummarySchema>;
+
+export const TimeseriesPointSchema = Type.Object(
+  {
+    bucket: Type.String({
+      format: "date-time",
+      description: "Start of the bucket (aligned in the requested zone), as a UTC instant.",
+      examples: ["2026-11-20T23:00:00.000Z"],
+    }),
+    ...trafficFields,
+  },
+  { additionalProperties: false },
+);
+export type TimeseriesPoint = Static<typeof TimeseriesPointSchema>;
+
+export const TimeseriesSchema = Type.Object(
+  {
+    interval: literals(TIMESERIES_INTERVALS, { description: "The bucket width used.", examples: ["15m"] }),
+    timezone: Type.String({ description: "The zone buckets are aligned to.", examples: ["Europe/Paris"] }),
+    since: Instant,
+    until: Instant,
+    points: Type.Array(TimeseriesPointSchema, {
+      description:
+        "Every bucket from the one holding `since` to the one holding `until`, zero-filled, ascending.",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type Timeseries = Static<typeof TimeseriesSchema>;
+
+const endpointFields = {
+  method: Type.String({ examples: ["GET"] }),
+  path: Type.String({ description: "The route template.", examples: ["/users/{id}/orders"] }),
+};
+
+export const EndpointStatsSchema = Type.Object(
+  {
+    ...endpointFields,
+    ...trafficFields,
+    last_seen_at: Type.String({
+      format: "date-time",
+      description: "Newest request in the window.",
+      examples: ["2026-11-21T05:59:58.120Z"],
+    }),
+  },
+  { additionalProperties: false },
+);
+export type EndpointStats = Static<typeof EndpointStatsSchema>;
+
+export const EndpointStatsPageSchema = pagedSchema(EndpointStatsSchema);
+export type EndpointStatsPage = Static<typeof EndpointStatsPageSchema>;
+
+export const ProjectEndpointStatsSchema = Type.Object(
+  {
+    app_id: Type.String({
+      description: "The app's UUID.",
+      examples: ["3f0b8c1e-5a4d-4b2f-9c1e-7d8a6b5c4d3e"],
+    }),
+    ...EndpointStatsSchema.properties,
+  },
+  { additionalProperties: false },
+);
+export type ProjectEndpointStats = Static<typeof ProjectEndpointStatsSchema>;
+
+export const ProjectEndpointsPageSchema = pagedSchema(ProjectEndpointStatsSchema);
+export type ProjectEndpointsPage = Static<typeof ProjectEndpointsPageSchema>;
+
+export const EndpointOptionSchema = Type.Object(
+  { ...endpointFields, total_requests: trafficFields.total_requests },
+  { additionalProperties: false },
+);
+export type EndpointOption = Static<typeof EndpointOptionSchema>;
+
+export const ConsumerStatsSchema = Type.Object(
+  {
+    ...consumerFields,
+    last_seen_at: Type.String({ format: "date-time", examples: ["2026-11-21T05:59:58.120Z"] }),
+  },
+  { additionalProperties: false },
+);
+export type ConsumerStats = Static<typeof ConsumerStatsSchema>;
+
+export const EndpointConsumerSchema = Type.Object(consumerFields, { additionalProperties: false });
+export type EndpointConsumer = Static<typeof EndpointConsumerSchema>;
+
+export const RelatedApiSchema = Type.Object(
+  {
+    family: Type.String({
+      description: '"/" + the first segment of the route template ("/" for the root).',
+      examples: ["/users"],
+    }),
+    endpoint_count: Count(4, "Distinct (method, route template) pairs of the family."),
+    total_requests: trafficFields.total_requests,
+    error_count: trafficFields.error_count,
+    client_errors: trafficFields.client_errors,
+    server_errors: trafficFields.server_errors,
+    error_rate: trafficFields.error_rate,
+    avg_response_time_ms: trafficFields.avg_response_time_ms,
+  },
+  { additionalProperties: false },
+);
+export type RelatedApi = Static<typeof RelatedApiSchema>;
+
+export const EndpointDetailSchema = Type.Object(
+  {
+    ...endpointFields,
+    ...trafficFields,
+    last_seen_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+      description: "Newest request in the window; null without traffic.",
+      examples: ["2026-11-21T05:59:58.120Z"],
+    }),
+  },
+  { additionalProperties: false },
+);
+export type EndpointDetail = Static<typeof EndpointDetailSchema>;
+
+export const StatusCodeCountSchema = Type.Object(
+  { status_code: Type.Integer({ examples: [200] }), total_requests: trafficFields.total_requests },
+  { additionalProperties: false },
+);
+export type StatusCodeCount = Static<typeof StatusCodeCountSchema>;
+
+export const PayloadSampleSchema = Type.Object(
+  {
+    id: Type.String({ format: "uuid", examples: ["0192f3c4-5b6a-7d8e-9f01-23456789abcd"] }),
+    timestamp: Instant,
+    environment: Type.String({ examples: ["production"] }),
+    method: Type.String({ examples: ["POST"] }),
+    path: Type.String({ description: "The raw request path.", examples: ["/orders/17"] }),
+    route: Type.String({ description: "The route template.", examples: ["/orders/{id}"] }),
+    status_code: Type.Integer({ examples: [201] }),
+    response_time_ms: Type.Number({ examples: [87.25] }),
+    ip_address: Type.String({ examples: ["203.0.113.7"] }),
+    user_agent: Type.String({ examples: ["curl/8.5.0"] }),
+    consumer_id: Type.String({ examples: ["customer-42"] }),
+    consumer_name: Type.String({ examples: ["Acme Corp"] }),
+    consumer_group: Type.String({ examples: ["enterprise"] }),
+    request_payload: Type.String({ examples: ['{"sku":"A-1"}'] }),
+    response_payload: Type.String({ examples: ['{"id":17}'] }),
+  },
+  { additionalProperties: false },
+);
+export type PayloadSample = Static<typeof PayloadSampleSchema>;

@@ -1,0 +1,250 @@
+// Wire shapes of the data queries (spec 4.4.1, 4.4.2): the request and log searches of a project,
+// their paged envelope (spec 2.10), one request in full, and the paging limits the server applies.
+import { type Static, type TSchema, Type } from "typebox";
+
+/** Paging of the data queries: `page_size` above the cap is served as the cap and echoed. */
+export const DATA_PAGING = { defaultPageSize: 50, maxPageSize: 200, maxPage: 1_000_000 } as const;
+
+const Uuid = Type.String({ format: "uuid", examples: ["0192f3c4-5b6a-7d8e-9f01-23456789abcd"] });
+const Instant = Type.String({ format: "date-time", examples: ["2026-11-21T06:00:00.123Z"] });
+const Text = (example: string, description?: string) =>
+  Type.String({ examples: [example], ...(description === undefined ? {} : { description }) });
+
+// ---- query-string pieces shared with the analytics routes ----
+
+export const AppSlugsParam = Type.String({
+  maxLength: 4096,
+  description:
+    "Comma-separated app slugs of the project; without it every app of the project is queried. " +
+    "An unknown slug answers 422 naming it.",
+  examples: ["checkout-api,billing"],
+});
+export const EnvironmentParam = Type.String({
+  maxLength: 256,
+  description: "Exact environment, normalised like ingest (trimmed, lower-cased); blank means any.",
+  examples: ["production"],
+});
+/** `since`: `fallback` says what its absence means. */
+export const sinceParam = (fallback: string) =>
+  Type.String({
+    maxLength: 64,
+    description:
+      "Inclusive start: an ISO 8601 date-time (no offset means UTC) or a date (that day's 00:00 UTC); " +
+      `anything else answers 422. ${fallback}`,
+    examples: ["2026-11-20T06:00:00Z"],
+  });
+/** `until`: `fallback` says what its absence means. */
+export const untilParam = (fallback: string) =>
+  Type.String({
+    maxLength: 64,
+    description:
+      "Inclusive end: an ISO 8601 date-time (no offset means UTC) or a date (through that day's " +
+      `23:59:59.999 UTC); must not be before \`since\`. ${fallback}`,
+    examples: ["2026-11-21T06:00:00Z"],
+  });
+export const MethodsParam = Type.String({
+  maxLength: 1024,
+  description: "Comma-separated HTTP methods, any letter case.",
+  examples: ["GET,POST"],
+});
+export const StatusCodesParam = Type.String({
+  maxLength: 1024,
+  description: "Comma-separated status codes (integers 100–599); anything else answers 422.",
+  examples: ["500,503"],
+});
+export const PageParam = Type.Integer({
+  minimum: 1,
+  maximum: DATA_PAGING.maxPage,
+  default: 1,
+  description: "1-based page number.",
+  examples: [1],
+});
+export const pageSizeParam = (fallback: number, cap: number) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: fallback,
+    description: `Items per page, default ${fallback}; values above ${cap} are served as ${cap} (the envelope says so).`,
+    examples: [fallback],
+  });
+
+/** A page of items with the total the filters match (spec 2.10); `page_size` is the size served. */
+export const pagedSchema = <T extends TSchema>(item: T) =>
+  Type.Object(
+    {
+      items: Type.Array(item),
+      total_count: Type.Integer({ minimum: 0, description: "Items matching the filters.", examples: [1234] }),
+      page: Type.Integer({ minimum: 1, examples: [1] }),
+      page_size: Type.Integer({
+        minimum: 1,
+        description: "The page size used, after capping.",
+        examples: [50],
+      }),
+    },
+    { additionalProperties: false },
+  );
+
+const ALL_DATA = "Default: no bound (all retained data).";
+
+// ---- requests ----
+
+export const RequestsQuerySchema = Type.Object(
+  {
+    app_slugs: Type.Optional(AppSlugsParam),
+    environment: Type.Optional(EnvironmentParam),
+    since: Type.Optional(sinceParam(ALL_DATA)),
+    until: Type.Optional(untilParam(ALL_DATA)),
+    methods: Type.Optional(MethodsParam),
+    status_codes: Type.Optional(StatusCodesParam),
+    min_response_time: Type.Optional(
+      Type.Number({ minimum: 0, description: "Inclusive lower bound, milliseconds.", examples: [250] }),
+    ),
+    max_response_time: Type.Optional(
+      Type.Number({ minimum: 0, description: "Inclusive upper bound, milliseconds.", examples: [2000] }),
+    ),
+    path_filter: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description:
+          "Pattern over the raw path (query string included), whole-string and case-insensitive: `*` " +
+          "matches any run of characters (including `/`); every other character, `%` and `_` " +
+          "included, matches itself.",
+        examples: ["/users/*/orders*"],
+      }),
+    ),
+    page: Type.Optional(PageParam),
+    page_size: Type.Optional(pageSizeParam(DATA_PAGING.defaultPageSize, DATA_PAGING.maxPageSize)),
+  },
+  { additionalProperties: false },
+);
+export type RequestsQuery = Static<typeof RequestsQuerySchema>;
+
+const requestFields = {
+  id: Type.String({
+    format: "uuid",
+    description: "The record's id (UUIDv7 carrying its timestamp); use it with the detail route.",
+    examples: ["0192f3c4-5b6a-7d8e-9f01-23456789abcd"],
+  }),
+  timestamp: Instant,
+  app_id: Type.String({ description: "The app's UUID.", examples: ["3f0b8c1e-5a4d-4b2f-9c1e-7d8a6b5c4d3e"] }),
+  environment: Text("production"),
+  method: Text("GET"),
+  path: Text("/users/42/orders?page=2", "The raw request path."),
+  route: Text("/users/{id}/orders", "The route template the record is grouped under."),
+  status_code: Type.Integer({ examples: [200] }),
+  response_time_ms: Type.Number({ examples: [12.5] }),
+  request_size: Type.Integer({ examples: [512] }),
+  response_size: Type.Integer({ examples: [2048] }),
+  ip_address: Text("203.0.113.7"),
+  user_agent: Text("curl/8.5.0"),
+  consumer_id: Text("customer-42"),
+  consumer_name: Text("Acme Corp"),
+  consumer_group: Text("enterprise"),
+  trace_id: Text("4bf92f3577b34da6a3ce929d0e0e4736", "W3C trace id, or empty."),
+  span_id: Text("00f067aa0ba902b7", "W3C span id, or empty."),
+};
+
+/** A request record as the search returns it (spec 2.7 plus id, route, trace_id, span_id). */
+export const RequestRecordSchema = Type.Object(requestFields, { additionalProperties: false });
+export type RequestRecord = Static<typeof RequestRecordSchema>;
+
+export const RequestsPageSchema = pagedSchema(RequestRecordSchema);
+export type RequestsPage = Static<typeof RequestsPageSchema>;
+
+const HeadersSchema = Type.Record(Type.String(), Type.String(), {
+  description: "Lower-cased header names; credentials were stored as [REDACTED].",
+  examples: [{ "content-type": "application/json" }],
+});
+
+/** One request in full, payloads and headers included (the dashboard's detail view). */
+export const RequestDetailSchema = Type.Object(
+  {
+    ...requestFields,
+    request_payload: Text('{"sku":"A-1"}'),
+    response_payload: Text('{"id":42}'),
+    request_headers: HeadersSchema,
+    response_headers: HeadersSchema,
+  },
+  { additionalProperties: false },
+);
+export type RequestDetail = Static<typeof RequestDetailSchema>;
+
+export const RequestDetailParamsSchema = Type.Object({
+  project_slug: Type.String({ maxLength: 200, examples: ["shop"] }),
+  id: Uuid,
+});
+
+// ---- logs ----
+
+export const LogsQuerySchema = Type.Object(
+  {
+    app_slugs: Type.Optional(AppSlugsParam),
+    environment: Type.Optional(EnvironmentParam),
+    levels: Type.Optional(
+      Type.String({
+        maxLength: 1024,
+        description:
+          "Comma-separated levels: DEBUG, INFO, WARNING, ERROR, CRITICAL or the ingest aliases TRACE, " +
+          "WARN, FATAL, any letter case. An unknown level answers 422.",
+        examples: ["warn,error"],
+      }),
+    ),
+    search: Type.Optional(
+      Type.String({
+        maxLength: 1024,
+        description:
+          "Case-insensitive substring searched in the message, the logger name, and attribute keys and " +
+          "values; every character is literal. Surrounding blanks are ignored.",
+        examples: ["timed out"],
+      }),
+    ),
+    loggers: Type.Optional(
+      Type.String({
+        maxLength: 4096,
+        description: "Comma-separated logger names, exact and case-sensitive.",
+        examples: ["app.payments"],
+      }),
+    ),
+    trace_id: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: "The logs of one trace: 32 hex digits, any letter case.",
+        examples: ["4bf92f3577b34da6a3ce929d0e0e4736"],
+      }),
+    ),
+    since: Type.Optional(sinceParam(ALL_DATA)),
+    until: Type.Optional(untilParam(ALL_DATA)),
+    page: Type.Optional(PageParam),
+    page_size: Type.Optional(pageSizeParam(DATA_PAGING.defaultPageSize, DATA_PAGING.maxPageSize)),
+  },
+  { additionalProperties: false },
+);
+export type LogsQuery = Static<typeof LogsQuerySchema>;
+
+/** A log record as the search returns it (spec 2.9 plus id, trace_id, span_id). */
+export const LogRecordSchema = Type.Object(
+  {
+    id: Uuid,
+    timestamp: Instant,
+    app_id: Type.String({
+      description: "The app's UUID.",
+      examples: ["3f0b8c1e-5a4d-4b2f-9c1e-7d8a6b5c4d3e"],
+    }),
+    environment: Text("production"),
+    level: Text("WARNING", "DEBUG, INFO, WARNING, ERROR or CRITICAL."),
+    message: Text("payment provider timed out"),
+    logger_name: Text("app.payments"),
+    payload: Text('{"attempt":3}'),
+    attributes: Type.Record(Type.String(), Type.String(), {
+      description: "Attribute values as stored: strings (`3`, `true`).",
+      examples: [{ order_id: "o-17", attempt: "3" }],
+    }),
+    trace_id: Text("4bf92f3577b34da6a3ce929d0e0e4736", "W3C trace id, or empty."),
+    span_id: Text("00f067aa0ba902b7", "W3C span id, or empty."),
+  },
+  { additionalProperties: false },
+);
+export type LogRecord = Static<typeof LogRecordSchema>;
+
+export const LogsPageSchema = pagedSchema(LogRecordSchema);
+export type LogsPage = Static<typeof LogsPageSchema>;

@@ -1,0 +1,352 @@
+// Analytics over request records: the project overview and the app routes of spec 4.5. Each
+// call checks the caller may read the project or app (404 otherwise), reads its parameters into
+// a filter (one 422 naming every bad parameter), and asks one figure for its numbers.
+import {
+  ANALYTICS_LIMITS,
+  type AppConsumersQuery,
+  type AppTimeseriesQuery,
+  type AppWindowQuery,
+  type ConsumerStats,
+  type EndpointConsumer,
+  type EndpointConsumersQuery,
+  type EndpointDetail,
+  type EndpointOption,
+  type EndpointOptionsQuery,
+  type EndpointPayloadsQuery,
+  type EndpointQuery,
+  type EndpointSortKey,
+  type EndpointStatsPage,
+  type EndpointStatsQuery,
+  type EndpointStatusCodesQuery,
+  type EndpointTimeseriesQuery,
+  type Environments,
+  type EnvironmentsQuery,
+  type PayloadSample,
+  type ProjectAnalyticsQuery,
+  type ProjectConsumersQuery,
+  type ProjectEndpointsPage,
+  type ProjectEndpointsQuery,
+  type ProjectTimeseriesQuery,
+  type RelatedApi,
+  type RelatedApisQuery,
+  type StatusCodeCount,
+  type Summary,
+  type Timeseries,
+  type TimeseriesInterval,
+} from "@sightline/contracts";
+import type { Clock } from "../../clock.js";
+import {
+  QueryProblems,
+  readMethods,
+  readStatusClasses,
+  readStatusCodes,
+  splitList,
+} from "../../lib/query-params.js";
+import type { EventsExecutor } from "../../stores/events/index.js";
+import type { EndpointKey, RequestFilter } from "../../stores/events/queries/request-filter.js";
+import type { AppsService } from "../apps/apps.service.js";
+import { readEnvironment, readPage, resolveProjectScope } from "../data/data.service.js";
+import type { ProjectsService } from "../projects/projects.service.js";
+import type { UsersService } from "../users/users.service.js";
+import { consumerStats } from "./figures/consumers.js";
+import {
+  endpointDetail,
+  endpointOptions,
+  endpointStatsPage,
+  payloadSamples,
+  relatedApis,
+  statusCodeCounts,
+  type EndpointSort,
+} from "./figures/endpoints.js";
+import { environmentsWithData } from "./figures/environments.js";
+import { summary, timeseries } from "./figures/traffic.js";
+import { type AnalyticsWindow, type Bucketing, readBucketing, readWindow } from "./window.js";
+
+export interface AnalyticsServiceDeps {
+  readonly events: EventsExecutor;
+  readonly projects: ProjectsService;
+  readonly apps: AppsService;
+  /** The caller's profile zone is the default timeseries zone. */
+  readonly users: UsersService;
+  readonly clock: Clock;
+}
+
+/** Where an app-scoped call points: `/apps/{app_slug}` plus the optional `?project=`. */
+export interface AppTarget {
+  readonly userId: string;
+  readonly appSlug: string;
+  readonly projectSlug: string | undefined;
+}
+
+type WindowedFilter = RequestFilter & AnalyticsWindow;
+
+/** Reads the parameters beyond the window, recording problems; runs before the one 422. */
+type ReadMore<T> = (problems: QueryProblems, window: AnalyticsWindow) => T;
+const nothingMore: ReadMore<undefined> = () => undefined;
+
+/** A limit as served: the default when absent, the cap when above it. */
+function capped(value: number | undefined, limits: { defaultLimit: number; maxLimit: number }): number {
+  return Math.min(value ?? limits.defaultLimit, limits.maxLimit);
+}
+
+function readSort(query: {
+  sort_by?: EndpointSortKey | undefined;
+  sort_dir?: "asc" | "desc" | undefined;
+}): EndpointSort {
+  const by = query.sort_by ?? "total_requests";
+  return { by, direction: query.sort_dir ?? (by === "endpoint" ? "asc" : "desc") };
+}
+
+/** `GET /users/{id}` -> {method: "GET", route: "/users/{id}"}; anything else is a problem. */
+function readEndpoints(problems: QueryProblems, values: readonly string[] | undefined): EndpointKey[] {
+  const endpoints: EndpointKey[] = [];
+  for (const value of values ?? []) {
+    const match = /^\s*(\S+)\s+(\/.*?)\s*$/.exec(value);
+    if (match === null) problems.add("endpoint", `"${value}" is not "<METHOD> <route template>"`);
+    else endpoints.push({ method: (match[1] as string).toUpperCase(), route: match[2] as string });
+  }
+  return endpoints;
+}
+
+/** The narrowing filters of endpoint-stats and endpoint-options. */
+function readEndpointFilters(
+  problems: QueryProblems,
+  query: EndpointOptionsQuery & { paths?: string | undefined; endpoint?: string[] | undefined },
+): Partial<RequestFilter> {
+  const classes = [
+    ...readStatusClasses(problems, "status_classes", query.status_classes),
+    ...readStatusClasses(problems, "status_class", query.status_class),
+  ];
+  const codes = readStatusCodes(problems, "status_codes", query.status_codes);
+  if (query.status_code !== undefined) codes.push(query.status_code);
+  const search = query.q?.trim();
+  return {
+    statusClasses: classes,
+    statusCodes: codes,
+    methods: readMethods(query.methods),
+    routes: splitList(query.paths),
+    endpoints: readEndpoints(problems, query.endpoint),
+    endpointSearch: search === undefined || search === "" ? undefined : search,
+  };
+}
+
+export function createAnalyticsService(deps: AnalyticsServiceDeps) {
+  const { events, clock } = deps;
+
+  /**
+   * The project's filter (scope, window, environment) and what `more` reads from the rest of the
+   * parameters; one 422 names every bad parameter of both.
+   */
+  async function projectFilter<T>(
+    userId: string,
+    projectSlug: string,
+    query: ProjectAnalyticsQuery,
+    more: ReadMore<T>,
+  ): Promise<[WindowedFilter, T]> {
+    const problems = new QueryProblems();
+    const scope = await resolveProjectScope(deps, userId, projectSlug, query.app_slugs, problems);
+    const window = readWindow(problems, query, clock.now().getTime());
+    const extra = more(problems, window);
+    problems.assertNone();
+    return [{ ...scope, ...window, environment: readEnvironment(query.environment) }, extra];
+  }
+
+  /** The app's filter (its project and itself), window and environment, as projectFilter. */
+  async function appFilter<T>(
+    target: AppTarget,
+    query: AppWindowQuery,
+    more: ReadMore<T>,
+  ): Promise<[WindowedFilter, T]> {
+    const { app, project } = await deps.apps.resolveAccessible(
+      target.userId,
+      target.appSlug,
+      target.projectSlug,
+      "read",
+    );
+    const problems = new QueryProblems();
+    const window = readWindow(problems, query, clock.now().getTime());
+    const extra = more(problems, window);
+    problems.assertNone();
+    return [
+      { projectId: project.id, appIds: [app.id], ...window, environment: readEnvironment(query.environment) },
+      extra,
+    ];
+  }
+
+  /** An app filter narrowed to the endpoint of the required `method` and `path` parameters. */
+  async function endpointFilter<T>(
+    target: AppTarget,
+    query: EndpointQuery,
+    more: ReadMore<T>,
+  ): Promise<[WindowedFilter, T, EndpointKey]> {
+    const endpoint = { method: query.method.trim().toUpperCase(), route: query.path };
+    const [filter, extra] = await appFilter(target, query, more);
+    return [{ ...filter, endpoints: [endpoint] }, extra, endpoint];
+  }
+
+  async function series(
+    userId: string,
+    query: { interval?: TimeseriesInterval | undefined; timezone?: string | undefined },
+    filterOf: (more: ReadMore<Bucketing>) => Promise<[WindowedFilter, Bucketing]>,
+  ): Promise<Timeseries> {
+    // The profile is read only when the zone is not given.
+    const profileZone =
+      query.timezone === undefined || query.timezone.trim() === ""
+        ? (await deps.users.getProfile(userId)).timezone
+        : "UTC";
+    const [filter, bucketing] = await filterOf((problems, window) =>
+      readBucketing(problems, query, window, profileZone),
+    );
+    return {
+      interval: bucketing.interval,
+      timezone: bucketing.timezone,
+      since: new Date(filter.since).toISOString(),
+      until: new Date(filter.until).toISOString(),
+      points: await timeseries(events, filter, bucketing),
+    };
+  }
+
+  function withoutApp({ app_id: _app, ...stats }: EndpointStatsPage["items"][number] & { app_id: string }) {
+    return stats;
+  }
+
+  return {
+    // ---- /projects/{project_slug}/analytics/... ----
+
+    async environments(userId: string, projectSlug: string, query: EnvironmentsQuery): Promise<Environments> {
+      const problems = new QueryProblems();
+      const scope = await resolveProjectScope(deps, userId, projectSlug, query.app_slugs, problems);
+      problems.assertNone();
+      return { environments: await environmentsWithData(events, scope.projectId, scope.appIds) };
+    },
+
+    async projectSummary(
+      userId: string,
+      projectSlug: string,
+      query: ProjectAnalyticsQuery,
+    ): Promise<Summary> {
+      const [filter] = await projectFilter(userId, projectSlug, query, nothingMore);
+      return summary(events, filter);
+    },
+
+    async projectTimeseries(
+      userId: string,
+      projectSlug: string,
+      query: ProjectTimeseriesQuery,
+    ): Promise<Timeseries> {
+      return series(userId, query, (more) => projectFilter(userId, projectSlug, query, more));
+    },
+
+    async projectEndpoints(
+      userId: string,
+      projectSlug: string,
+      query: ProjectEndpointsQuery,
+    ): Promise<ProjectEndpointsPage> {
+      const [filter, narrowing] = await projectFilter(userId, projectSlug, query, (problems) =>
+        readEndpointFilters(problems, query),
+      );
+      const { page, pageSize, window } = readPage(query, ANALYTICS_LIMITS.projectEndpoints);
+      const result = await endpointStatsPage(
+        events,
+        { ...filter, ...narrowing },
+        readSort(query),
+        window,
+        true,
+      );
+      return { items: result.items, total_count: result.total, page, page_size: pageSize };
+    },
+
+    async projectConsumers(
+      userId: string,
+      projectSlug: string,
+      query: ProjectConsumersQuery,
+    ): Promise<ConsumerStats[]> {
+      const [filter] = await projectFilter(userId, projectSlug, query, nothingMore);
+      return consumerStats(events, filter, capped(query.limit, ANALYTICS_LIMITS.projectConsumers));
+    },
+
+    // ---- /apps/{app_slug}/... ----
+
+    async endpointStats(target: AppTarget, query: EndpointStatsQuery): Promise<EndpointStatsPage> {
+      const [filter, narrowing] = await appFilter(target, query, (problems) =>
+        readEndpointFilters(problems, query),
+      );
+      const { page, pageSize, window } = readPage(query, ANALYTICS_LIMITS.endpointStats);
+      const result = await endpointStatsPage(
+        events,
+        { ...filter, ...narrowing },
+        readSort(query),
+        window,
+        false,
+      );
+      return { items: result.items.map(withoutApp), total_count: result.total, page, page_size: pageSize };
+    },
+
+    async endpointOptions(target: AppTarget, query: EndpointOptionsQuery): Promise<EndpointOption[]> {
+      const [filter, narrowing] = await appFilter(target, query, (problems) =>
+        readEndpointFilters(problems, query),
+      );
+      return endpointOptions(
+        events,
+        { ...filter, ...narrowing },
+        capped(query.limit, ANALYTICS_LIMITS.endpointOptions),
+      );
+    },
+
+    async appConsumers(target: AppTarget, query: AppConsumersQuery): Promise<ConsumerStats[]> {
+      const [filter] = await appFilter(target, query, nothingMore);
+      return consumerStats(events, filter, capped(query.limit, ANALYTICS_LIMITS.consumers));
+    },
+
+    async appSummary(target: AppTarget, query: AppWindowQuery): Promise<Summary> {
+      const [filter] = await appFilter(target, query, nothingMore);
+      return summary(events, filter);
+    },
+
+    async appTimeseries(target: AppTarget, query: AppTimeseriesQuery): Promise<Timeseries> {
+      return series(target.userId, query, (more) => appFilter(target, query, more));
+    },
+
+    async relatedApis(target: AppTarget, query: RelatedApisQuery): Promise<RelatedApi[]> {
+      const [filter] = await appFilter(target, query, nothingMore);
+      return relatedApis(events, filter, capped(query.limit, ANALYTICS_LIMITS.relatedApis));
+    },
+
+    async endpointDetail(target: AppTarget, query: EndpointQuery): Promise<EndpointDetail> {
+      const [filter, , endpoint] = await endpointFilter(target, query, nothingMore);
+      return endpointDetail(events, filter, endpoint);
+    },
+
+    async endpointTimeseries(target: AppTarget, query: EndpointTimeseriesQuery): Promise<Timeseries> {
+      return series(target.userId, query, async (more) => {
+        const [filter, bucketing] = await endpointFilter(target, query, more);
+        return [filter, bucketing];
+      });
+    },
+
+    async endpointConsumers(target: AppTarget, query: EndpointConsumersQuery): Promise<EndpointConsumer[]> {
+      const [filter] = await endpointFilter(target, query, nothingMore);
+      const rows = await consumerStats(
+        events,
+        filter,
+        capped(query.limit, ANALYTICS_LIMITS.endpointConsumers),
+      );
+      return rows.map(({ last_seen_at: _seen, ...consumer }) => consumer);
+    },
+
+    async endpointStatusCodes(
+      target: AppTarget,
+      query: EndpointStatusCodesQuery,
+    ): Promise<StatusCodeCount[]> {
+      const [filter] = await endpointFilter(target, query, nothingMore);
+      return statusCodeCounts(events, filter, capped(query.limit, ANALYTICS_LIMITS.endpointStatusCodes));
+    },
+
+    async endpointPayloads(target: AppTarget, query: EndpointPayloadsQuery): Promise<PayloadSample[]> {
+      const [filter] = await endpointFilter(target, query, nothingMore);
+      return payloadSamples(events, filter, capped(query.limit, ANALYTICS_LIMITS.endpointPayloads));
+    },
+  };
+}
+
+export type AnalyticsService = ReturnType<typeof createAnalyticsService>;

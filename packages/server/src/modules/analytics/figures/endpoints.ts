@@ -1,0 +1,239 @@
+// Figures per endpoint (method + route template): the sortable stats page, the options list for
+// filter pickers, one endpoint's detail, its status codes and payload samples, and the families
+// of related endpoints. One statement each.
+import type {
+  EndpointDetail,
+  EndpointOption,
+  EndpointSortKey,
+  EndpointStats,
+  PayloadSample,
+  RelatedApi,
+  StatusCodeCount,
+} from "@sightline/contracts";
+import type { EventsExecutor } from "../../../stores/events/index.js";
+import { type RequestFilter, requestFilterClause } from "../../../stores/events/queries/request-filter.js";
+import { SqlParams } from "../../../stores/events/queries/sql.js";
+import {
+  errorRate,
+  finite,
+  toTrafficFigures,
+  TRAFFIC_SQL,
+  type TrafficRow,
+} from "../../../stores/events/queries/traffic.js";
+
+/** What each sort key orders by, as SQL over the aliases of the stats statement. */
+const SORT_SQL: Readonly<Record<EndpointSortKey, readonly string[]>> = {
+  endpoint: ["method", "route"],
+  total_requests: ["total_requests"],
+  error_count: ["error_count"],
+  error_rate: ["error_count / total_requests"],
+  avg_response_time_ms: ["avg_response_time_ms"],
+  p50_response_time_ms: ["percentiles[1]"],
+  p95_response_time_ms: ["percentiles[2]"],
+  p99_response_time_ms: ["percentiles[3]"],
+  data_transfer: ["total_request_bytes + total_response_bytes"],
+  last_seen_at: ["last_seen_at"],
+};
+
+export interface EndpointSort {
+  readonly by: EndpointSortKey;
+  readonly direction: "asc" | "desc";
+}
+
+interface StatsRow extends TrafficRow {
+  /** Only when grouped per app. */
+  readonly app_id?: string;
+  readonly method: string;
+  readonly route: string;
+  readonly last_seen_at: string;
+  readonly total_groups: number;
+}
+
+export interface StatsPage<T> {
+  readonly items: T[];
+  readonly total: number;
+}
+
+/**
+ * One page of endpoints with traffic in the filter, sorted, and the number of endpoints in all
+ * (a window count over the groups: one statement, no second scan). Ties fall back to method,
+ * route (and app), so a page boundary never splits or repeats an endpoint. `perApp` groups the
+ * project-level list by app too: the same route in two apps is two endpoints.
+ */
+export async function endpointStatsPage(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  sort: EndpointSort,
+  window: { limit: number; offset: number },
+  perApp: boolean,
+): Promise<StatsPage<EndpointStats & { app_id: string }>> {
+  const params = new SqlParams();
+  const direction = sort.direction === "asc" ? "ASC" : "DESC";
+  const keys = perApp ? ["method", "route", "app_id"] : ["method", "route"];
+  const order = [
+    ...SORT_SQL[sort.by].map((expression) => `${expression} ${direction}`),
+    ...keys.map((key) => `${key} ASC`),
+  ];
+  const where = requestFilterClause(filter, params);
+  const rows = await events.query<StatsRow>(
+    // An alias must never reuse a column's name: ClickHouse would read it in WHERE too.
+    `SELECT ${keys.join(", ")}, ${TRAFFIC_SQL}, ` +
+      "max(timestamp) AS last_seen_at, count() OVER () AS total_groups " +
+      `FROM ${events.database}.api_requests ${where} GROUP BY ${keys.join(", ")} ` +
+      `ORDER BY ${order.join(", ")} ` +
+      `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
+    params.values,
+  );
+  if (rows.length === 0) {
+    return { items: [], total: window.offset === 0 ? 0 : await countEndpoints(events, filter, keys) };
+  }
+  return {
+    items: rows.map((row) => ({
+      app_id: row.app_id ?? "",
+      method: row.method,
+      path: row.route,
+      ...toTrafficFigures(row),
+      last_seen_at: row.last_seen_at,
+    })),
+    total: (rows[0] as StatsRow).total_groups,
+  };
+}
+
+async function countEndpoints(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  keys: string[],
+): Promise<number> {
+  const params = new SqlParams();
+  const [row] = await events.query<{ n: number }>(
+    `SELECT uniqExact(${keys.join(", ")}) AS n FROM ${events.database}.api_requests ` +
+      `${requestFilterClause(filter, params)}`,
+    params.values,
+  );
+  return row?.n ?? 0;
+}
+
+/** The busiest endpoints, for filter pickers: by requests, then method and route. */
+export async function endpointOptions(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  limit: number,
+): Promise<EndpointOption[]> {
+  const params = new SqlParams();
+  const rows = await events.query<{ method: string; route: string; total_requests: number }>(
+    `SELECT method, route, count() AS total_requests FROM ${events.database}.api_requests ` +
+      `${requestFilterClause(filter, params)} GROUP BY method, route ` +
+      `ORDER BY total_requests DESC, method ASC, route ASC LIMIT ${params.bind(limit, "UInt32")}`,
+    params.values,
+  );
+  return rows.map((row) => ({ method: row.method, path: row.route, total_requests: row.total_requests }));
+}
+
+/** One endpoint's figures; zeros and a null last_seen_at without traffic. */
+export async function endpointDetail(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  endpoint: { method: string; route: string },
+): Promise<EndpointDetail> {
+  const params = new SqlParams();
+  const [row] = await events.query<TrafficRow & { last_seen_at: string }>(
+    `SELECT ${TRAFFIC_SQL}, max(timestamp) AS last_seen_at FROM ${events.database}.api_requests ` +
+      `${requestFilterClause(filter, params)}`,
+    params.values,
+  );
+  const figures = toTrafficFigures(row);
+  return {
+    method: endpoint.method,
+    path: endpoint.route,
+    ...figures,
+    last_seen_at: figures.total_requests > 0 && row !== undefined ? row.last_seen_at : null,
+  };
+}
+
+/** Requests per status code, most frequent first (ties: lower code first). */
+export async function statusCodeCounts(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  limit: number,
+): Promise<StatusCodeCount[]> {
+  const params = new SqlParams();
+  return events.query<StatusCodeCount>(
+    `SELECT status_code, count() AS total_requests FROM ${events.database}.api_requests ` +
+      `${requestFilterClause(filter, params)} GROUP BY status_code ` +
+      `ORDER BY total_requests DESC, status_code ASC LIMIT ${params.bind(limit, "UInt32")}`,
+    params.values,
+  );
+}
+
+const PAYLOAD_COLUMNS = [
+  "id",
+  "timestamp",
+  "environment",
+  "method",
+  "path",
+  "route",
+  "status_code",
+  "response_time_ms",
+  "ip_address",
+  "user_agent",
+  "consumer_id",
+  "consumer_name",
+  "consumer_group",
+  "request_payload",
+  "response_payload",
+] as const;
+
+/** The newest requests that carried a request or response payload. */
+export async function payloadSamples(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  limit: number,
+): Promise<PayloadSample[]> {
+  const params = new SqlParams();
+  return events.query<PayloadSample>(
+    `SELECT ${PAYLOAD_COLUMNS.join(", ")} FROM ${events.database}.api_requests ` +
+      `${requestFilterClause(filter, params, ["(request_payload != '' OR response_payload != '')"])} ` +
+      `ORDER BY timestamp DESC, id DESC LIMIT ${params.bind(limit, "UInt32")}`,
+    params.values,
+  );
+}
+
+/**
+ * Endpoints grouped into families by the first segment of their route template (`/users/{id}`
+ * and `/users` are `/users`; the root route is `/`), busiest first (ties: family name).
+ */
+export async function relatedApis(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  limit: number,
+): Promise<RelatedApi[]> {
+  const params = new SqlParams();
+  const rows = await events.query<{
+    family: string;
+    endpoint_count: number;
+    total_requests: number;
+    error_count: number;
+    client_errors: number;
+    server_errors: number;
+    avg_response_time_ms: number | null;
+  }>(
+    "SELECT concat('/', splitByChar('/', trim(BOTH '/' FROM route))[1]) AS family, " +
+      "uniqExact(method, route) AS endpoint_count, count() AS total_requests, " +
+      "countIf(status_code >= 400) AS error_count, " +
+      "countIf(status_code >= 400 AND status_code < 500) AS client_errors, " +
+      "countIf(status_code >= 500) AS server_errors, avg(response_time_ms) AS avg_response_time_ms " +
+      `FROM ${events.database}.api_requests ${requestFilterClause(filter, params)} ` +
+      `GROUP BY family ORDER BY total_requests DESC, family ASC LIMIT ${params.bind(limit, "UInt32")}`,
+    params.values,
+  );
+  return rows.map((row) => ({
+    family: row.family,
+    endpoint_count: row.endpoint_count,
+    total_requests: row.total_requests,
+    error_count: row.error_count,
+    client_errors: row.client_errors,
+    server_errors: row.server_errors,
+    error_rate: errorRate(row.error_count, row.total_requests),
+    avg_response_time_ms: finite(row.avg_response_time_ms),
+  }));
+}

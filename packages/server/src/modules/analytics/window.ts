@@ -1,0 +1,94 @@
+// The time frame of an analytics query: the window (default the 24 hours before now), and for
+// timeseries the bucket width (given, or chosen from the window's length) and the zone buckets
+// are aligned in.
+import { ANALYTICS_LIMITS, TIMESERIES_INTERVALS, type TimeseriesInterval } from "@sightline/contracts";
+import { type QueryProblems, readTimeRange } from "../../lib/query-params.js";
+import { canonicalTimeZone } from "../users/users.service.js";
+
+export interface AnalyticsWindow {
+  /** Inclusive bounds, epoch milliseconds. */
+  readonly since: number;
+  readonly until: number;
+}
+
+/** `until` defaults to now and `since` to 24 hours before `until`; bad values are problems. */
+export function readWindow(
+  problems: QueryProblems,
+  query: { since?: string | undefined; until?: string | undefined },
+  nowMs: number,
+): AnalyticsWindow {
+  const range = readTimeRange(problems, query);
+  const until = range.until ?? nowMs;
+  const since = range.since ?? until - ANALYTICS_LIMITS.defaultWindowMs;
+  if (range.since !== undefined && range.until === undefined && since > until) {
+    problems.add("since", "must not be in the future (until defaults to now)");
+  }
+  return { since, until };
+}
+
+export interface IntervalSpec {
+  readonly ms: number;
+  /** The interval as ClickHouse SQL; a constant of this table, never input. */
+  readonly sql: string;
+  /** Grid spacing that hits every bucket even when daylight saving shortens it (see grid). */
+  readonly probeMs: number;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const INTERVALS: Readonly<Record<TimeseriesInterval, IntervalSpec>> = {
+  "1m": { ms: MINUTE, sql: "INTERVAL 1 MINUTE", probeMs: MINUTE },
+  "5m": { ms: 5 * MINUTE, sql: "INTERVAL 5 MINUTE", probeMs: 5 * MINUTE },
+  // Zone offsets are whole quarter hours, so buckets up to 15 minutes are never cut by a shift;
+  // longer ones can lose an hour (or 30 minutes on Lord Howe Island) to daylight saving.
+  "15m": { ms: 15 * MINUTE, sql: "INTERVAL 15 MINUTE", probeMs: 15 * MINUTE },
+  "1h": { ms: HOUR, sql: "INTERVAL 1 HOUR", probeMs: 15 * MINUTE },
+  "6h": { ms: 6 * HOUR, sql: "INTERVAL 6 HOUR", probeMs: 15 * MINUTE },
+  "1d": { ms: 24 * HOUR, sql: "INTERVAL 1 DAY", probeMs: HOUR },
+};
+
+/** Fewest buckets an automatic interval aims for; the next wider width would give fewer. */
+const MIN_AUTO_BUCKETS = 50;
+
+/** The widest interval giving at least 50 buckets over `spanMs` (so about 50–300), else 1m. */
+export function chooseInterval(spanMs: number): TimeseriesInterval {
+  let chosen: TimeseriesInterval = "1m";
+  for (const interval of TIMESERIES_INTERVALS) {
+    if (spanMs / INTERVALS[interval].ms >= MIN_AUTO_BUCKETS) chosen = interval;
+  }
+  return chosen;
+}
+
+export interface Bucketing {
+  readonly interval: TimeseriesInterval;
+  readonly timezone: string;
+}
+
+/**
+ * The interval and zone of a timeseries. Too many buckets (a narrow width over a long window)
+ * is a problem rather than a huge answer.
+ */
+export function readBucketing(
+  problems: QueryProblems,
+  query: { interval?: TimeseriesInterval | undefined; timezone?: string | undefined },
+  window: AnalyticsWindow,
+  profileZone: string,
+): Bucketing {
+  const span = window.until - window.since;
+  const interval = query.interval ?? chooseInterval(span);
+  const buckets = Math.floor(span / INTERVALS[interval].ms) + 1;
+  if (buckets > ANALYTICS_LIMITS.maxBuckets) {
+    problems.add(
+      query.interval === undefined ? "since" : "interval",
+      `gives ${buckets} buckets, more than ${ANALYTICS_LIMITS.maxBuckets}: narrow the window or widen the interval`,
+    );
+  }
+  let timezone = profileZone;
+  if (query.timezone !== undefined && query.timezone.trim() !== "") {
+    const zone = canonicalTimeZone(query.timezone);
+    if (zone === null) problems.add("timezone", "must be an IANA time zone such as Europe/Paris");
+    else timezone = zone;
+  }
+  return { interval, timezone };
+}

@@ -1,0 +1,180 @@
+// Searching a project's request and log records (spec 4.4.1, 4.4.2) and reading one request in
+// full. Checks the caller may read the project first (404 otherwise, so nothing leaks), turns the
+// query string into a filter (one 422 naming every bad parameter), then runs one events query.
+import {
+  DATA_PAGING,
+  type LogsPage,
+  type LogsQuery,
+  normaliseLogLevel,
+  type RequestDetail,
+  type RequestsPage,
+  type RequestsQuery,
+} from "@sightline/contracts";
+import { AppError } from "../../errors.js";
+import {
+  QueryProblems,
+  readMethods,
+  readStatusCodes,
+  readTimeRange,
+  splitList,
+} from "../../lib/query-params.js";
+import type { EventsExecutor } from "../../stores/events/index.js";
+import type { AppsService } from "../apps/apps.service.js";
+import { normaliseEnvironmentName } from "../environments/environments.service.js";
+import type { ProjectsService } from "../projects/projects.service.js";
+import { findLogPage } from "./logs.query.js";
+import { findRequest, findRequestPage, type PageWindow } from "./requests.query.js";
+
+export interface ScopeDeps {
+  readonly projects: ProjectsService;
+  readonly apps: AppsService;
+}
+
+export interface DataServiceDeps extends ScopeDeps {
+  readonly events: EventsExecutor;
+}
+
+/** What a project-level query may read: one project, and optionally some of its apps. */
+export interface ProjectScope {
+  readonly projectId: string;
+  /** Undefined means every app of the project (live or deleted: their records remain). */
+  readonly appIds: readonly string[] | undefined;
+}
+
+/**
+ * The project the caller may read (404 when not) and the apps `app_slugs` names in it. Unknown
+ * slugs are recorded as problems naming them, never silently dropped: a typo must not widen a
+ * query to every app.
+ */
+export async function resolveProjectScope(
+  deps: ScopeDeps,
+  userId: string,
+  projectSlug: string,
+  appSlugs: string | undefined,
+  problems: QueryProblems,
+): Promise<ProjectScope> {
+  const project = await deps.projects.resolve(userId, projectSlug, "read");
+  const slugs = splitList(appSlugs);
+  if (slugs.length === 0) return { projectId: project.id, appIds: undefined };
+  const refs = await deps.apps.listLiveRefs(project.id);
+  const appIds: string[] = [];
+  for (const slug of slugs) {
+    const ref = refs.find((candidate) => candidate.slug === slug);
+    if (ref === undefined) problems.add("app_slugs", `no app "${slug}" in project "${projectSlug}"`);
+    else appIds.push(ref.id);
+  }
+  return { projectId: project.id, appIds };
+}
+
+/** An environment filter as ingest stores environments; blank means none. */
+export function readEnvironment(text: string | undefined): string | undefined {
+  const name = text === undefined ? "" : normaliseEnvironmentName(text);
+  return name === "" ? undefined : name;
+}
+
+/** The page asked for, with page_size capped; the envelope echoes what was served. */
+export function readPage(
+  query: { page?: number | undefined; page_size?: number | undefined },
+  paging: { defaultPageSize: number; maxPageSize: number },
+): { page: number; pageSize: number; window: PageWindow } {
+  const page = query.page ?? 1;
+  const pageSize = Math.min(query.page_size ?? paging.defaultPageSize, paging.maxPageSize);
+  return { page, pageSize, window: { limit: pageSize, offset: (page - 1) * pageSize } };
+}
+
+/** The epoch milliseconds a version-7 UUID carries, or null for any other id. */
+function uuidV7Millis(id: string): number | null {
+  const lower = id.toLowerCase();
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(lower)) return null;
+  return Number.parseInt(lower.slice(0, 8) + lower.slice(9, 13), 16);
+}
+
+export function createDataService(deps: DataServiceDeps) {
+  const { events } = deps;
+
+  return {
+    async searchRequests(userId: string, projectSlug: string, query: RequestsQuery): Promise<RequestsPage> {
+      const problems = new QueryProblems();
+      const scope = await resolveProjectScope(deps, userId, projectSlug, query.app_slugs, problems);
+      const range = readTimeRange(problems, query);
+      const statusCodes = readStatusCodes(problems, "status_codes", query.status_codes);
+      if (
+        query.min_response_time !== undefined &&
+        query.max_response_time !== undefined &&
+        query.min_response_time > query.max_response_time
+      ) {
+        problems.add("min_response_time", "must not be greater than max_response_time");
+      }
+      problems.assertNone();
+      const { page, pageSize, window } = readPage(query, DATA_PAGING);
+      const result = await findRequestPage(
+        events,
+        {
+          ...scope,
+          since: range.since,
+          until: range.until,
+          environment: readEnvironment(query.environment),
+          methods: readMethods(query.methods),
+          statusCodes,
+          minResponseTimeMs: query.min_response_time,
+          maxResponseTimeMs: query.max_response_time,
+          pathGlob:
+            query.path_filter === undefined || query.path_filter === "" ? undefined : query.path_filter,
+        },
+        window,
+      );
+      return { items: result.items, total_count: result.total, page, page_size: pageSize };
+    },
+
+    async getRequest(userId: string, projectSlug: string, id: string): Promise<RequestDetail> {
+      const project = await deps.projects.resolve(userId, projectSlug, "read");
+      const at = uuidV7Millis(id);
+      const found = at === null ? null : await findRequest(events, project.id, id.toLowerCase(), at);
+      if (found === null)
+        throw new AppError("not_found", `Request ${id} not found in project "${projectSlug}".`);
+      return found;
+    },
+
+    async searchLogs(userId: string, projectSlug: string, query: LogsQuery): Promise<LogsPage> {
+      const problems = new QueryProblems();
+      const scope = await resolveProjectScope(deps, userId, projectSlug, query.app_slugs, problems);
+      const range = readTimeRange(problems, query);
+      const levels: string[] = [];
+      for (const spelling of splitList(query.levels)) {
+        const level = normaliseLogLevel(spelling);
+        if (level === null) {
+          problems.add(
+            "levels",
+            `"${spelling}" is not a level (DEBUG, INFO, WARNING, ERROR, CRITICAL, TRACE, WARN, FATAL)`,
+          );
+        } else if (!levels.includes(level)) {
+          levels.push(level);
+        }
+      }
+      const traceId = query.trace_id?.trim().toLowerCase();
+      if (traceId !== undefined && traceId !== "" && !/^[0-9a-f]{32}$/.test(traceId)) {
+        problems.add("trace_id", "must be 32 hexadecimal digits");
+      }
+      problems.assertNone();
+      const search = query.search?.trim();
+      const { page, pageSize, window } = readPage(query, DATA_PAGING);
+      const result = await findLogPage(
+        events,
+        {
+          ...scope,
+          since: range.since,
+          until: range.until,
+          environment: readEnvironment(query.environment),
+          levels,
+          loggers: splitList(query.loggers),
+          traceId: traceId === "" ? undefined : traceId,
+          search: search === undefined || search === "" ? undefined : search,
+        },
+        window,
+      );
+      return { items: result.items, total_count: result.total, page, page_size: pageSize };
+    },
+  };
+}
+
+export type DataService = ReturnType<typeof createDataService>;

@@ -1,0 +1,101 @@
+// The log search as SQL: the project's rows narrowed by app, environment, time, levels, loggers,
+// trace and a literal case-insensitive text search; one statement per page, newest first.
+import type { LogRecord } from "@sightline/contracts";
+import type { EventsExecutor } from "../../stores/events/index.js";
+import { filterClause, SqlParams } from "../../stores/events/queries/sql.js";
+import { type Page, type PageWindow, toStringMap } from "./requests.query.js";
+
+export interface LogFilter {
+  readonly projectId: string;
+  /** Undefined means every app of the project. */
+  readonly appIds?: readonly string[] | undefined;
+  readonly environment?: string | undefined;
+  readonly since?: number | undefined;
+  readonly until?: number | undefined;
+  /** Stored levels (DEBUG … CRITICAL). */
+  readonly levels?: readonly string[] | undefined;
+  readonly loggers?: readonly string[] | undefined;
+  /** Lower-case hex. */
+  readonly traceId?: string | undefined;
+  /** Searched literally, case-insensitively, in message, logger name, attribute keys and values. */
+  readonly search?: string | undefined;
+}
+
+const COLUMNS = [
+  "id",
+  "timestamp",
+  "app_id",
+  "environment",
+  "level",
+  "message",
+  "logger_name",
+  "payload",
+  "attributes",
+  "trace_id",
+  "span_id",
+] as const;
+
+/** `WHERE …`, or with a search `PREWHERE … WHERE <search>`: the text columns are read only for
+ *  rows the other conditions keep. */
+function logFilterClause(filter: LogFilter, params: SqlParams): string {
+  const where = [`project_id = ${params.bind(filter.projectId, "String")}`];
+  if (filter.appIds !== undefined) where.push(`app_id IN ${params.bind(filter.appIds, "Array(String)")}`);
+  if (filter.since !== undefined) where.push(`timestamp >= ${params.instant(filter.since)}`);
+  if (filter.until !== undefined) where.push(`timestamp <= ${params.instant(filter.until)}`);
+  if (filter.environment !== undefined)
+    where.push(`environment = ${params.bind(filter.environment, "String")}`);
+  if (filter.levels !== undefined && filter.levels.length > 0) {
+    where.push(`level IN ${params.bind(filter.levels, "Array(String)")}`);
+  }
+  if (filter.loggers !== undefined && filter.loggers.length > 0) {
+    where.push(`logger_name IN ${params.bind(filter.loggers, "Array(String)")}`);
+  }
+  if (filter.traceId !== undefined) where.push(`trace_id = ${params.bind(filter.traceId, "String")}`);
+  const search: string[] = [];
+  if (filter.search !== undefined) {
+    // position() takes the needle as text, so `%`, `_` and `\` need no escaping.
+    const needle = params.bind(filter.search, "String");
+    const found = (text: string) => `positionCaseInsensitiveUTF8(${text}, ${needle}) > 0`;
+    search.push(
+      `(${found("message")} OR ${found("logger_name")} ` +
+        `OR arrayExists(key -> ${found("key")}, mapKeys(attributes)) ` +
+        `OR arrayExists(value -> ${found("value")}, mapValues(attributes)))`,
+    );
+  }
+  return filterClause(where, search);
+}
+
+export async function findLogPage(
+  events: EventsExecutor,
+  filter: LogFilter,
+  window: PageWindow,
+): Promise<Page<LogRecord>> {
+  const params = new SqlParams();
+  const table = `${events.database}.api_logs`;
+  const where = logFilterClause(filter, params);
+  const rows = await events.query<
+    Omit<LogRecord, "attributes"> & { attributes: unknown; total_count: number }
+  >(
+    `SELECT ${COLUMNS.join(", ")}, (SELECT count() FROM ${table} ${where}) AS total_count ` +
+      `FROM ${table} ${where} ORDER BY timestamp DESC, id DESC ` +
+      `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
+    params.values,
+  );
+  if (rows.length === 0) {
+    if (window.offset === 0) return { items: [], total: 0 };
+    const countParams = new SqlParams();
+    const [row] = await events.query<{ n: number }>(
+      `SELECT count() AS n FROM ${table} ${logFilterClause(filter, countParams)}`,
+      countParams.values,
+    );
+    return { items: [], total: row?.n ?? 0 };
+  }
+  const total = (rows[0] as { total_count: number }).total_count;
+  return {
+    items: rows.map(({ total_count: _total, attributes, ...item }) => ({
+      ...item,
+      attributes: toStringMap(attributes),
+    })),
+    total,
+  };
+}

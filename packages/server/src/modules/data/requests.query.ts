@@ -1,0 +1,132 @@
+// The request search and the request detail as SQL: one statement per page (rows plus the total
+// as a scalar subquery), newest first with the id as tie-breaker, so pages never overlap or skip.
+import type { RequestDetail, RequestRecord } from "@sightline/contracts";
+import type { EventsExecutor } from "../../stores/events/index.js";
+import { type RequestFilter, requestFilterClause } from "../../stores/events/queries/request-filter.js";
+import { SqlParams } from "../../stores/events/queries/sql.js";
+
+/** Columns of a search item, in the contract's order. Payloads and headers stay out of lists. */
+const ITEM_COLUMNS = [
+  "id",
+  "timestamp",
+  "app_id",
+  "environment",
+  "method",
+  "path",
+  "route",
+  "status_code",
+  "response_time_ms",
+  "request_size",
+  "response_size",
+  "ip_address",
+  "user_agent",
+  "consumer_id",
+  "consumer_name",
+  "consumer_group",
+  "trace_id",
+  "span_id",
+] as const;
+
+const DETAIL_COLUMNS = [
+  ...ITEM_COLUMNS,
+  "request_payload",
+  "response_payload",
+  "request_headers",
+  "response_headers",
+] as const;
+
+export interface PageWindow {
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface Page<T> {
+  readonly items: T[];
+  readonly total: number;
+}
+
+/** The rows of one page, newest first, and how many rows match in all. */
+export async function findRequestPage(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  window: PageWindow,
+): Promise<Page<RequestRecord>> {
+  const params = new SqlParams();
+  const table = `${events.database}.api_requests`;
+  const where = requestFilterClause(filter, params);
+  // The sort key is (project_id, timestamp, id): the page is read in order and stops early.
+  const rows = await events.query<RequestRecord & { total_count: number }>(
+    `SELECT ${ITEM_COLUMNS.join(", ")}, (SELECT count() FROM ${table} ${where}) AS total_count ` +
+      `FROM ${table} ${where} ` +
+      `ORDER BY timestamp DESC, id DESC ` +
+      `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
+    params.values,
+  );
+  if (rows.length === 0) {
+    // Past the last page (or nothing matches): the total still has to be told.
+    return { items: [], total: window.offset === 0 ? 0 : await countRequests(events, filter) };
+  }
+  const total = (rows[0] as { total_count: number }).total_count;
+  return { items: rows.map(({ total_count: _total, ...item }) => item), total };
+}
+
+async function countRequests(events: EventsExecutor, filter: RequestFilter): Promise<number> {
+  const params = new SqlParams();
+  const [row] = await events.query<{ n: number }>(
+    `SELECT count() AS n FROM ${events.database}.api_requests ${requestFilterClause(filter, params)}`,
+    params.values,
+  );
+  return row?.n ?? 0;
+}
+
+/** One request of the project, payloads and headers included; null when there is none. The
+ *  id is a UUIDv7 carrying the record's timestamp, so this is a primary-key lookup. */
+export async function findRequest(
+  events: EventsExecutor,
+  projectId: string,
+  id: string,
+  timestampMs: number,
+): Promise<RequestDetail | null> {
+  const params = new SqlParams();
+  const [row] = await events.query<
+    Omit<RequestDetail, "request_headers" | "response_headers"> & StoredHeaders
+  >(
+    `SELECT ${DETAIL_COLUMNS.join(", ")} FROM ${events.database}.api_requests ` +
+      `WHERE project_id = ${params.bind(projectId, "String")} ` +
+      `AND timestamp = ${params.instant(timestampMs)} AND id = ${params.bind(id, "UUID")} LIMIT 1`,
+    params.values,
+  );
+  if (row === undefined) return null;
+  return {
+    ...row,
+    request_headers: toStringMap(row.request_headers),
+    response_headers: toStringMap(row.response_headers),
+  };
+}
+
+interface StoredHeaders {
+  readonly request_headers: unknown;
+  readonly response_headers: unknown;
+}
+
+/**
+ * A name -> text map from a stored column: the JSON text of an object (how ingest stores
+ * headers) or a Map column (read back as an object). Anything unreadable is an empty map rather
+ * than a failed answer: the rest of the record is still worth showing.
+ */
+export function toStringMap(stored: unknown): Record<string, string> {
+  let value = stored;
+  if (typeof stored === "string") {
+    try {
+      value = JSON.parse(stored) as unknown;
+    } catch {
+      return {};
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  const entries = Object.entries(value as Record<string, unknown>).filter(
+    (entry): entry is [string, string] => typeof entry[1] === "string",
+  );
+  // fromEntries defines own properties: a "__proto__" name stays a name.
+  return Object.fromEntries(entries);
+}
