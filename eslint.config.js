@@ -4,7 +4,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/data/**", "coverage/**"] },
+  { ignores: ["**/dist/**", "**/node_modules/**", "data/**", "packages/*/data/**", "coverage/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -18,6 +18,20 @@ export interface Config {
   readonly jwtSecret: string | undefined;
   readonly trustProxy: TrustProxy;
   readonly logLevel: LogLevel;
+  readonly ingest: {
+    /** Records per ingest call; more is refused with 413. */
+    readonly maxBatch: number;
+    /** Bytes of an ingest body after decompression; more is refused with 413. */
+    readonly maxBodyBytes: number;
+    /** Rows per events insert that start a flush early. */
+    readonly flushRows: number;
+    /** How long the first waiting batch waits for company before its insert starts. */
+    readonly flushIntervalMs: number;
+    /** Rows waiting or being inserted (per table) beyond which batches get 503. */
+    readonly maxPendingRows: number;
+  };
+  /** Days events are kept (the tables' TTL). */
+  readonly retention: { readonly requestsDays: number; readonly logsDays: number };
   /** Files and folders under dataDir; derived, not configurable one by one. */
   readonly paths: {
     readonly sqlite: string;
@@ -96,6 +110,42 @@ export const knobs: readonly Knob[] = [
     default: "info",
     description: "One of fatal, error, warn, info, debug, trace, silent.",
   },
+  {
+    name: "INGEST_MAX_BATCH",
+    default: "1000",
+    description: "Records per ingest call; a larger batch is refused whole with 413.",
+  },
+  {
+    name: "INGEST_MAX_BODY",
+    default: "10485760 (10 MiB)",
+    description: "Bytes of an ingest body after gzip/deflate decoding; more is refused with 413.",
+  },
+  {
+    name: "INGEST_FLUSH_ROWS",
+    default: "10000",
+    description: "Rows that start an events insert at once; measured inserts stop gaining beyond ~10k rows.",
+  },
+  {
+    name: "INGEST_FLUSH_INTERVAL_MS",
+    default: "50",
+    description: "Longest wait of a batch for others to share its insert; bounds the latency it adds.",
+  },
+  {
+    name: "INGEST_MAX_PENDING_ROWS",
+    default: "100000",
+    description: "Rows waiting to be stored (per table) beyond which ingest answers 503 + Retry-After.",
+  },
+  {
+    name: "REQUESTS_RETENTION_DAYS",
+    default: "90",
+    description:
+      "Days request records are kept (1–3650); older records are rejected at ingest and expire (TTL).",
+  },
+  {
+    name: "LOGS_RETENTION_DAYS",
+    default: "30",
+    description: "Days log records are kept (1–3650); older records are rejected at ingest and expire (TTL).",
+  },
 ];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -161,6 +211,21 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     ? (logLevelRaw as LogLevel)
     : fail<LogLevel>("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`, "info");
 
+  const integer = (name: string, fallback: number, min: number, max: number): number =>
+    parseInteger(read(name), fallback, min, max, (m) => fail(name, m, fallback));
+  const ingest = Object.freeze({
+    maxBatch: integer("INGEST_MAX_BATCH", 1000, 1, 100_000),
+    maxBodyBytes: integer("INGEST_MAX_BODY", 10 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    flushRows: integer("INGEST_FLUSH_ROWS", 10_000, 1, 1_000_000),
+    flushIntervalMs: integer("INGEST_FLUSH_INTERVAL_MS", 50, 1, 60_000),
+    maxPendingRows: integer("INGEST_MAX_PENDING_ROWS", 100_000, 1, 100_000_000),
+  });
+  const retention = Object.freeze({
+    // The TTL is a DateTime (it ends in 2106): much longer retention would wrap into the past.
+    requestsDays: integer("REQUESTS_RETENTION_DAYS", 90, 1, 3650),
+    logsDays: integer("LOGS_RETENTION_DAYS", 30, 1, 3650),
+  });
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -176,6 +241,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     jwtSecret,
     trustProxy,
     logLevel,
+    ingest,
+    retention,
     paths: Object.freeze({
       sqlite: resolve(dataDir, "sightline.sqlite"),
       chdb: resolve(dataDir, "events"),
@@ -190,6 +257,20 @@ function parsePort(raw: string | undefined, fail: (message: string) => number): 
   const port = Number(raw);
   if (!/^\d+$/.test(raw) || port < 1 || port > 65535) return fail("must be an integer from 1 to 65535");
   return port;
+}
+
+function parseInteger(
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+  fail: (message: string) => number,
+): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max)
+    return fail(`must be an integer from ${min} to ${max}`);
+  return value;
 }
 
 function parseUrl<T>(raw: string, protocols: readonly string[], fail: (message: string) => T): string | T {

@@ -37,6 +37,14 @@ const DOCS_CSP = [
   "style-src 'self'",
 ].join("; ");
 
+/** A wordmark for the reference's top bar (inline SVG: no asset to fetch). */
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="150" height="36" viewBox="0 0 150 36">' +
+  '<circle cx="18" cy="18" r="11" fill="none" stroke="#4ade80" stroke-width="3"/>' +
+  '<circle cx="18" cy="18" r="4" fill="#4ade80"/>' +
+  '<text x="36" y="25" font-family="sans-serif" font-size="20" font-weight="600" fill="#ffffff">Sightline</text>' +
+  "</svg>";
+
 export type ApiTag = (typeof API_TAGS)[number]["name"];
 
 export const openApiPlugin = fp(
@@ -70,6 +78,8 @@ export const openApiPlugin = fp(
       // Same-origin only: the reference must work with no network beyond this server.
       staticCSP: DOCS_CSP,
       uiConfig: { deepLinking: true, docExpansion: "list", defaultModelsExpandDepth: 0 },
+      theme: { title: "Sightline API reference" },
+      logo: { type: "image/svg+xml", content: Buffer.from(LOGO_SVG), href: `${API_PREFIX}/docs` },
     });
   },
   { name: "sightline-openapi" },

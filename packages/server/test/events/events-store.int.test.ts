@@ -269,14 +269,19 @@ describe.each(eventsBackends())("events store on $name", ({ name, options }) => 
     await expect(refused).rejects.toThrow(/version\(s\) 2 /);
   });
 
-  it("creates the history table even with the (still empty) production list", async () => {
-    expect(eventsMigrations).toEqual([]);
+  it("applies the production list in version order, records it, and creates its tables", async () => {
+    const versions = eventsMigrations.map((migration) => migration.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+    expect(await migrateEvents(store)).toEqual(eventsMigrations.map((migration) => migration.name));
     expect(await migrateEvents(store)).toEqual([]);
-    const tables = await store.query(
-      "SELECT name FROM system.tables WHERE database = {db:String} AND name = 'schema_migrations'",
+    const tables = await store.query<{ name: string }>(
+      "SELECT name FROM system.tables WHERE database = {db:String} ORDER BY name",
       { db: database },
     );
-    expect(tables).toEqual([{ name: "schema_migrations" }]);
+    expect(tables.map((table) => table.name)).toEqual(
+      expect.arrayContaining(["api_logs", "api_requests", "schema_migrations"]),
+    );
   });
 
   it("shares the store with a second executor, which can close alone", async () => {

@@ -39,6 +39,8 @@ export interface TestContextOptions {
   readonly reuse?: TestContext["storage"];
   /** Registers extra routes before the app is readied (e.g. to probe cross-cutting plugins). */
   readonly extend?: (app: App) => void | Promise<void>;
+  /** Sees the SQL of every metadata query. */
+  readonly onMetadataQuery?: (sql: string) => void;
 }
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
@@ -60,6 +62,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const deps = await createDeps(config, {
     logger: createLogger(config.logLevel),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.onMetadataQuery === undefined ? {} : { onMetadataQuery: options.onMetadataQuery }),
     storage: {
       chdbPath: testChdbPath(),
       ...(postgresSchema === undefined ? {} : { postgresSchema }),

@@ -15,10 +15,12 @@ export {
 } from "./executor.js";
 export { parseClickhouseUrl } from "./http.driver.js";
 export {
+  applyRetention,
   type EventsMigration,
   type EventsMigrationContext,
   EventsMigrationError,
   eventsMigrations,
+  type RetentionDays,
 } from "./migrations/index.js";
 
 export interface EventsStoreOptions {

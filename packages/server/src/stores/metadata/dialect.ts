@@ -3,7 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { type Dialect, Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { type Dialect, Kysely, type LogEvent, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { MetadataTables } from "./schema.js";
 
@@ -17,6 +17,8 @@ export interface MetadataConnectionOptions {
   readonly postgresSchema?: string | undefined;
   /** Pool size for PostgreSQL. */
   readonly poolSize?: number;
+  /** Sees the SQL of every query run (tests use it to count queries per request). */
+  readonly onQuery?: ((sql: string) => void) | undefined;
 }
 
 export interface MetadataConnection {
@@ -25,10 +27,15 @@ export interface MetadataConnection {
 }
 
 export function connectMetadata(options: MetadataConnectionOptions): MetadataConnection {
+  const onQuery = options.onQuery;
+  const log = onQuery === undefined ? undefined : (event: LogEvent) => onQuery(event.query.sql);
   if (options.databaseUrl !== undefined) {
-    return { engine: "postgres", db: new Kysely<MetadataTables>({ dialect: postgresDialect(options) }) };
+    return { engine: "postgres", db: new Kysely<MetadataTables>({ dialect: postgresDialect(options), log }) };
   }
-  return { engine: "sqlite", db: new Kysely<MetadataTables>({ dialect: sqliteDialect(options.sqlitePath) }) };
+  return {
+    engine: "sqlite",
+    db: new Kysely<MetadataTables>({ dialect: sqliteDialect(options.sqlitePath), log }),
+  };
 }
 
 function sqliteDialect(path: string): Dialect {

@@ -29,7 +29,11 @@ export function openMetadataStore(options: MetadataConnectionOptions): MetadataS
         provider: { getMigrations: async () => metadataMigrations },
         ...(options.postgresSchema === undefined ? {} : { migrationTableSchema: options.postgresSchema }),
       });
-      return appliedNames(await migrator.migrateToLatest());
+      for (let attempt = 1; ; attempt++) {
+        const result = await migrator.migrateToLatest();
+        if (!isIntrospectionRace(result) || attempt === MIGRATE_ATTEMPTS) return appliedNames(result);
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
     },
     async ping(timeoutMs = 2000) {
       await withTimeout(sql`select 1`.execute(db), timeoutMs, "metadata store did not answer");
@@ -40,6 +44,20 @@ export function openMetadataStore(options: MetadataConnectionOptions): MetadataS
       await db.destroy();
     },
   };
+}
+
+const MIGRATE_ATTEMPTS = 5;
+/** undefined_schema, undefined_table, undefined_column: an object vanished mid-query. */
+const VANISHED_OBJECT_CODES = new Set(["3F000", "42P01", "42703"]);
+
+/**
+ * Before applying anything, Kysely's migrator introspects every table of every schema, calling
+ * functions that look schemas and tables up by name. Another session dropping an unrelated
+ * schema at that moment fails the introspection; nothing was applied, so it is safe to retry.
+ */
+function isIntrospectionRace({ error, results }: MigrationResultSet): boolean {
+  if (results !== undefined || typeof error !== "object" || error === null) return false;
+  return VANISHED_OBJECT_CODES.has(String((error as { code?: unknown }).code));
 }
 
 function appliedNames({ error, results }: MigrationResultSet): string[] {

@@ -12,6 +12,145 @@ export interface RateLimitCountersTable {
   expires_at: string;
 }
 
+export interface UsersTable {
+  id: string;
+  /** Lower-cased and trimmed; unique among live (not deleted) users. */
+  email: string;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  /** IANA zone; the default bucketing zone of timeseries. */
+  timezone: Generated<string>;
+  /** argon2id PHC string; null until the user sets a password. */
+  password_hash: string | null;
+  email_verified_at: string | null;
+  /** Set while a picture is stored; part of the picture URL so caches refresh. */
+  picture_updated_at: string | null;
+  created_at: string;
+  updated_at: string;
+  last_login_at: string | null;
+  deleted_at: string | null;
+}
+
+export interface UserPicturesTable {
+  user_id: string;
+  content_type: string;
+  content_base64: string;
+  updated_at: string;
+}
+
+export interface MagicLinkTokensTable {
+  id: string;
+  email: string;
+  /** SHA-256 hex of the token; the token itself is only ever in the e-mail. */
+  token_hash: string;
+  ip_address: Generated<string>;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** One row per signed-in device: the refresh-token family. Its id is the JWT `sid`. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  device_info: Generated<string>;
+  ip_address: Generated<string>;
+  location: Generated<string>;
+  /** How the family was started: magic_link | password. */
+  auth_method: string;
+  created_at: string;
+  last_used_at: string;
+  /** Absolute end of the family; rotation never extends it. */
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  session_id: string;
+  token_hash: string;
+  created_at: string;
+  /** Set when exchanged for the next token; presenting a used token is reuse. */
+  used_at: string | null;
+}
+
+export interface ProjectsTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  /** Unique among live projects; a soft-deleted project releases it. */
+  slug: string;
+  description: Generated<string>;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface AppsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  /** Unique among the project's live apps. */
+  slug: string;
+  description: Generated<string>;
+  framework: Generated<string>;
+  icon: Generated<string>;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  project_id: string;
+  /** Set for app keys, which may only ingest records of that app. */
+  app_id: string | null;
+  name: string;
+  /** The first characters of the key, shown to tell keys apart. */
+  prefix: string;
+  /** SHA-256 hex of the whole key; the key itself is shown once and never stored. */
+  key_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface EnvironmentsTable {
+  id: string;
+  app_id: string;
+  name: string;
+  slug: string;
+  color: string;
+  /** Display order; `order` on the wire (a reserved word in SQL). */
+  position: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EndpointsTable {
+  id: string;
+  app_id: string;
+  method: string;
+  /** Route template, e.g. `/users/{id}`. */
+  path: string;
+  description: Generated<string>;
+  /** Set while a user has switched the endpoint off; traffic does not switch it back on. */
+  deactivated_at: string | null;
+  last_seen_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface MetadataTables {
   rate_limit_counters: RateLimitCountersTable;
+  users: UsersTable;
+  user_pictures: UserPicturesTable;
+  magic_link_tokens: MagicLinkTokensTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  projects: ProjectsTable;
+  apps: AppsTable;
+  api_keys: ApiKeysTable;
+  environments: EnvironmentsTable;
+  endpoints: EndpointsTable;
 }

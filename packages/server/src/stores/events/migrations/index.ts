@@ -1,10 +1,10 @@
 // The events schema's released migrations, in version order.
+import { apiRequestsMigration } from "./0001-api-requests.js";
+import { apiLogsMigration } from "./0002-api-logs.js";
 import type { EventsMigration } from "./runner.js";
 
+export { applyRetention, type RetentionDays } from "./retention.js";
 export { type EventsMigration, type EventsMigrationContext, EventsMigrationError } from "./runner.js";
 
-/**
- * Empty for now: a later issue adds the `api_requests` and `api_logs` tables here.
- * Append only; a released entry is never edited or renumbered.
- */
-export const eventsMigrations: readonly EventsMigration[] = [];
+/** Append only; a released entry is never edited or renumbered. */
+export const eventsMigrations: readonly EventsMigration[] = [apiRequestsMigration, apiLogsMigration];

@@ -2,7 +2,13 @@
 // Append only: never edit or reorder a migration that has shipped.
 import type { Migration } from "kysely";
 import * as m0001 from "./0001-rate-limit-counters.js";
+import * as m0002 from "./0002-identity.js";
+import * as m0003 from "./0003-resources.js";
+import * as m0004 from "./0004-ingest-idempotency.js";
 
 export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0001-rate-limit-counters": m0001,
+  "0002-identity": m0002,
+  "0003-resources": m0003,
+  "0004-ingest-idempotency": m0004,
 };
