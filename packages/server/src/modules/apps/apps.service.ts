@@ -12,7 +12,7 @@ import { type AppRow, createAppsRepo } from "../../stores/metadata/repos/apps.re
 import type { ProjectRow } from "../../stores/metadata/repos/projects.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
 import type { AppRef } from "../ingest/directory.js";
-import type { ProjectAction } from "../projects/access.js";
+import { assertCanAccess, type ProjectAction } from "../projects/access.js";
 import type { ProjectsService } from "../projects/projects.service.js";
 
 /** Caches other modules keep about an app, dropped when it goes. */
@@ -191,15 +191,16 @@ export function createAppsService({ db, clock, projects, invalidation }: AppsSer
       const candidates = await apps.findLiveBySlugForOwner(userId, appSlug);
       if (candidates.length === 0) throw new AppError("not_found", `App "${appSlug}" not found.`);
       if (candidates.length > 1) {
-        const names = candidates.map((row) => row.project_slug);
+        const names = candidates.map(({ project }) => project.slug);
         throw new AppError(
           "conflict",
           `App slug "${appSlug}" exists in several projects (${names.join(", ")}); add ?project=<slug>.`,
           { extensions: { projects: names } },
         );
       }
-      const [only] = candidates as [(typeof candidates)[number]];
-      return findInProject(await projects.resolve(userId, only.project_slug, action), appSlug);
+      const [only] = candidates as [ResolvedApp];
+      assertCanAccess(userId, only.project, action, only.project.slug);
+      return only;
     },
 
     update,

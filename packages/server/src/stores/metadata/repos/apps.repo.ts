@@ -1,6 +1,7 @@
 // Apps in the metadata store. Reads ignore soft-deleted apps and apps of deleted projects.
 import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { AppsTable, MetadataTables } from "../schema.js";
+import type { ProjectRow } from "./projects.repo.js";
 
 export type AppRow = Selectable<AppsTable>;
 export type AppWithProjectRow = AppRow & { project_slug: string; owner_id: string };
@@ -56,13 +57,57 @@ export function createAppsRepo(db: Kysely<MetadataTables>) {
         .execute();
     },
 
-    /** Live apps with this slug in live projects owned by the user (several when ambiguous). */
-    async findLiveBySlugForOwner(ownerId: string, slug: string): Promise<AppWithProjectRow[]> {
-      return liveAppsOfLiveProjects()
+    /**
+     * Live apps with this slug in live projects owned by the user (several when ambiguous),
+     * each with its whole project row: one query resolves `/apps/{app_slug}`.
+     */
+    async findLiveBySlugForOwner(
+      ownerId: string,
+      slug: string,
+    ): Promise<Array<{ app: AppRow; project: ProjectRow }>> {
+      const rows = await db
+        .selectFrom("apps as a")
+        .innerJoin("projects as p", "p.id", "a.project_id")
+        .selectAll("a")
+        .select([
+          "p.owner_id as p_owner_id",
+          "p.name as p_name",
+          "p.slug as p_slug",
+          "p.description as p_description",
+          "p.created_at as p_created_at",
+          "p.updated_at as p_updated_at",
+          "p.deleted_at as p_deleted_at",
+        ])
+        .where("a.deleted_at", "is", null)
+        .where("p.deleted_at", "is", null)
         .where("p.owner_id", "=", ownerId)
         .where("a.slug", "=", slug)
         .orderBy("p.slug")
         .execute();
+      return rows.map(
+        ({
+          p_owner_id,
+          p_name,
+          p_slug,
+          p_description,
+          p_created_at,
+          p_updated_at,
+          p_deleted_at,
+          ...app
+        }) => ({
+          app,
+          project: {
+            id: app.project_id,
+            owner_id: p_owner_id,
+            name: p_name,
+            slug: p_slug,
+            description: p_description,
+            created_at: p_created_at,
+            updated_at: p_updated_at,
+            deleted_at: p_deleted_at,
+          },
+        }),
+      );
     },
 
     async update(id: string, patch: Updateable<AppsTable>): Promise<AppRow> {
