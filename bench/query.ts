@@ -18,6 +18,8 @@ import { buildApp } from "../packages/server/src/app.js";
 import { loadConfig } from "../packages/server/src/config/index.js";
 import { createDeps } from "../packages/server/src/deps.js";
 import { createLogger } from "../packages/server/src/logger.js";
+import { createAnalyticsService } from "../packages/server/src/modules/analytics/analytics.service.js";
+import { createDataService } from "../packages/server/src/modules/data/data.service.js";
 import { uuidV7At } from "../packages/server/src/modules/ingest/row-ids.js";
 import type {
   EventsExecutor,
@@ -220,7 +222,15 @@ async function serve(dataDir: string): Promise<void> {
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "warn" });
   const deps = await createDeps(config, { logger: createLogger(config.logLevel) });
   const recorder = recording(deps.events);
-  const app = await buildApp({ ...deps, events: recorder.executor });
+  // The routes measured here must run their SQL through the recorder.
+  const events = recorder.executor;
+  const { projects, apps } = deps.resources;
+  const app = await buildApp({
+    ...deps,
+    events,
+    data: createDataService({ events, projects, apps }),
+    analytics: createAnalyticsService({ events, projects, apps, users: deps.users, clock: deps.clock }),
+  });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const db = deps.events.database;
