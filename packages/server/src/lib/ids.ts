@@ -5,7 +5,8 @@ export function newId(): string {
   return randomUUID();
 }
 
-export function sha256Hex(value: string): string {
+/** SHA-256 hex digest of text (UTF-8) or bytes. */
+export function sha256Hex(value: string | Uint8Array): string {
   return createHash("sha256").update(value).digest("hex");
 }
 

@@ -1,11 +1,11 @@
 // Reading an ingest body: the only content type is JSON, optionally gzip or deflate coded.
 // Decompression streams into a bounded buffer, so a small body that inflates without limit
 // (a zip bomb) stops at INGEST_MAX_BODY instead of exhausting memory.
-import { createHash } from "node:crypto";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createInflate, createInflateRaw } from "node:zlib";
 import type { FastifyRequest } from "fastify";
+import { sha256Hex } from "../../lib/ids.js";
 import { AppError } from "../../errors.js";
 import type { App } from "../../http/types.js";
 
@@ -27,7 +27,7 @@ export function registerIngestBodyParser(app: App, limits: BodyLimits, hashes: B
     const coding = request.headers["content-encoding"]?.trim().toLowerCase();
     const bytes = await readBody(payload, coding, limits.maxBytes);
     if (request.headers["idempotency-key"] !== undefined) {
-      hashes.set(request, createHash("sha256").update(bytes).digest("hex"));
+      hashes.set(request, sha256Hex(bytes));
     }
     return parseJson(bytes);
   });

@@ -7,10 +7,10 @@ import {
   IngestRejectedProblemSchema,
   IngestRequestsBodySchema,
   IngestResultSchema,
-  ProblemSchema,
 } from "@sightline/contracts";
 import type { FastifyRequest, FastifySchemaCompiler } from "fastify";
 import { Type } from "typebox";
+import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
 import { validatorCompiler } from "../../http/validation.js";
 import type { KeyPrincipal } from "./directory.js";
@@ -41,13 +41,9 @@ const IdempotencyHeaders = Type.Object({
 });
 
 const problems = {
-  400: ProblemSchema,
-  401: ProblemSchema,
-  409: ProblemSchema,
-  413: ProblemSchema,
-  415: ProblemSchema,
+  ...problemResponses(400, 401, 409, 413, 415, 503),
+  // Every record rejected: the problem carries the per-record errors.
   422: IngestRejectedProblemSchema,
-  503: ProblemSchema,
 };
 
 export async function ingestRoutes(app: App, options: IngestRoutesOptions): Promise<void> {

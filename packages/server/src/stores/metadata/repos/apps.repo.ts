@@ -7,15 +7,6 @@ export type AppRow = Selectable<AppsTable>;
 export type AppWithProjectRow = AppRow & { project_slug: string; owner_id: string };
 
 export function createAppsRepo(db: Kysely<MetadataTables>) {
-  const liveAppsOfLiveProjects = () =>
-    db
-      .selectFrom("apps as a")
-      .innerJoin("projects as p", "p.id", "a.project_id")
-      .selectAll("a")
-      .select(["p.slug as project_slug", "p.owner_id"])
-      .where("a.deleted_at", "is", null)
-      .where("p.deleted_at", "is", null);
-
   const findLiveBySlug = (projectId: string, slug: string): Promise<AppRow | undefined> =>
     db
       .selectFrom("apps")
@@ -50,7 +41,13 @@ export function createAppsRepo(db: Kysely<MetadataTables>) {
 
     /** Live apps in live projects owned by the user, newest first: one query. */
     async listLiveForOwner(ownerId: string): Promise<AppWithProjectRow[]> {
-      return liveAppsOfLiveProjects()
+      return db
+        .selectFrom("apps as a")
+        .innerJoin("projects as p", "p.id", "a.project_id")
+        .selectAll("a")
+        .select(["p.slug as project_slug", "p.owner_id"])
+        .where("a.deleted_at", "is", null)
+        .where("p.deleted_at", "is", null)
         .where("p.owner_id", "=", ownerId)
         .orderBy("a.created_at", "desc")
         .orderBy("a.id", "desc")
