@@ -1,5 +1,8 @@
 // Test runner configuration: one process per test file (chDB binds one data directory per
 // process), TypeScript sources of every workspace resolved directly, no build needed.
+// Two projects: `unit` (every suite that needs no browser, the dashboard's component tests on
+// happy-dom included) and `browser` (the dashboard in Debian's Chromium against the real
+// server, after the unit project: `npm run test:browser` runs it alone).
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -10,11 +13,35 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".vitest-results.json" }]] : ["default"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: [
+            "packages/*/src/**/*.test.ts",
+            "packages/*/test/**/*.test.ts",
+            "packages/web/src/**/*.test.tsx",
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: ["packages/web/e2e/**/*.e2e.ts"],
+          globalSetup: ["packages/web/e2e/support/global-setup.ts"],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          // After the unit project: the browser, its servers and chDB get the machine to themselves.
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

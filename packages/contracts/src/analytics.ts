@@ -97,7 +97,8 @@ const timeseriesParams = {
       maxLength: 64,
       description:
         "IANA zone the buckets are aligned to (local hours, local midnights); default: the caller's " +
-        "profile zone. Buckets are returned as UTC instants.",
+        "profile zone. Buckets are returned as UTC instants. Zones the events engine cannot load " +
+        "(e.g. `SystemV/AST4`) answer 422.",
       examples: ["Europe/Paris"],
     }),
   ),

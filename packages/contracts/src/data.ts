@@ -1,6 +1,7 @@
 // Wire shapes of the data queries (spec 4.4.1, 4.4.2): the request and log searches of a project,
 // their paged envelope (spec 2.10), one request in full, and the paging limits the server applies.
 import { type Static, type TSchema, Type } from "typebox";
+import { INGEST_LIMITS } from "./ingest.js";
 
 /** Paging of the data queries: `page_size` above the cap is served as the cap and echoed. */
 export const DATA_PAGING = { defaultPageSize: 50, maxPageSize: 200, maxPage: 1_000_000 } as const;
@@ -68,6 +69,15 @@ export const pageSizeParam = (fallback: number, cap: number) =>
     examples: [fallback],
   });
 
+/** A response-time bound in milliseconds, within what ingest stores (0 to 24 hours). */
+const responseTimeParam = (what: string, example: number) =>
+  Type.Number({
+    minimum: 0,
+    maximum: INGEST_LIMITS.maxResponseTimeMs,
+    description: `${what}, milliseconds (0 to ${INGEST_LIMITS.maxResponseTimeMs}, the ingest limit).`,
+    examples: [example],
+  });
+
 /** A page of items with the total the filters match (spec 2.10); `page_size` is the size served. */
 export const pagedSchema = <T extends TSchema>(item: T) =>
   Type.Object(
@@ -96,12 +106,8 @@ export const RequestsQuerySchema = Type.Object(
     until: Type.Optional(untilParam(ALL_DATA)),
     methods: Type.Optional(MethodsParam),
     status_codes: Type.Optional(StatusCodesParam),
-    min_response_time: Type.Optional(
-      Type.Number({ minimum: 0, description: "Inclusive lower bound, milliseconds.", examples: [250] }),
-    ),
-    max_response_time: Type.Optional(
-      Type.Number({ minimum: 0, description: "Inclusive upper bound, milliseconds.", examples: [2000] }),
-    ),
+    min_response_time: Type.Optional(responseTimeParam("Inclusive lower bound", 250)),
+    max_response_time: Type.Optional(responseTimeParam("Inclusive upper bound", 2000)),
     path_filter: Type.Optional(
       Type.String({
         maxLength: 2048,

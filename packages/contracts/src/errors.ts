@@ -33,10 +33,10 @@ export const errorCatalogue = {
     title: "Token expired",
     description: "The token was valid once but its lifetime is over.",
   },
-  permission_denied: {
+  forbidden: {
     status: 403,
-    title: "Permission denied",
-    description: "The caller is authenticated but may not perform this action.",
+    title: "Forbidden",
+    description: "The caller is a member of the project but their role does not allow this action.",
   },
   not_found: {
     status: 404,
@@ -77,6 +77,22 @@ export const errorCatalogue = {
     status: 503,
     title: "Service unavailable",
     description: "A store is unavailable or the server is overloaded; retry after Retry-After seconds.",
+  },
+  headers_too_large: {
+    status: 431,
+    title: "Request header fields too large",
+    description: "The request's headers exceed the server's limit; the connection is closed.",
+  },
+  request_timeout: {
+    status: 408,
+    title: "Request timeout",
+    description: "The request did not arrive completely in time; the connection is closed.",
+  },
+  csrf_rejected: {
+    status: 403,
+    title: "Cross-site request refused",
+    description:
+      "A state-changing request authenticated by the session cookie lacks a same-origin Origin (or Referer) or the X-Sightline-CSRF header.",
   },
 } as const satisfies Record<string, { status: number; title: string; description: string }>;
 

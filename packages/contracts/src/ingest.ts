@@ -34,6 +34,11 @@ export const INGEST_LIMITS = {
   attributeKeyLength: 128,
   /** String attribute values: cut to this many characters. */
   attributeValueLength: 1024,
+  /** `response_time_ms`: 0 up to 24 hours; more is a rejected record (no HTTP exchange is timed
+   *  in days, and an absurd value would dominate every mean it enters). */
+  maxResponseTimeMs: 86_400_000,
+  /** `request_size`, `response_size`: 0 up to 1 TiB; more is a rejected record. */
+  maxBodySizeBytes: 1_099_511_627_776,
   /** How far ahead of the server's clock a timestamp may be. */
   futureToleranceMs: 60 * 60 * 1000,
   /** Idempotency-Key header: 1–255 visible ASCII characters. */
@@ -117,7 +122,12 @@ const Headers = Type.Record(Type.String(), Type.String(), {
   examples: [{ "content-type": "application/json" }],
 });
 const Size = (description: string) =>
-  Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description, examples: [512] });
+  Type.Integer({
+    minimum: 0,
+    maximum: INGEST_LIMITS.maxBodySizeBytes,
+    description: `${description} At most 1 TiB (${INGEST_LIMITS.maxBodySizeBytes}).`,
+    examples: [512],
+  });
 const CutString = (limit: string, example: string) =>
   Type.String({ description: `Cut to ${limit}. Default empty.`, examples: [example] });
 
@@ -140,7 +150,12 @@ export const IngestRequestRecordSchema = Type.Object(
       }),
     ),
     status_code: Type.Integer({ minimum: 100, maximum: 599, examples: [200] }),
-    response_time_ms: Type.Number({ minimum: 0, description: "Finite and >= 0.", examples: [12.5] }),
+    response_time_ms: Type.Number({
+      minimum: 0,
+      maximum: INGEST_LIMITS.maxResponseTimeMs,
+      description: `Milliseconds, from 0 up to 24 hours (${INGEST_LIMITS.maxResponseTimeMs}).`,
+      examples: [12.5],
+    }),
     request_size: Type.Optional(Size("Request body bytes. Default 0.")),
     response_size: Type.Optional(Size("Response body bytes. Default 0.")),
     ip_address: Type.Optional(CutString(`${INGEST_LIMITS.ipAddressLength} characters`, "203.0.113.7")),

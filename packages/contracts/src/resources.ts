@@ -1,6 +1,7 @@
 // Wire shapes of the resource model: projects, apps, API keys, environments and endpoints
 // (spec 2.1–2.4 and 4.4–4.5), with the limits and enumerations the server enforces.
 import { type Static, Type } from "typebox";
+import { roleSchema } from "./roles.js";
 
 const Timestamp = (description?: string) =>
   Type.String({
@@ -43,9 +44,13 @@ export const FRAMEWORKS = [
   "other",
 ] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
-const FrameworkSchema = Type.Union(
-  FRAMEWORKS.map((name) => Type.Literal(name)),
-  { description: `One of: ${FRAMEWORKS.join(", ")}.`, examples: ["fastify"] },
+// Unsafe<Framework>: a union built from an array infers `never`; this keeps the same schema
+// and gives clients the literal union.
+const FrameworkSchema = Type.Unsafe<Framework>(
+  Type.Union(
+    FRAMEWORKS.map((name) => Type.Literal(name)),
+    { description: `One of: ${FRAMEWORKS.join(", ")}.`, examples: ["fastify"] },
+  ),
 );
 const Icon = Type.String({ maxLength: 32, description: "An emoji or icon name.", examples: ["🛒"] });
 
@@ -71,6 +76,7 @@ export const ProjectListItemSchema = Type.Object(
     slug: SlugSchema,
     description: Type.String(),
     app_count: Type.Integer({ minimum: 0, description: "Live apps of the project.", examples: [3] }),
+    role: roleSchema("The caller's role in the project."),
     created_at: Timestamp(),
   },
   { additionalProperties: false },
@@ -242,7 +248,7 @@ const Method = Type.String({
 const RoutePath = Type.String({
   pattern: "^/",
   maxLength: 2048,
-  description: "Route template, starting with `/`.",
+  description: "Route template, starting with `/`; at most 2048 characters and 2048 bytes of UTF-8.",
   examples: ["/users/{id}"],
 });
 
@@ -283,4 +289,7 @@ export type UpdateEndpointBody = Static<typeof UpdateEndpointBodySchema>;
 export const RESOURCE_LIMITS = {
   liveKeysPerProject: 20,
   environmentsPerApp: 20,
+  /** UTF-8 bytes of an endpoint's route template (besides its 2048 characters): the catalogue's
+   *  unique index cannot hold much more, on PostgreSQL about 2.7 kB per entry. */
+  routeTemplateBytes: 2048,
 } as const;

@@ -2,6 +2,7 @@
 // and the session list of the signed-in user.
 import { type Static, Type } from "typebox";
 import { TokenPairSchema } from "./auth.js";
+import { ProjectAccessSchema } from "./roles.js";
 
 const Id = Type.String({ format: "uuid", examples: ["0b6f7c1e-3d2a-4f8e-9b1c-5a7d2e4f6a81"] });
 const Timestamp = Type.String({ format: "date-time", examples: ["2026-05-27T10:00:00.123Z"] });
@@ -42,7 +43,9 @@ export const UpdateProfileBodySchema = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 64,
-        description: "IANA time zone name; the default zone of time series.",
+        description:
+          "IANA time zone name, any letter case; the default zone of time series. Only zones the events " +
+          "engine can also load are accepted (a few legacy names such as `SystemV/AST4` are not).",
         examples: ["Europe/London"],
       }),
     ),
@@ -59,7 +62,14 @@ export const UserContextSchema = Type.Object(
     picture: Picture,
     is_authenticated: Type.Boolean({ examples: [true] }),
     permissions: Type.Array(Type.String(), { default: [], examples: [[]] }),
-    role: Type.String({ default: "member", examples: ["member"] }),
+    role: Type.String({
+      default: "member",
+      description: "Always `member`: roles are per project (see `projects`).",
+      examples: ["member"],
+    }),
+    projects: Type.Array(ProjectAccessSchema, {
+      description: "Every project the caller belongs to, with their role and its permissions.",
+    }),
   },
   { additionalProperties: false },
 );

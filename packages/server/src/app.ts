@@ -4,25 +4,44 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { TrustProxy } from "./config/index.js";
 import type { Deps } from "./deps.js";
+import { dashboardDistDir } from "@sightline/web/dist-dir";
 import { bearerAuthPlugin } from "./http/bearer-auth.js";
+import { registerBodylessDrain } from "./http/bodyless-requests.js";
+import { createClientErrorHandler } from "./http/client-errors.js";
 import { registerContentEncodingGuard } from "./http/content-encoding.js";
+import { dashboardPlugin } from "./http/dashboard.plugin.js";
 import { errorsPlugin, sendProblem } from "./http/errors.plugin.js";
 import { registerGracefulClose } from "./http/graceful-close.js";
 import { API_PREFIX, openApiPlugin } from "./http/openapi.plugin.js";
 import { REQUEST_ID_HEADER, requestIdFor } from "./http/request-id.js";
+import { registerSecurityHeaders } from "./http/security-headers.js";
 import type { App } from "./http/types.js";
+import { createCookieAuthenticator, sessionCookiePlugin } from "./http/session-cookie.js";
 import { validatorCompiler } from "./http/validation.js";
-import { analyticsRoutes } from "./modules/analytics/analytics.routes.js";
-import { authRoutes } from "./modules/auth/auth.routes.js";
-import { appApiKeysRoutes } from "./modules/api-keys/app-api-keys.routes.js";
-import { appsRoutes } from "./modules/apps/apps.routes.js";
-import { dataRoutes } from "./modules/data/data.routes.js";
-import { endpointsRoutes } from "./modules/endpoints/endpoints.routes.js";
-import { environmentsRoutes } from "./modules/environments/environments.routes.js";
-import { ingestRoutes } from "./modules/ingest/ingest.routes.js";
-import { metaRoutes } from "./modules/meta/meta.routes.js";
-import { projectsRoutes } from "./modules/projects/projects.routes.js";
-import { usersRoutes } from "./modules/users/users.routes.js";
+import { registerWellFormedInput } from "./http/well-formed.js";
+import { accessPlugin, type RouteAccessEntry } from "./modules/access/index.js";
+import { alertsRoutes, channelsRoutes } from "./modules/alerts/index.js";
+import { analyticsRoutes } from "./modules/analytics/index.js";
+import { apiKeysRoutes } from "./modules/api-keys/index.js";
+import { appsRoutes } from "./modules/apps/index.js";
+import { auditRoutes } from "./modules/audit/index.js";
+import { authRoutes, browserSessionRoutes, sessionsRoutes } from "./modules/auth/index.js";
+import { dataRoutes } from "./modules/data/index.js";
+import { endpointsRoutes } from "./modules/endpoints/index.js";
+import { environmentsRoutes } from "./modules/environments/index.js";
+import { ingestRoutes } from "./modules/ingest/index.js";
+import { invitationsRoutes } from "./modules/invitations/index.js";
+import { membersRoutes } from "./modules/members/index.js";
+import { metaRoutes } from "./modules/meta/index.js";
+import { projectsRoutes } from "./modules/projects/index.js";
+import { usersRoutes } from "./modules/users/index.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Every API route with its access declaration, filled as routes register (see tests). */
+    readonly routeAccess: readonly RouteAccessEntry[];
+  }
+}
 
 /** Default body limit for JSON routes; ingest routes set their own. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -34,37 +53,58 @@ export async function buildApp(deps: Deps): Promise<App> {
     logController: new LogController({ requestIdLogLabel: "request_id" }),
     trustProxy: trustProxyOption(deps.config.trustProxy),
     bodyLimit: DEFAULT_BODY_LIMIT,
-    return503OnClosing: true,
+    // Refused by registerGracefulClose instead, as problem+json.
+    return503OnClosing: false,
     // The spec writes collection routes with a trailing slash (`POST /apps/`); accept both.
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: "idle",
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, error),
+    clientErrorHandler: createClientErrorHandler(deps.logger),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.addHook("onRequest", async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
+  registerBodylessDrain(app, DEFAULT_BODY_LIMIT);
+  registerSecurityHeaders(app);
   registerContentEncodingGuard(app);
+  registerWellFormedInput(app);
   registerGracefulClose(app);
 
   await app.register(errorsPlugin);
   await app.register(openApiPlugin);
-  await app.register(bearerAuthPlugin, { verifier: deps.auth });
+  const { publicUrl } = deps.config;
+  await app.register(bearerAuthPlugin, {
+    verifier: deps.auth,
+    cookie: createCookieAuthenticator({ verifier: deps.browserSessions, publicUrl }),
+  });
+  await app.register(sessionCookiePlugin, { publicUrl });
+  const routeAccess: RouteAccessEntry[] = [];
+  app.decorate("routeAccess", routeAccess);
 
   await app.register(
     async (api: App) => {
+      // Every route registered below must declare its access; see modules/access.
+      await api.register(accessPlugin, { resolver: deps.access, table: routeAccess });
       await api.register(metaRoutes, { health: deps.health });
       await api.register(authRoutes, { auth: deps.auth });
+      await api.register(sessionsRoutes, { auth: deps.auth });
+      await api.register(browserSessionRoutes, { browserSessions: deps.browserSessions, publicUrl });
       await api.register(usersRoutes, { users: deps.users, auth: deps.auth });
       const { projects, apps, apiKeys, environments, endpoints } = deps.resources;
-      await api.register(projectsRoutes, { projects, apps, apiKeys });
+      await api.register(projectsRoutes, { projects });
       await api.register(appsRoutes, { apps });
-      await api.register(appApiKeysRoutes, { apps, apiKeys });
-      await api.register(environmentsRoutes, { apps, environments });
-      await api.register(endpointsRoutes, { apps, endpoints });
+      await api.register(apiKeysRoutes, { apiKeys });
+      await api.register(environmentsRoutes, { environments });
+      await api.register(endpointsRoutes, { endpoints });
+      await api.register(membersRoutes, { members: deps.members });
+      await api.register(invitationsRoutes, { invitations: deps.invitations });
+      await api.register(auditRoutes, { audit: deps.audit });
       await api.register(dataRoutes, { data: deps.data });
       await api.register(analyticsRoutes, { analytics: deps.analytics });
+      await api.register(alertsRoutes, { rules: deps.alerts.rules });
+      await api.register(channelsRoutes, { channels: deps.alerts.channels });
       await api.register(ingestRoutes, {
         ingest: deps.ingest,
         maxBodyBytes: deps.config.ingest.maxBodyBytes,
@@ -73,6 +113,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     },
     { prefix: API_PREFIX },
   );
+  await app.register(dashboardPlugin, { distDir: deps.dashboardDir ?? dashboardDistDir });
 
   return app;
 }

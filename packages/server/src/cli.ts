@@ -12,7 +12,7 @@ const SHUTDOWN_DEADLINE_MS = 30_000;
 const USAGE = `Usage: sightline <command>
 
 Commands:
-  start     Serve the Sightline API (default)
+  start     Serve the Sightline API and dashboard (default)
   migrate   Apply pending migrations to the metadata and events stores, then exit
   version   Print the version
   help      Show this text
@@ -62,7 +62,8 @@ async function start(config: Config): Promise<number> {
       `  Sightline ${SERVER_VERSION} is running`,
       `  API         ${local}/api/v1`,
       `  API docs    ${local}/api/v1/docs`,
-      "  Dashboard   not in this build yet (the web package arrives in a later release)",
+      // Where e-mailed sign-in links point: the browser's cookie belongs to that host.
+      `  Dashboard   ${config.publicUrl}/`,
       ...(config.publicUrl.startsWith(local) ? [] : [`  Public URL  ${config.publicUrl}`]),
       `  Data        ${describeStorage(config)}`,
       "",

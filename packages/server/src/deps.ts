@@ -4,25 +4,36 @@ import type { Logger } from "pino";
 import { type Clock, systemClock } from "./clock.js";
 import type { Config } from "./config/index.js";
 import { API_PREFIX } from "./http/openapi.plugin.js";
-import { type AuthService, createAuthService } from "./modules/auth/auth.service.js";
+import { createTimeZoneCatalogue } from "./lib/time-zones.js";
+import { createScopeResolver, type ScopeResolver } from "./modules/access/index.js";
+import { type AlertsModule, createAlertsModule } from "./modules/alerts/index.js";
+import { type AnalyticsService, createAnalyticsService } from "./modules/analytics/index.js";
+import { type AuditService, createAuditService, createAuditTrail } from "./modules/audit/index.js";
 import {
+  type AuthService,
+  createAccessTokenSigner,
+  createAuthService,
+  type BrowserSessionService,
+  createBrowserSessionService,
   createMailQueue,
   createOutboxTransport,
+  createSessionSealer,
   createSmtpTransport,
   type MailQueue,
-} from "./modules/auth/mail/index.js";
-import { createAccessTokenSigner } from "./modules/auth/tokens.js";
-import { type AnalyticsService, createAnalyticsService } from "./modules/analytics/analytics.service.js";
-import { createDataService, type DataService } from "./modules/data/data.service.js";
-import { createIngestService, type IngestService } from "./modules/ingest/ingest.service.js";
-import { createHealthService, type HealthService } from "./modules/meta/health.service.js";
-import { createRateLimiter, type RateLimiter } from "./modules/rate-limits/rate-limits.service.js";
-import { createUsersService, type UsersService } from "./modules/users/users.service.js";
-import { createResourceServices, type ResourceServices } from "./modules/resources.js";
+} from "./modules/auth/index.js";
+import { createDataService, type DataService } from "./modules/data/index.js";
+import { createIngestService, type IngestService } from "./modules/ingest/index.js";
+import { createInvitationsService, type InvitationsService } from "./modules/invitations/index.js";
+import { createMembersService, type MembersService } from "./modules/members/index.js";
+import { createHealthService, type HealthService } from "./modules/meta/index.js";
+import { createRateLimiter, type RateLimiter } from "./modules/rate-limits/index.js";
+import { createUsersService, type UsersService } from "./modules/users/index.js";
+import { createResourceServices, type ResourceServices } from "./resources.js";
 import { loadOrCreateSecret } from "./secrets.js";
 import {
   applyRetention,
   type EventsExecutor,
+  loadEngineTimeZones,
   migrateEvents,
   openEventsExecutor,
 } from "./stores/events/index.js";
@@ -42,15 +53,28 @@ export interface Deps {
   readonly mail: MailQueue;
   /** Sign-in, sessions and access-token verification (the bearer plugin's verifier). */
   readonly auth: AuthService;
+  /** The dashboard's cookie sessions (the cookie half of `app.authenticate`). */
+  readonly browserSessions: BrowserSessionService;
+  /** Where the built dashboard is served from; undefined: the web package's dist/. */
+  readonly dashboardDir: string | undefined;
   readonly users: UsersService;
   /** Projects, apps, API keys, environments, endpoints, and the directory ingest uses. */
   readonly resources: ResourceServices;
+  /** Resolves the project or app a route acts on and checks the caller's role. */
+  readonly access: ScopeResolver;
+  /** A project's members, roles and ownership. */
+  readonly members: MembersService;
+  readonly invitations: InvitationsService;
+  /** Reading a project's audit log (services write to it through the audit trail). */
+  readonly audit: AuditService;
   /** Request and log ingest, with the buffered writers of the events tables. */
   readonly ingest: IngestService;
   /** Searching request and log records of a project. */
   readonly data: DataService;
   /** Aggregates over request records: summaries, timeseries, endpoints, consumers. */
   readonly analytics: AnalyticsService;
+  /** Alert rules, channels, the evaluator (started by the server) and notification delivery. */
+  readonly alerts: AlertsModule;
   /** Flushes pending writes and closes every store; safe to call twice. */
   close(): Promise<void>;
 }
@@ -65,6 +89,10 @@ export interface DepsOptions {
   };
   /** Sees the SQL of every metadata query (tests count queries per request with it). */
   readonly onMetadataQuery?: (sql: string) => void;
+  /** Serve the dashboard from here instead of the web package's dist/ (tests). */
+  readonly dashboardDir?: string;
+  /** Pauses between attempts of an alert notification (tests shorten them). */
+  readonly alertRetryDelaysMs?: readonly number[];
 }
 
 export async function createDeps(config: Config, options: DepsOptions): Promise<Deps> {
@@ -84,7 +112,8 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     const appliedMetadata = await metadata.migrate();
     if (appliedMetadata.length > 0)
       logger.info({ migrations: appliedMetadata }, "metadata migrations applied");
-    const resources = createResourceServices({ db: metadata.db, clock, logger });
+    const auditTrail = createAuditTrail(clock);
+    const resources = createResourceServices({ db: metadata.db, clock, audit: auditTrail, logger });
     closers.push(() => resources.close());
 
     const events = await openEventsExecutor({
@@ -117,12 +146,11 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     closers.push(() => ingest.close());
 
     const rateLimiter = createRateLimiter(createRateLimitsRepo(metadata.db), clock);
-    const mail = createMailQueue(
+    const mailTransport =
       config.smtpUrl === undefined
         ? createOutboxTransport(config.paths.outbox, config.mailFrom, logger)
-        : createSmtpTransport(config.smtpUrl, config.mailFrom),
-      logger,
-    );
+        : createSmtpTransport(config.smtpUrl, config.mailFrom);
+    const mail = createMailQueue(mailTransport, logger);
     // Pushed last, so closed first: queued mail goes out before the stores close.
     closers.push(() => mail.close());
     const auth = createAuthService({
@@ -134,18 +162,56 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       publicUrl: config.publicUrl,
       logger,
     });
+    const apiBaseUrl = `${config.publicUrl}${API_PREFIX}`;
+    const members = createMembersService({
+      db: metadata.db,
+      audit: auditTrail,
+      apiBaseUrl,
+      deleteProjectWithin: (trx, projectId) => resources.projects.deleteWithin(trx, projectId),
+    });
+    const invitations = createInvitationsService({
+      db: metadata.db,
+      clock,
+      audit: auditTrail,
+      rateLimiter,
+      mail,
+      publicUrl: config.publicUrl,
+    });
     const users = createUsersService({
       db: metadata.db,
       clock,
-      apiBaseUrl: `${config.publicUrl}${API_PREFIX}`,
+      apiBaseUrl,
       logger,
-      // Projects the user owns go with the account, exactly as DELETE /projects/{slug} would.
-      onAccountDeleted: [(userId, trx) => resources.projects.deleteProjectsOwnedBy(trx, userId)],
+      timeZones: createTimeZoneCatalogue(() => loadEngineTimeZones(events)),
+      // Memberships end; projects only this user was in go, exactly as DELETE /projects/{slug}
+      // would; shared projects the user was the last owner of pass to another member.
+      onAccountDeleted: [(userId, trx) => members.endMembershipsOf(trx, userId)],
     });
 
-    const { projects, apps } = resources;
-    const data = createDataService({ events, projects, apps });
-    const analytics = createAnalyticsService({ events, projects, apps, users, clock });
+    const { apps } = resources;
+    const data = createDataService({
+      events,
+      apps,
+      clock,
+      requestsRetentionDays: config.retention.requestsDays,
+    });
+    const analytics = createAnalyticsService({ events, apps, users, clock });
+    const alerts = createAlertsModule({
+      db: metadata.db,
+      events,
+      clock,
+      logger,
+      audit: auditTrail,
+      mail: mailTransport,
+      publicUrl: config.publicUrl,
+      evalIntervalSeconds: config.alerts.evalIntervalSeconds,
+      allowPrivateTargets: config.alerts.allowPrivateTargets,
+      ingestFlushIntervalMs: config.ingest.flushIntervalMs,
+      ...(options.alertRetryDelaysMs === undefined ? {} : { retryDelaysMs: options.alertRetryDelaysMs }),
+    });
+    // Pushed after the mail queue, so closed before it and the stores: a pass under way finishes
+    // and the evaluator's lease is released for another instance at once.
+    closers.push(() => alerts.close());
 
     let closing: Promise<void> | undefined;
     return {
@@ -159,11 +225,22 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       health: createHealthService({ metadata, events }),
       mail,
       auth,
+      browserSessions: createBrowserSessionService({
+        auth,
+        sealer: createSessionSealer(jwtSecret, clock),
+        clock,
+      }),
+      dashboardDir: options.dashboardDir,
       users,
       resources,
+      access: createScopeResolver(metadata.db),
+      members,
+      invitations,
+      audit: createAuditService(metadata.db),
       ingest,
       data,
       analytics,
+      alerts,
       close() {
         closing ??= closeAll(closers, logger);
         return closing;

@@ -20,6 +20,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   try {
     app = await buildApp(deps);
     await app.listen({ port: config.port, host: config.host });
+    // Evaluation runs in the serving process (no second scheduler); tests tick by hand.
+    deps.alerts.start();
   } catch (error) {
     await deps.close();
     throw error;

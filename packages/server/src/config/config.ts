@@ -32,6 +32,12 @@ export interface Config {
   };
   /** Days events are kept (the tables' TTL). */
   readonly retention: { readonly requestsDays: number; readonly logsDays: number };
+  readonly alerts: {
+    /** Seconds between evaluations of the alert rules (one instance evaluates, by lease). */
+    readonly evalIntervalSeconds: number;
+    /** Whether webhook and Slack targets may be loopback, link-local or private addresses. */
+    readonly allowPrivateTargets: boolean;
+  };
   /** Files and folders under dataDir; derived, not configurable one by one. */
   readonly paths: {
     readonly sqlite: string;
@@ -146,6 +152,18 @@ export const knobs: readonly Knob[] = [
     default: "30",
     description: "Days log records are kept (1–3650); older records are rejected at ingest and expire (TTL).",
   },
+  {
+    name: "ALERTS_EVAL_INTERVAL_SECONDS",
+    default: "60",
+    description:
+      "Seconds between evaluations of alert rules (1–3600); one instance evaluates each time, by a lease in the metadata store.",
+  },
+  {
+    name: "ALERTS_ALLOW_PRIVATE_TARGETS",
+    default: "false",
+    description:
+      "`true` lets webhook and Slack channels call loopback, link-local and private addresses (refused by default against SSRF).",
+  },
 ];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -226,6 +244,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     logsDays: integer("LOGS_RETENTION_DAYS", 30, 1, 3650),
   });
 
+  const alerts = Object.freeze({
+    evalIntervalSeconds: integer("ALERTS_EVAL_INTERVAL_SECONDS", 60, 1, 3600),
+    allowPrivateTargets: parseBoolean(read("ALERTS_ALLOW_PRIVATE_TARGETS"), (m) =>
+      fail("ALERTS_ALLOW_PRIVATE_TARGETS", m, false),
+    ),
+  });
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -243,6 +268,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     logLevel,
     ingest,
     retention,
+    alerts,
     paths: Object.freeze({
       sqlite: resolve(dataDir, "sightline.sqlite"),
       chdb: resolve(dataDir, "events"),
@@ -284,6 +310,14 @@ function parseUrl<T>(raw: string, protocols: readonly string[], fail: (message: 
     return fail(`must start with ${protocols.map((p) => `${p}//`).join(" or ")}`);
   }
   return raw;
+}
+
+function parseBoolean(raw: string | undefined, fail: (message: string) => boolean): boolean {
+  if (raw === undefined) return false;
+  const lowered = raw.toLowerCase();
+  if (["true", "1", "on", "yes"].includes(lowered)) return true;
+  if (["false", "0", "off", "no"].includes(lowered)) return false;
+  return fail("must be true or false");
 }
 
 function parseTrustProxy(raw: string | undefined, fail: (message: string) => TrustProxy): TrustProxy {

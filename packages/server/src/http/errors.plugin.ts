@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { buildProblem, toProblem } from "./problem.js";
 import { REQUEST_ID_HEADER } from "./request-id.js";
+import { SECURITY_HEADERS } from "./security-headers.js";
 import type { App } from "./types.js";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json; charset=utf-8";
@@ -13,9 +14,10 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
   if (problem.isServerFault) {
     request.log.error({ err: error }, "request failed");
   }
+  // Headers set here, not only by hooks: framework errors (an undecodable URL) skip onSend.
   return reply
     .code(problem.status)
-    .headers({ ...problem.headers, [REQUEST_ID_HEADER]: request.id })
+    .headers({ ...problem.headers, ...SECURITY_HEADERS, [REQUEST_ID_HEADER]: request.id })
     .type(PROBLEM_CONTENT_TYPE)
     .send(JSON.stringify(problem.body));
 }
@@ -31,7 +33,7 @@ export const errorsPlugin = fp(
       );
       return reply
         .code(404)
-        .header(REQUEST_ID_HEADER, request.id)
+        .headers({ ...SECURITY_HEADERS, [REQUEST_ID_HEADER]: request.id })
         .type(PROBLEM_CONTENT_TYPE)
         .send(JSON.stringify(body));
     });

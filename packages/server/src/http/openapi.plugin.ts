@@ -3,7 +3,7 @@
 
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import { ProblemSchema } from "@sightline/contracts";
+import { ProblemSchema, SESSION_COOKIE_NAME } from "@sightline/contracts";
 import fp from "fastify-plugin";
 import { API_VERSION } from "../version.js";
 import type { App } from "./types.js";
@@ -22,6 +22,12 @@ export const API_TAGS = [
   { name: "ingest", description: "Request and log records sent by instrumented applications." },
   { name: "data", description: "Searching request and log records." },
   { name: "analytics", description: "Aggregates over request records." },
+  { name: "sessions", description: "The signed-in user's sessions (devices)." },
+  { name: "members", description: "A project's members, their roles and ownership." },
+  { name: "invitations", description: "Inviting people to projects, and answering invitations." },
+  { name: "audit", description: "Who did what in a project, and when." },
+  { name: "alerts", description: "Alert rules on error rate, latency and traffic, their state and history." },
+  { name: "notification-channels", description: "Where alerts are sent: e-mail, signed webhooks, Slack." },
 ] as const;
 
 const DOCS_CSP = [
@@ -65,6 +71,7 @@ export const openApiPlugin = fp(
           securitySchemes: {
             bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
             apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+            sessionCookie: { type: "apiKey", in: "cookie", name: SESSION_COOKIE_NAME },
           },
         },
       },

@@ -10,6 +10,7 @@ import {
 import type { FastifyError } from "fastify";
 import { AppError } from "../errors.js";
 import { EventsStoreError } from "../stores/events/executor.js";
+import { MetadataConflictError } from "../stores/metadata/portable-driver.js";
 import { messageOf, pointerOf } from "./validation.js";
 
 export interface ProblemReply {
@@ -92,6 +93,17 @@ export function toProblem(error: unknown, request: RequestFacts): ProblemReply {
       "The events store is unavailable; retry shortly.",
       {},
       { "retry-after": "5" },
+    );
+  }
+  if (error instanceof MetadataConflictError) {
+    // A race the service's own check lost (or a value only the store saw as equal): the unique
+    // index decided. Column names are ours; the values are never repeated back.
+    const fields = error.columns.filter((column) => !column.endsWith("_id"));
+    return reply(
+      "conflict",
+      fields.length === 0
+        ? "This conflicts with an existing record."
+        : `Another record already has this ${fields.join(" and ")}.`,
     );
   }
   const fastifyError = error as Partial<FastifyError>;

@@ -110,6 +110,16 @@ describe("loadConfig", () => {
     expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(expected);
   });
 
+  it("reads the alert knobs and refuses bad values", () => {
+    expect(loadConfig({}).alerts).toEqual({ evalIntervalSeconds: 60, allowPrivateTargets: false });
+    expect(
+      loadConfig({ ALERTS_EVAL_INTERVAL_SECONDS: "5", ALERTS_ALLOW_PRIVATE_TARGETS: "true" }).alerts,
+    ).toEqual({ evalIntervalSeconds: 5, allowPrivateTargets: true });
+    expect(() =>
+      loadConfig({ ALERTS_EVAL_INTERVAL_SECONDS: "0", ALERTS_ALLOW_PRIVATE_TARGETS: "maybe" }),
+    ).toThrow(/ALERTS_EVAL_INTERVAL_SECONDS[\s\S]*ALERTS_ALLOW_PRIVATE_TARGETS: must be true or false/);
+  });
+
   it("documents every knob in the README configuration table", () => {
     const readme = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
     for (const knob of knobs) {

@@ -9,7 +9,9 @@ import { type Child, CLI_PATH, cleanEnv, freePort, runTs } from "../support/proc
 
 const PROBE = fileURLToPath(new URL("../fixtures/durability-probe.ts", import.meta.url));
 
-describe("the sightline process", () => {
+// Each test starts the CLI once or twice (TypeScript loader, both stores, migrations): seconds
+// each on a quiet machine, far more when the cores are shared, so the budget is generous.
+describe("the sightline process", { timeout: 120_000 }, () => {
   let dataDir: string;
   const children: Child[] = [];
   const spawnCli = (args: string[], env: Record<string, string>) => {

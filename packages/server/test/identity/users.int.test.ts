@@ -3,7 +3,9 @@
 // tokens, password set and change, and account deletion — on every metadata backend.
 import type { PasswordChanged, Session, TokenPair, UserProfile } from "@sightline/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTimeZoneCatalogue } from "../../src/lib/time-zones.js";
 import { createUsersService } from "../../src/modules/users/users.service.js";
+import { loadEngineTimeZones } from "../../src/stores/events/index.js";
 import { createTestContext } from "../support/app.js";
 import { signIn } from "../support/auth.js";
 import { metadataBackends } from "../support/metadata.js";
@@ -103,6 +105,7 @@ describe.each(metadataBackends())("users routes on $name", (backend) => {
         is_authenticated: true,
         permissions: [],
         role: "member",
+        projects: [],
       });
     });
 
@@ -418,6 +421,7 @@ describe.each(metadataBackends())("users routes on $name", (backend) => {
           clock: h.clock,
           apiBaseUrl: "https://sightline.test/api/v1",
           logger: h.ctx.deps.logger,
+          timeZones: createTimeZoneCatalogue(() => loadEngineTimeZones(h.ctx.deps.events)),
           onAccountDeleted: [
             async (userId, trx) => {
               // The hook sees the user still live, inside the transaction it writes with.

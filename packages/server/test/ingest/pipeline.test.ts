@@ -272,7 +272,7 @@ describe("prepareBatch with request records", () => {
         pointer: "/requests/9/span_id",
         message: "must be 16 hexadecimal digits, not all zero (W3C span-id)",
       },
-      { index: 10, pointer: "/requests/10/response_time_ms", message: "must be a finite number" },
+      { index: 10, pointer: "/requests/10/response_time_ms", message: "must be <= 86400000" },
       { index: 11, pointer: "/requests/11/environment", message: "must be 1–64 characters after trimming" },
       { index: 12, pointer: "/requests/12/path", message: "must NOT have more than 2048 characters" },
       { index: 13, pointer: "/requests/13/request_headers", message: "must have at most 100 headers" },

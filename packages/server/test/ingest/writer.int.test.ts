@@ -12,6 +12,7 @@ import {
   WriterOverloadedError,
 } from "../../src/modules/ingest/ingest.writer.js";
 import { requestKind } from "../../src/modules/ingest/requests.records.js";
+import { pino } from "pino";
 import { createLogger } from "../../src/logger.js";
 import {
   type EventsExecutor,
@@ -152,8 +153,39 @@ describe.each(eventsBackends())("events writer on $name", ({ options }) => {
     expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     const failure = (results[1] as PromiseRejectedResult).reason as unknown;
     expect(failure).toBeInstanceOf(EventsStoreError);
-    expect((failure as EventsStoreError).kind).toBe("query");
+    expect((failure as EventsStoreError).kind).toBe("rejected");
     expect(await count()).toBe(15);
+  });
+
+  it("isolates a batch with a lone surrogate (bypassing the HTTP layer's repair) and logs no row content", async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(line) });
+    const w = writer({ logger });
+    const secret = "secret-path-7c1e";
+    const lone = chunkOf(3, `/${secret}\ud83d`);
+    const results = await Promise.allSettled([w.write(chunkOf(4)), w.write(lone), w.write(chunkOf(2))]);
+    expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    const failure = (results[1] as PromiseRejectedResult).reason as EventsStoreError;
+    expect(failure).toBeInstanceOf(EventsStoreError);
+    expect(failure.kind).toBe("rejected");
+    expect(failure.engineError).toBe("CANNOT_PARSE_ESCAPE_SEQUENCE");
+    expect(failure.failedAtRow).toBe(1);
+    expect(failure.cause).toBeUndefined();
+    expect(await count()).toBe(6);
+
+    const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const entry = failed.find((line) => line.msg === "events insert failed");
+    expect(entry).toMatchObject({
+      table: "api_requests",
+      rows: 3,
+      batches: 1,
+      kind: "rejected",
+      code: 25,
+      engine_error: "CANNOT_PARSE_ESCAPE_SEQUENCE",
+      row: 1,
+    });
+    expect(lines.join("\n")).not.toContain(secret);
+    expect(lines.join("\n")).not.toContain(APP.id);
   });
 
   it("fails every batch of an insert the store refuses, storing none of them, and recovers", async () => {

@@ -66,7 +66,7 @@ describe.each(metadataBackends())("projects on $name", (backend: MetadataBackend
     expect(unknown.errors).toEqual([{ pointer: "/owner_id", message: "is not a known field" }]);
   });
 
-  it("lists accessible projects newest first with live app counts, in one query", async () => {
+  it("lists the projects the caller belongs to, newest first, with role and live app counts, in one query", async () => {
     const first = (await api.post("/api/v1/projects", { name: "First" })).json();
     const second = (await api.post("/api/v1/projects", { name: "Second" })).json();
     await api.post("/api/v1/projects/first/apps", { name: "A" });
@@ -83,6 +83,7 @@ describe.each(metadataBackends())("projects on $name", (backend: MetadataBackend
         slug: "second",
         description: "",
         app_count: 0,
+        role: "owner",
         created_at: second.created_at,
       },
       {
@@ -91,6 +92,7 @@ describe.each(metadataBackends())("projects on $name", (backend: MetadataBackend
         slug: "first",
         description: "",
         app_count: 2,
+        role: "owner",
         created_at: first.created_at,
       },
     ]);

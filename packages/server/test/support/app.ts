@@ -41,6 +41,8 @@ export interface TestContextOptions {
   readonly extend?: (app: App) => void | Promise<void>;
   /** Sees the SQL of every metadata query. */
   readonly onMetadataQuery?: (sql: string) => void;
+  /** Serve the dashboard from this directory instead of the web package's build. */
+  readonly dashboardDir?: string;
 }
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
@@ -63,6 +65,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     logger: createLogger(config.logLevel),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.onMetadataQuery === undefined ? {} : { onMetadataQuery: options.onMetadataQuery }),
+    ...(options.dashboardDir === undefined ? {} : { dashboardDir: options.dashboardDir }),
     storage: {
       chdbPath: testChdbPath(),
       ...(postgresSchema === undefined ? {} : { postgresSchema }),

@@ -35,3 +35,10 @@ export async function outboxMessagesFor(outboxDir: string, email: string): Promi
   const to = new RegExp(`^To: .*${email.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "im");
   return messages.filter((message) => to.test(message));
 }
+
+/** The token of the invitation link in a raw message; throws when there is none. */
+export function invitationTokenOf(rawMessage: string): string {
+  const match = /\/invitations\/accept\?token=([A-Za-z0-9_-]{43,})/.exec(decodeQuotedPrintable(rawMessage));
+  if (match === null) throw new Error(`no invitation link in message:\n${rawMessage}`);
+  return match[1] as string;
+}

@@ -30,51 +30,39 @@ import {
   SummarySchema,
   TimeseriesSchema,
 } from "@sightline/contracts";
-import { type TObject, type TProperties, Type } from "typebox";
-import { requireAuth } from "../../http/bearer-auth.js";
-import { bearerSecurity, problemResponses } from "../../http/schemas.js";
+import { Type } from "typebox";
+import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
-import { AppParams, AppScopeQuery } from "../apps/app-scope.js";
-import type { AnalyticsService, AppTarget } from "./analytics.service.js";
-
-const ProjectParams = Type.Object({ project_slug: Type.String({ maxLength: 200, examples: ["shop"] }) });
-
-/** An app route's query: its own parameters plus `?project=` to pick among same-slug apps. */
-function withProject<P extends TProperties>(schema: TObject<P>) {
-  return Type.Object({ ...AppScopeQuery.properties, ...schema.properties }, { additionalProperties: false });
-}
+import {
+  access,
+  AppParams,
+  appScopeOf,
+  ProjectParams,
+  projectScopeOf,
+  withProject,
+} from "../access/index.js";
+import type { AnalyticsService } from "./analytics.service.js";
 
 const RULES =
   "Error = status >= 400 (client_errors 4xx, server_errors 5xx); error_rate is a percentage; empty windows " +
   "give zeros. The window defaults to the 24 hours before now; `since`/`until` are inclusive. Bad " +
   "parameters answer 422 naming each one; an unavailable events store answers 503.";
 
-function target(request: {
-  auth: Parameters<typeof requireAuth>[0]["auth"];
-  params: { app_slug: string };
-  query: { project?: string | undefined };
-}): AppTarget {
-  return {
-    userId: requireAuth(request).userId,
-    appSlug: request.params.app_slug,
-    projectSlug: request.query.project,
-  };
-}
-
 export async function analyticsRoutes(
   app: App,
   { analytics }: { analytics: AnalyticsService },
 ): Promise<void> {
-  app.addHook("onRequest", app.authenticate);
-  const common = { security: bearerSecurity, tags: ["analytics"] };
-  const projectProblems = problemResponses(401, 404, 422, 503);
-  const appProblems = problemResponses(401, 404, 409, 422, 503);
+  const common = { tags: ["analytics"] };
+  const problems = problemResponses(422, 503);
+  const projectConfig = { access: access.project("data:read") };
+  const appConfig = { access: access.app("data:read") };
 
   // ---- project overview ----
 
   app.get(
     "/projects/:project_slug/analytics/environments",
     {
+      config: projectConfig,
       schema: {
         ...common,
         operationId: "listProjectEnvironments",
@@ -84,16 +72,16 @@ export async function analyticsRoutes(
           "`app_slugs` narrows them to some apps.",
         params: ProjectParams,
         querystring: EnvironmentsQuerySchema,
-        response: { 200: EnvironmentsSchema, ...projectProblems },
+        response: { 200: EnvironmentsSchema, ...problems },
       },
     },
-    async (request) =>
-      analytics.environments(requireAuth(request).userId, request.params.project_slug, request.query),
+    async (request) => analytics.environments(projectScopeOf(request), request.query),
   );
 
   app.get(
     "/projects/:project_slug/analytics/summary",
     {
+      config: projectConfig,
       schema: {
         ...common,
         operationId: "getProjectSummary",
@@ -101,16 +89,16 @@ export async function analyticsRoutes(
         description: RULES,
         params: ProjectParams,
         querystring: ProjectAnalyticsQuerySchema,
-        response: { 200: SummarySchema, ...projectProblems },
+        response: { 200: SummarySchema, ...problems },
       },
     },
-    async (request) =>
-      analytics.projectSummary(requireAuth(request).userId, request.params.project_slug, request.query),
+    async (request) => analytics.projectSummary(projectScopeOf(request), request.query),
   );
 
   app.get(
     "/projects/:project_slug/analytics/timeseries",
     {
+      config: projectConfig,
       schema: {
         ...common,
         operationId: "getProjectTimeseries",
@@ -118,16 +106,16 @@ export async function analyticsRoutes(
         description: `Every bucket of the window, zero-filled, aligned in \`timezone\`. ${RULES}`,
         params: ProjectParams,
         querystring: ProjectTimeseriesQuerySchema,
-        response: { 200: TimeseriesSchema, ...projectProblems },
+        response: { 200: TimeseriesSchema, ...problems },
       },
     },
-    async (request) =>
-      analytics.projectTimeseries(requireAuth(request).userId, request.params.project_slug, request.query),
+    async (request) => analytics.projectTimeseries(projectScopeOf(request), request.query),
   );
 
   app.get(
     "/projects/:project_slug/analytics/endpoints",
     {
+      config: projectConfig,
       schema: {
         ...common,
         operationId: "listProjectEndpoints",
@@ -137,16 +125,16 @@ export async function analyticsRoutes(
           `\`total_count\` counts every matching endpoint. ${RULES}`,
         params: ProjectParams,
         querystring: ProjectEndpointsQuerySchema,
-        response: { 200: ProjectEndpointsPageSchema, ...projectProblems },
+        response: { 200: ProjectEndpointsPageSchema, ...problems },
       },
     },
-    async (request) =>
-      analytics.projectEndpoints(requireAuth(request).userId, request.params.project_slug, request.query),
+    async (request) => analytics.projectEndpoints(projectScopeOf(request), request.query),
   );
 
   app.get(
     "/projects/:project_slug/analytics/consumers",
     {
+      config: projectConfig,
       schema: {
         ...common,
         operationId: "listProjectConsumers",
@@ -154,11 +142,10 @@ export async function analyticsRoutes(
         description: `Consumers by requests in the window (ties: consumer_id). ${RULES}`,
         params: ProjectParams,
         querystring: ProjectConsumersQuerySchema,
-        response: { 200: Type.Array(ConsumerStatsSchema), ...projectProblems },
+        response: { 200: Type.Array(ConsumerStatsSchema), ...problems },
       },
     },
-    async (request) =>
-      analytics.projectConsumers(requireAuth(request).userId, request.params.project_slug, request.query),
+    async (request) => analytics.projectConsumers(projectScopeOf(request), request.query),
   );
 
   // ---- app endpoint metrics (spec 4.5) ----
@@ -166,6 +153,7 @@ export async function analyticsRoutes(
   app.get(
     "/apps/:app_slug/endpoint-stats",
     {
+      config: appConfig,
       schema: {
         ...common,
         operationId: "listAppEndpointStats",
@@ -175,15 +163,16 @@ export async function analyticsRoutes(
           `OR-ed with each other and AND-ed with the rest. ${RULES}`,
         params: AppParams,
         querystring: withProject(EndpointStatsQuerySchema),
-        response: { 200: EndpointStatsPageSchema, ...appProblems },
+        response: { 200: EndpointStatsPageSchema, ...problems },
       },
     },
-    async (request) => analytics.endpointStats(target(request), request.query),
+    async (request) => analytics.endpointStats(appScopeOf(request), request.query),
   );
 
   app.get(
     "/apps/:app_slug/endpoint-options",
     {
+      config: appConfig,
       schema: {
         ...common,
         operationId: "listAppEndpointOptions",
@@ -191,15 +180,16 @@ export async function analyticsRoutes(
         description: `Endpoints with traffic in the window by requests (ties: method, route). ${RULES}`,
         params: AppParams,
         querystring: withProject(EndpointOptionsQuerySchema),
-        response: { 200: Type.Array(EndpointOptionSchema), ...appProblems },
+        response: { 200: Type.Array(EndpointOptionSchema), ...problems },
       },
     },
-    async (request) => analytics.endpointOptions(target(request), request.query),
+    async (request) => analytics.endpointOptions(appScopeOf(request), request.query),
   );
 
   app.get(
     "/apps/:app_slug/consumers",
     {
+      config: appConfig,
       schema: {
         ...common,
         operationId: "listAppConsumers",
@@ -207,10 +197,10 @@ export async function analyticsRoutes(
         description: `Consumers by requests in the window (ties: consumer_id). ${RULES}`,
         params: AppParams,
         querystring: withProject(AppConsumersQuerySchema),
-        response: { 200: Type.Array(ConsumerStatsSchema), ...appProblems },
+        response: { 200: Type.Array(ConsumerStatsSchema), ...problems },
       },
     },
-    async (request) => analytics.appConsumers(target(request), request.query),
+    async (request) => analytics.appConsumers(appScopeOf(request), request.query),
   );
 
   // ---- app analytics (spec 4.5) ----
@@ -218,6 +208,7 @@ export async function analyticsRoutes(
   app.get(
     "/apps/:app_slug/analytics/summary",
     {
+      config: appConfig,
       schema: {
         ...common,
         operationId: "getAppSummary",
@@ -225,15 +216,16 @@ export async function analyticsRoutes(
         description: RULES,
         params: AppParams,
         querystring: withProject(AppWindowQuerySchema),
-        response: { 200: SummarySchema, ...appProblems },
+        response: { 200: SummarySchema, ...problems },
       },
     },
-    async (request) => analytics.appSummary(target(request), request.query),
+    async (request) => analytics.appSummary(appScopeOf(request), request.query),
   );
 
   app.get(
     "/apps/:app_slug/analytics/timeseries",
     {
+      config: appConfig,
       schema: {
         ...common,
         operationId: "getAppTimeseries",
@@ -241,15 +233,16 @@ export async function analyticsRoutes(
         description: `Every bucket of the window, zero-filled, aligned in \`timezone\`. ${RULES}`,
         params: AppParams,
         querystring: withProject(AppTimeseriesQuerySchema),
-        response: { 200: TimeseriesSchema, ...appProblems },
+        response: { 200: TimeseriesSchema, ...problems },
       },
     },
-    async (request) => analytics.appTimeseries(target(request), request.query),
+    async (request) => analytics.appTimeseries(appScopeOf(request), request.query),
   );
 
   app.get(
     "/apps/:app_slug/analytics/related-apis",
     {
+      config: appConfig,
       schema: {
         ...common,
         operationId: "listAppRelatedApis",
@@ -257,15 +250,16 @@ export async function analyticsRoutes(
         description: `Families ("/" + first segment of the route template) by requests. ${RULES}`,
         params: AppParams,
         querystring: withProject(RelatedApisQuerySchema),
-        response: { 200: Type.Array(RelatedApiSchema), ...appProblems },
+        response: { 200: Type.Array(RelatedApiSchema), ...problems },
       },
     },
-    async (request) => analytics.relatedApis(target(request), request.query),
+    async (request) => analytics.relatedApis(appScopeOf(request), request.query),
   );
 
   app.get(
     "/apps/:app_slug/analytics/endpoint-detail",
     {
+      config: appConfig,
       schema: {
         ...common,
         operationId: "getAppEndpointDetail",
@@ -273,15 +267,16 @@ export async function analyticsRoutes(
         description: `The endpoint named by \`method\` and \`path\` (its route template). ${RULES}`,
         params: AppParams,
         querystring: withProject(EndpointQuerySchema),
-        response: { 200: EndpointDetailSchema, ...appProblems },
+        response: { 200: EndpointDetailSchema, ...problems },
       },
     },
-    async (request) => analytics.endpointDetail(target(request), request.query),
+    async (request) => analytics.endpointDetail(appScopeOf(request), request.query),
   );
 
   app.get(
     "/apps/:app_slug/analytics/endpoint-timeseries",
     {
+      config: appConfig,
       schema: {
         ...common,
         operationId: "getAppEndpointTimeseries",
@@ -289,15 +284,16 @@ export async function analyticsRoutes(
         description: `Every bucket of the window, zero-filled, aligned in \`timezone\`. ${RULES}`,
         params: AppParams,
         querystring: withProject(EndpointTimeseriesQuerySchema),
-        response: { 200: TimeseriesSchema, ...appProblems },
+        response: { 200: TimeseriesSchema, ...problems },
       },
     },
-    async (request) => analytics.endpointTimeseries(target(request), request.query),
+    async (request) => analytics.endpointTimeseries(appScopeOf(request), request.query),
   );
 
   app.get(
     "/apps/:app_slug/analytics/endpoint-consumers",
     {
+      config: appConfig,
       schema: {
         ...common,
         operationId: "listAppEndpointConsumers",
@@ -305,15 +301,16 @@ export async function analyticsRoutes(
         description: `Consumers of the endpoint by requests (ties: consumer_id). ${RULES}`,
         params: AppParams,
         querystring: withProject(EndpointConsumersQuerySchema),
-        response: { 200: Type.Array(EndpointConsumerSchema), ...appProblems },
+        response: { 200: Type.Array(EndpointConsumerSchema), ...problems },
       },
     },
-    async (request) => analytics.endpointConsumers(target(request), request.query),
+    async (request) => analytics.endpointConsumers(appScopeOf(request), request.query),
   );
 
   app.get(
     "/apps/:app_slug/analytics/endpoint-status-codes",
     {
+      config: appConfig,
       schema: {
         ...common,
         operationId: "listAppEndpointStatusCodes",
@@ -321,15 +318,16 @@ export async function analyticsRoutes(
         description: `Status codes by requests (ties: lower code first). ${RULES}`,
         params: AppParams,
         querystring: withProject(EndpointStatusCodesQuerySchema),
-        response: { 200: Type.Array(StatusCodeCountSchema), ...appProblems },
+        response: { 200: Type.Array(StatusCodeCountSchema), ...problems },
       },
     },
-    async (request) => analytics.endpointStatusCodes(target(request), request.query),
+    async (request) => analytics.endpointStatusCodes(appScopeOf(request), request.query),
   );
 
   app.get(
     "/apps/:app_slug/analytics/endpoint-payloads",
     {
+      config: appConfig,
       schema: {
         ...common,
         operationId: "listAppEndpointPayloads",
@@ -339,9 +337,9 @@ export async function analyticsRoutes(
           RULES,
         params: AppParams,
         querystring: withProject(EndpointPayloadsQuerySchema),
-        response: { 200: Type.Array(PayloadSampleSchema), ...appProblems },
+        response: { 200: Type.Array(PayloadSampleSchema), ...problems },
       },
     },
-    async (request) => analytics.endpointPayloads(target(request), request.query),
+    async (request) => analytics.endpointPayloads(appScopeOf(request), request.query),
   );
 }

@@ -1,6 +1,6 @@
 // Analytics over request records: the project overview and the app routes of spec 4.5. Each
-// call checks the caller may read the project or app (404 otherwise), reads its parameters into
-// a filter (one 422 naming every bad parameter), and asks one figure for its numbers.
+// call works within an authorized project or app scope, reads its parameters into a filter (one
+// 422 naming every bad parameter), and asks one figure for its numbers.
 import {
   ANALYTICS_LIMITS,
   type AppConsumersQuery,
@@ -44,10 +44,10 @@ import {
 } from "../../lib/query-params.js";
 import type { EventsExecutor } from "../../stores/events/index.js";
 import type { EndpointKey, RequestFilter } from "../../stores/events/queries/request-filter.js";
-import type { AppsService } from "../apps/apps.service.js";
-import { readEnvironment, readPage, resolveProjectScope } from "../data/data.service.js";
-import type { ProjectsService } from "../projects/projects.service.js";
-import type { UsersService } from "../users/users.service.js";
+import type { AppScope, ProjectScope } from "../access/index.js";
+import type { AppsService } from "../apps/index.js";
+import { readEnvironment, readPage, recordScopeOf } from "../data/index.js";
+import type { UsersService } from "../users/index.js";
 import { consumerStats } from "./figures/consumers.js";
 import {
   endpointDetail,
@@ -64,18 +64,10 @@ import { type AnalyticsWindow, type Bucketing, readBucketing, readWindow } from 
 
 export interface AnalyticsServiceDeps {
   readonly events: EventsExecutor;
-  readonly projects: ProjectsService;
   readonly apps: AppsService;
   /** The caller's profile zone is the default timeseries zone. */
   readonly users: UsersService;
   readonly clock: Clock;
-}
-
-/** Where an app-scoped call points: `/apps/{app_slug}` plus the optional `?project=`. */
-export interface AppTarget {
-  readonly userId: string;
-  readonly appSlug: string;
-  readonly projectSlug: string | undefined;
 }
 
 type WindowedFilter = RequestFilter & AnalyticsWindow;
@@ -138,13 +130,12 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
    * parameters; one 422 names every bad parameter of both.
    */
   async function projectFilter<T>(
-    userId: string,
-    projectSlug: string,
+    project: ProjectScope,
     query: ProjectAnalyticsQuery,
     more: ReadMore<T>,
   ): Promise<[WindowedFilter, T]> {
     const problems = new QueryProblems();
-    const scope = await resolveProjectScope(deps, userId, projectSlug, query.app_slugs, problems);
+    const scope = await recordScopeOf(deps.apps, project, query.app_slugs, problems);
     const window = readWindow(problems, query, clock.now().getTime());
     const extra = more(problems, window);
     problems.assertNone();
@@ -153,16 +144,10 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
   /** The app's filter (its project and itself), window and environment, as projectFilter. */
   async function appFilter<T>(
-    target: AppTarget,
+    { app, project }: AppScope,
     query: AppWindowQuery,
     more: ReadMore<T>,
   ): Promise<[WindowedFilter, T]> {
-    const { app, project } = await deps.apps.resolveAccessible(
-      target.userId,
-      target.appSlug,
-      target.projectSlug,
-      "read",
-    );
     const problems = new QueryProblems();
     const window = readWindow(problems, query, clock.now().getTime());
     const extra = more(problems, window);
@@ -175,7 +160,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
   /** An app filter narrowed to the endpoint of the required `method` and `path` parameters. */
   async function endpointFilter<T>(
-    target: AppTarget,
+    target: AppScope,
     query: EndpointQuery,
     more: ReadMore<T>,
   ): Promise<[WindowedFilter, T, EndpointKey]> {
@@ -194,8 +179,9 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       query.timezone === undefined || query.timezone.trim() === ""
         ? (await deps.users.getProfile(userId)).timezone
         : "UTC";
+    const zones = await deps.users.timeZones();
     const [filter, bucketing] = await filterOf((problems, window) =>
-      readBucketing(problems, query, window, profileZone),
+      readBucketing(problems, query, window, profileZone, zones),
     );
     return {
       interval: bucketing.interval,
@@ -213,36 +199,27 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   return {
     // ---- /projects/{project_slug}/analytics/... ----
 
-    async environments(userId: string, projectSlug: string, query: EnvironmentsQuery): Promise<Environments> {
+    async environments(project: ProjectScope, query: EnvironmentsQuery): Promise<Environments> {
       const problems = new QueryProblems();
-      const scope = await resolveProjectScope(deps, userId, projectSlug, query.app_slugs, problems);
+      const scope = await recordScopeOf(deps.apps, project, query.app_slugs, problems);
       problems.assertNone();
       return { environments: await environmentsWithData(events, scope.projectId, scope.appIds) };
     },
 
-    async projectSummary(
-      userId: string,
-      projectSlug: string,
-      query: ProjectAnalyticsQuery,
-    ): Promise<Summary> {
-      const [filter] = await projectFilter(userId, projectSlug, query, nothingMore);
+    async projectSummary(project: ProjectScope, query: ProjectAnalyticsQuery): Promise<Summary> {
+      const [filter] = await projectFilter(project, query, nothingMore);
       return summary(events, filter);
     },
 
-    async projectTimeseries(
-      userId: string,
-      projectSlug: string,
-      query: ProjectTimeseriesQuery,
-    ): Promise<Timeseries> {
-      return series(userId, query, (more) => projectFilter(userId, projectSlug, query, more));
+    async projectTimeseries(project: ProjectScope, query: ProjectTimeseriesQuery): Promise<Timeseries> {
+      return series(project.userId, query, (more) => projectFilter(project, query, more));
     },
 
     async projectEndpoints(
-      userId: string,
-      projectSlug: string,
+      project: ProjectScope,
       query: ProjectEndpointsQuery,
     ): Promise<ProjectEndpointsPage> {
-      const [filter, narrowing] = await projectFilter(userId, projectSlug, query, (problems) =>
+      const [filter, narrowing] = await projectFilter(project, query, (problems) =>
         readEndpointFilters(problems, query),
       );
       const { page, pageSize, window } = readPage(query, ANALYTICS_LIMITS.projectEndpoints);
@@ -256,18 +233,14 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       return { items: result.items, total_count: result.total, page, page_size: pageSize };
     },
 
-    async projectConsumers(
-      userId: string,
-      projectSlug: string,
-      query: ProjectConsumersQuery,
-    ): Promise<ConsumerStats[]> {
-      const [filter] = await projectFilter(userId, projectSlug, query, nothingMore);
+    async projectConsumers(project: ProjectScope, query: ProjectConsumersQuery): Promise<ConsumerStats[]> {
+      const [filter] = await projectFilter(project, query, nothingMore);
       return consumerStats(events, filter, capped(query.limit, ANALYTICS_LIMITS.projectConsumers));
     },
 
     // ---- /apps/{app_slug}/... ----
 
-    async endpointStats(target: AppTarget, query: EndpointStatsQuery): Promise<EndpointStatsPage> {
+    async endpointStats(target: AppScope, query: EndpointStatsQuery): Promise<EndpointStatsPage> {
       const [filter, narrowing] = await appFilter(target, query, (problems) =>
         readEndpointFilters(problems, query),
       );
@@ -282,7 +255,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       return { items: result.items.map(withoutApp), total_count: result.total, page, page_size: pageSize };
     },
 
-    async endpointOptions(target: AppTarget, query: EndpointOptionsQuery): Promise<EndpointOption[]> {
+    async endpointOptions(target: AppScope, query: EndpointOptionsQuery): Promise<EndpointOption[]> {
       const [filter, narrowing] = await appFilter(target, query, (problems) =>
         readEndpointFilters(problems, query),
       );
@@ -293,38 +266,38 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       );
     },
 
-    async appConsumers(target: AppTarget, query: AppConsumersQuery): Promise<ConsumerStats[]> {
+    async appConsumers(target: AppScope, query: AppConsumersQuery): Promise<ConsumerStats[]> {
       const [filter] = await appFilter(target, query, nothingMore);
       return consumerStats(events, filter, capped(query.limit, ANALYTICS_LIMITS.consumers));
     },
 
-    async appSummary(target: AppTarget, query: AppWindowQuery): Promise<Summary> {
+    async appSummary(target: AppScope, query: AppWindowQuery): Promise<Summary> {
       const [filter] = await appFilter(target, query, nothingMore);
       return summary(events, filter);
     },
 
-    async appTimeseries(target: AppTarget, query: AppTimeseriesQuery): Promise<Timeseries> {
+    async appTimeseries(target: AppScope, query: AppTimeseriesQuery): Promise<Timeseries> {
       return series(target.userId, query, (more) => appFilter(target, query, more));
     },
 
-    async relatedApis(target: AppTarget, query: RelatedApisQuery): Promise<RelatedApi[]> {
+    async relatedApis(target: AppScope, query: RelatedApisQuery): Promise<RelatedApi[]> {
       const [filter] = await appFilter(target, query, nothingMore);
       return relatedApis(events, filter, capped(query.limit, ANALYTICS_LIMITS.relatedApis));
     },
 
-    async endpointDetail(target: AppTarget, query: EndpointQuery): Promise<EndpointDetail> {
+    async endpointDetail(target: AppScope, query: EndpointQuery): Promise<EndpointDetail> {
       const [filter, , endpoint] = await endpointFilter(target, query, nothingMore);
       return endpointDetail(events, filter, endpoint);
     },
 
-    async endpointTimeseries(target: AppTarget, query: EndpointTimeseriesQuery): Promise<Timeseries> {
+    async endpointTimeseries(target: AppScope, query: EndpointTimeseriesQuery): Promise<Timeseries> {
       return series(target.userId, query, async (more) => {
         const [filter, bucketing] = await endpointFilter(target, query, more);
         return [filter, bucketing];
       });
     },
 
-    async endpointConsumers(target: AppTarget, query: EndpointConsumersQuery): Promise<EndpointConsumer[]> {
+    async endpointConsumers(target: AppScope, query: EndpointConsumersQuery): Promise<EndpointConsumer[]> {
       const [filter] = await endpointFilter(target, query, nothingMore);
       const rows = await consumerStats(
         events,
@@ -334,15 +307,12 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       return rows.map(({ last_seen_at: _seen, ...consumer }) => consumer);
     },
 
-    async endpointStatusCodes(
-      target: AppTarget,
-      query: EndpointStatusCodesQuery,
-    ): Promise<StatusCodeCount[]> {
+    async endpointStatusCodes(target: AppScope, query: EndpointStatusCodesQuery): Promise<StatusCodeCount[]> {
       const [filter] = await endpointFilter(target, query, nothingMore);
       return statusCodeCounts(events, filter, capped(query.limit, ANALYTICS_LIMITS.endpointStatusCodes));
     },
 
-    async endpointPayloads(target: AppTarget, query: EndpointPayloadsQuery): Promise<PayloadSample[]> {
+    async endpointPayloads(target: AppScope, query: EndpointPayloadsQuery): Promise<PayloadSample[]> {
       const [filter] = await endpointFilter(target, query, nothingMore);
       return payloadSamples(events, filter, capped(query.limit, ANALYTICS_LIMITS.endpointPayloads));
     },

@@ -1,8 +1,9 @@
 // The analytics window and timeseries bucketing: defaults, the automatic interval's 50–300 band,
 // the bucket cap, and zone validation.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../errors.js";
 import { QueryProblems } from "../../lib/query-params.js";
+import { createTimeZoneCatalogue, type TimeZones } from "../../lib/time-zones.js";
 import { chooseInterval, readBucketing, readWindow } from "./window.js";
 
 const HOUR = 3_600_000;
@@ -47,20 +48,25 @@ describe("chooseInterval", () => {
 
 describe("readBucketing", () => {
   const window = { since: NOW - 7 * 24 * HOUR, until: NOW };
+  // What an engine's system.time_zones might list: not SystemV/AST4, which Intl accepts.
+  let zones: TimeZones;
+  beforeAll(async () => {
+    zones = await createTimeZoneCatalogue(async () => ["UTC", "Europe/Paris", "America/New_York"]).load();
+  });
 
   it("takes a valid zone in its canonical spelling, else the profile's", () => {
     const problems = new QueryProblems();
-    expect(readBucketing(problems, { timezone: "europe/paris" }, window, "UTC")).toEqual({
+    expect(readBucketing(problems, { timezone: "europe/paris" }, window, "UTC", zones)).toEqual({
       interval: "1h",
       timezone: "Europe/Paris",
     });
-    expect(readBucketing(problems, {}, window, "America/New_York").timezone).toBe("America/New_York");
+    expect(readBucketing(problems, {}, window, "America/New_York", zones).timezone).toBe("America/New_York");
     expect(() => problems.assertNone()).not.toThrow();
   });
 
   it("refuses unknown zones and more than 2000 buckets", () => {
     const problems = new QueryProblems();
-    readBucketing(problems, { timezone: "Nowhere/Land", interval: "1m" }, window, "UTC");
+    readBucketing(problems, { timezone: "Nowhere/Land", interval: "1m" }, window, "UTC", zones);
     try {
       problems.assertNone();
       expect.unreachable();
@@ -70,5 +76,15 @@ describe("readBucketing", () => {
         "#/query/timezone",
       ]);
     }
+  });
+
+  it("refuses a zone Intl knows but the engine does not, and falls back to UTC for such a profile", () => {
+    expect(new Intl.DateTimeFormat("en-US", { timeZone: "SystemV/AST4" }).resolvedOptions().timeZone).toBe(
+      "SystemV/AST4",
+    );
+    const problems = new QueryProblems();
+    readBucketing(problems, { timezone: "SystemV/AST4" }, window, "UTC", zones);
+    expect(() => problems.assertNone()).toThrow(AppError);
+    expect(readBucketing(new QueryProblems(), {}, window, "SystemV/AST4", zones).timezone).toBe("UTC");
   });
 });

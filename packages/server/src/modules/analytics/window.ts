@@ -3,7 +3,7 @@
 // are aligned in.
 import { ANALYTICS_LIMITS, TIMESERIES_INTERVALS, type TimeseriesInterval } from "@sightline/contracts";
 import { type QueryProblems, readTimeRange } from "../../lib/query-params.js";
-import { canonicalTimeZone } from "../users/users.service.js";
+import type { TimeZones } from "../../lib/time-zones.js";
 
 export interface AnalyticsWindow {
   /** Inclusive bounds, epoch milliseconds. */
@@ -67,13 +67,15 @@ export interface Bucketing {
 
 /**
  * The interval and zone of a timeseries. Too many buckets (a narrow width over a long window)
- * is a problem rather than a huge answer.
+ * is a problem rather than a huge answer. A profile zone the engine no longer knows (saved
+ * before zones were checked against it) falls back to UTC rather than failing every call.
  */
 export function readBucketing(
   problems: QueryProblems,
   query: { interval?: TimeseriesInterval | undefined; timezone?: string | undefined },
   window: AnalyticsWindow,
   profileZone: string,
+  zones: TimeZones,
 ): Bucketing {
   const span = window.until - window.since;
   const interval = query.interval ?? chooseInterval(span);
@@ -84,9 +86,9 @@ export function readBucketing(
       `gives ${buckets} buckets, more than ${ANALYTICS_LIMITS.maxBuckets}: narrow the window or widen the interval`,
     );
   }
-  let timezone = profileZone;
+  let timezone = zones.canonical(profileZone) ?? "UTC";
   if (query.timezone !== undefined && query.timezone.trim() !== "") {
-    const zone = canonicalTimeZone(query.timezone);
+    const zone = zones.canonical(query.timezone);
     if (zone === null) problems.add("timezone", "must be an IANA time zone such as Europe/Paris");
     else timezone = zone;
   }

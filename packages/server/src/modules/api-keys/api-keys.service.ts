@@ -12,19 +12,21 @@ import { AppError } from "../../errors.js";
 import { newId } from "../../lib/ids.js";
 import { type ApiKeyRow, createApiKeysRepo } from "../../stores/metadata/repos/api-keys.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
+import { isAppScope, type ProjectScope } from "../access/index.js";
+import type { AuditTrail } from "../audit/index.js";
 import type { KeyAuthenticator } from "./key-authenticator.js";
 import { generateKey } from "./key-format.js";
-
-/** Where a key lives: a project, optionally narrowed to one of its apps. */
-export interface KeyScope {
-  readonly projectId: string;
-  readonly appId: string | null;
-}
 
 export interface ApiKeysServiceDeps {
   readonly db: Kysely<MetadataTables>;
   readonly clock: Clock;
+  readonly audit: AuditTrail;
   readonly authenticator: KeyAuthenticator;
+}
+
+/** Where a key lives: the project of the scope, narrowed to the app for an app scope. */
+function keyHome(scope: ProjectScope): { projectId: string; appId: string | null } {
+  return { projectId: scope.project.id, appId: isAppScope(scope) ? scope.app.id : null };
 }
 
 function toListItem(row: ApiKeyRow): ApiKeyListItem {
@@ -38,11 +40,13 @@ function toListItem(row: ApiKeyRow): ApiKeyListItem {
   };
 }
 
-export function createApiKeysService({ db, clock, authenticator }: ApiKeysServiceDeps) {
+export function createApiKeysService({ db, clock, audit, authenticator }: ApiKeysServiceDeps) {
   const keys = createApiKeysRepo(db);
 
   return {
-    async createKey(scope: KeyScope, body: CreateApiKeyBody): Promise<CreatedApiKey> {
+    /** A key of the project, or of the app for an app scope (it may ingest that app only). */
+    async createKey(scope: ProjectScope, body: CreateApiKeyBody): Promise<CreatedApiKey> {
+      const home = keyHome(scope);
       const name = body.name.trim();
       if (name === "") {
         throw new AppError("validation_error", "The key name must not be blank.", {
@@ -51,7 +55,7 @@ export function createApiKeysService({ db, clock, authenticator }: ApiKeysServic
       }
       const created = await db.transaction().execute(async (trx) => {
         const repo = createApiKeysRepo(trx);
-        if ((await repo.countLive(scope.projectId)) >= RESOURCE_LIMITS.liveKeysPerProject) {
+        if ((await repo.countLive(home.projectId)) >= RESOURCE_LIMITS.liveKeysPerProject) {
           throw new AppError(
             "limit_reached",
             `A project may have at most ${RESOURCE_LIMITS.liveKeysPerProject} live API keys; revoke one first.`,
@@ -60,14 +64,21 @@ export function createApiKeysService({ db, clock, authenticator }: ApiKeysServic
         const secret = generateKey();
         const row = await repo.insert({
           id: newId(),
-          project_id: scope.projectId,
-          app_id: scope.appId,
+          project_id: home.projectId,
+          app_id: home.appId,
           name,
           prefix: secret.prefix,
           key_hash: secret.hash,
           created_at: toIsoTimestamp(clock.now()),
           last_used_at: null,
           revoked_at: null,
+        });
+        await audit.record(trx, {
+          projectId: home.projectId,
+          actorId: scope.userId,
+          action: "api_key.created",
+          target: { type: "api_key", id: row.id, label: row.name },
+          details: { prefix: row.prefix, ...(isAppScope(scope) ? { app: scope.app.slug } : {}) },
         });
         return { row, key: secret.key };
       });
@@ -80,16 +91,28 @@ export function createApiKeysService({ db, clock, authenticator }: ApiKeysServic
       };
     },
 
-    async listKeys(scope: KeyScope): Promise<ApiKeyListItem[]> {
+    async listKeys(scope: ProjectScope): Promise<ApiKeyListItem[]> {
       await authenticator.flushUsage();
-      return (await keys.list(scope.projectId, scope.appId)).map(toListItem);
+      const home = keyHome(scope);
+      return (await keys.list(home.projectId, home.appId)).map(toListItem);
     },
 
     /** Revokes a key of the scope; revoking an already revoked key is harmless. */
-    async revokeKey(scope: KeyScope, keyId: string): Promise<void> {
-      const row = await keys.find(scope.projectId, scope.appId, keyId);
+    async revokeKey(scope: ProjectScope, keyId: string): Promise<void> {
+      const home = keyHome(scope);
+      const row = await keys.find(home.projectId, home.appId, keyId);
       if (row === undefined) throw new AppError("not_found", `API key ${keyId} not found.`);
-      await keys.revoke(row.id, toIsoTimestamp(clock.now()));
+      if (row.revoked_at !== null) return;
+      await db.transaction().execute(async (trx) => {
+        await createApiKeysRepo(trx).revoke(row.id, toIsoTimestamp(clock.now()));
+        await audit.record(trx, {
+          projectId: home.projectId,
+          actorId: scope.userId,
+          action: "api_key.revoked",
+          target: { type: "api_key", id: row.id, label: row.name },
+          details: { prefix: row.prefix },
+        });
+      });
       authenticator.forgetKeys([row.key_hash]);
     },
   };

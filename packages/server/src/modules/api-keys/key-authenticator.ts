@@ -5,7 +5,7 @@
 import { type Clock, toIsoTimestamp } from "../../clock.js";
 import { sha256Hex } from "../../lib/ids.js";
 import type { ApiKeysRepo } from "../../stores/metadata/repos/api-keys.repo.js";
-import type { KeyPrincipal } from "../ingest/directory.js";
+import type { KeyPrincipal } from "../ingest/index.js";
 import { looksLikeKey } from "./key-format.js";
 
 /** Bounds how long another instance may accept a key this one revoked. */

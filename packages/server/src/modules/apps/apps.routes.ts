@@ -1,51 +1,148 @@
-// Routes of /apps (spec 4.5): every app the caller can access, addressed by its slug.
+// Routes of apps: below their project (`/projects/{project_slug}/apps`, spec 4.4) and by slug
+// across the caller's projects (`/apps`, spec 4.5).
 import {
   AccessibleAppSchema,
+  AppListItemSchema,
   AppSchema,
+  CreateAppBodySchema,
   CreateAppInProjectBodySchema,
   MessageSchema,
   UpdateAppBodySchema,
 } from "@sightline/contracts";
 import { Type } from "typebox";
 import { requireAuth } from "../../http/bearer-auth.js";
-import { bearerSecurity, problemResponses } from "../../http/schemas.js";
+import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
-import { AppParams, AppScopeQuery, resolveAppFor } from "./app-scope.js";
-import { type AppsService, toApp } from "./apps.service.js";
+import {
+  access,
+  AppParams,
+  AppScopeQuery,
+  appScopeOf,
+  ProjectAppParams,
+  ProjectParams,
+  projectScopeOf,
+} from "../access/index.js";
+import type { AppsService } from "./apps.service.js";
+
+const DELETE_NOTE =
+  "Soft delete; the app's own keys are revoked at once. Project keys stay valid for the other apps.";
+const UPDATE_NOTE = "Renaming never changes the slug; send `slug` to change it.";
 
 export async function appsRoutes(app: App, { apps }: { apps: AppsService }): Promise<void> {
-  app.addHook("onRequest", app.authenticate);
-  const common = { security: bearerSecurity };
+  // ---- below a project ----
+
+  app.get(
+    "/projects/:project_slug/apps",
+    {
+      config: { access: access.project("project:read") },
+      schema: {
+        operationId: "listProjectApps",
+        tags: ["apps"],
+        summary: "List the apps of a project",
+        params: ProjectParams,
+        response: { 200: Type.Array(AppListItemSchema) },
+      },
+    },
+    async (request) => apps.listInProject(projectScopeOf(request)),
+  );
+
+  app.post(
+    "/projects/:project_slug/apps",
+    {
+      config: { access: access.project("apps:write") },
+      schema: {
+        operationId: "createProjectApp",
+        tags: ["apps"],
+        summary: "Create an app in a project",
+        params: ProjectParams,
+        body: CreateAppBodySchema,
+        response: { 201: AppSchema, ...problemResponses(409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await apps.create(projectScopeOf(request), request.body)),
+  );
+
+  app.get(
+    "/projects/:project_slug/apps/:app_slug",
+    {
+      config: { access: access.app("project:read") },
+      schema: {
+        operationId: "getProjectApp",
+        tags: ["apps"],
+        summary: "Get an app of a project",
+        params: ProjectAppParams,
+        response: { 200: AppSchema },
+      },
+    },
+    async (request) => apps.get(appScopeOf(request)),
+  );
+
+  app.patch(
+    "/projects/:project_slug/apps/:app_slug",
+    {
+      config: { access: access.app("apps:write") },
+      schema: {
+        operationId: "updateProjectApp",
+        tags: ["apps"],
+        summary: "Update an app of a project",
+        description: UPDATE_NOTE,
+        params: ProjectAppParams,
+        body: UpdateAppBodySchema,
+        response: { 200: AppSchema, ...problemResponses(409, 422) },
+      },
+    },
+    async (request) => apps.update(appScopeOf(request), request.body),
+  );
+
+  app.delete(
+    "/projects/:project_slug/apps/:app_slug",
+    {
+      config: { access: access.app("apps:write") },
+      schema: {
+        operationId: "deleteProjectApp",
+        tags: ["apps"],
+        summary: "Delete an app of a project",
+        description: DELETE_NOTE,
+        params: ProjectAppParams,
+        response: { 200: MessageSchema },
+      },
+    },
+    async (request) => {
+      await apps.remove(appScopeOf(request));
+      return { message: "App deleted" };
+    },
+  );
+
+  // ---- across the caller's projects ----
 
   app.post(
     "/apps",
     {
+      config: { access: access.project("apps:write", { projectIn: "body" }) },
       schema: {
-        ...common,
         operationId: "createApp",
         tags: ["apps"],
         summary: "Create an app in one of your projects",
+        description: "`project_slug` names the project.",
         body: CreateAppInProjectBodySchema,
-        response: { 201: AppSchema, ...problemResponses(401, 404, 409, 422) },
+        response: { 201: AppSchema, ...problemResponses(409, 422) },
       },
     },
     async (request, reply) => {
-      const { project_slug, ...body } = request.body;
-      return reply
-        .code(201)
-        .send(await apps.createViaProjectSlug(requireAuth(request).userId, project_slug, body));
+      const { project_slug: _project, ...body } = request.body;
+      return reply.code(201).send(await apps.create(projectScopeOf(request), body));
     },
   );
 
   app.get(
     "/apps",
     {
+      config: { access: access.user },
       schema: {
-        ...common,
         operationId: "listApps",
         tags: ["apps"],
-        summary: "List every app you can access, across projects",
-        response: { 200: Type.Array(AccessibleAppSchema), ...problemResponses(401) },
+        summary: "List every app of the projects you belong to",
+        response: { 200: Type.Array(AccessibleAppSchema) },
       },
     },
     async (request) => apps.listAccessible(requireAuth(request).userId),
@@ -54,60 +151,53 @@ export async function appsRoutes(app: App, { apps }: { apps: AppsService }): Pro
   app.get(
     "/apps/:app_slug",
     {
+      config: { access: access.app("project:read") },
       schema: {
-        ...common,
         operationId: "getApp",
         tags: ["apps"],
         summary: "Get an app",
         params: AppParams,
         querystring: AppScopeQuery,
-        response: { 200: AppSchema, ...problemResponses(401, 404, 409) },
+        response: { 200: AppSchema },
       },
     },
-    async (request) => {
-      const resolved = await resolveAppFor(apps, request, "read");
-      return toApp(resolved.app);
-    },
+    async (request) => apps.get(appScopeOf(request)),
   );
 
   app.patch(
     "/apps/:app_slug",
     {
+      config: { access: access.app("apps:write") },
       schema: {
-        ...common,
         operationId: "updateApp",
         tags: ["apps"],
         summary: "Update an app",
-        description: "Renaming never changes the slug; send `slug` to change it.",
+        description: UPDATE_NOTE,
         params: AppParams,
         querystring: AppScopeQuery,
         body: UpdateAppBodySchema,
-        response: { 200: AppSchema, ...problemResponses(401, 404, 409, 422) },
+        response: { 200: AppSchema, ...problemResponses(409, 422) },
       },
     },
-    async (request) => {
-      const resolved = await resolveAppFor(apps, request, "write");
-      return apps.update(resolved, request.body);
-    },
+    async (request) => apps.update(appScopeOf(request), request.body),
   );
 
   app.delete(
     "/apps/:app_slug",
     {
+      config: { access: access.app("apps:write") },
       schema: {
-        ...common,
         operationId: "deleteApp",
         tags: ["apps"],
         summary: "Delete an app",
-        description: "Soft delete; the app's own keys are revoked at once.",
+        description: DELETE_NOTE,
         params: AppParams,
         querystring: AppScopeQuery,
-        response: { 200: MessageSchema, ...problemResponses(401, 404, 409) },
+        response: { 200: MessageSchema },
       },
     },
     async (request) => {
-      const resolved = await resolveAppFor(apps, request, "write");
-      await apps.remove(resolved);
+      await apps.remove(appScopeOf(request));
       return { message: "App deleted" };
     },
   );

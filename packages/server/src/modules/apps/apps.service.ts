@@ -1,7 +1,14 @@
 // Apps of a project: creation with slug rules, listing, renaming without moving the slug, and
-// soft deletion (which revokes the app's own keys). Also resolves `/apps/{app_slug}` among
-// every app the caller can access, since app slugs are unique only within a project.
-import type { AccessibleApp, App, AppListItem, CreateAppBody, UpdateAppBody } from "@sightline/contracts";
+// soft deletion (which revokes the app's own keys). Every call acts on an authorized scope;
+// only the listing across projects takes the caller's id, and it lists their memberships only.
+import {
+  type AccessibleApp,
+  type App,
+  type AppListItem,
+  type CreateAppBody,
+  parseRole,
+  type UpdateAppBody,
+} from "@sightline/contracts";
 import type { Kysely } from "kysely";
 import { type Clock, toIsoTimestamp } from "../../clock.js";
 import { AppError } from "../../errors.js";
@@ -9,11 +16,10 @@ import { newId } from "../../lib/ids.js";
 import { firstFreeSlug, RESERVED_APP_SLUGS, slugify } from "../../lib/slugs.js";
 import { createApiKeysRepo } from "../../stores/metadata/repos/api-keys.repo.js";
 import { type AppRow, createAppsRepo } from "../../stores/metadata/repos/apps.repo.js";
-import type { ProjectRow } from "../../stores/metadata/repos/projects.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import type { AppRef } from "../ingest/directory.js";
-import { assertCanAccess, type ProjectAction } from "../projects/access.js";
-import type { ProjectsService } from "../projects/projects.service.js";
+import type { AppScope, ProjectScope } from "../access/index.js";
+import type { AuditTrail } from "../audit/index.js";
+import type { AppRef } from "../ingest/index.js";
 
 /** Caches other modules keep about an app, dropped when it goes. */
 export interface AppInvalidation {
@@ -23,14 +29,8 @@ export interface AppInvalidation {
 export interface AppsServiceDeps {
   readonly db: Kysely<MetadataTables>;
   readonly clock: Clock;
-  readonly projects: ProjectsService;
+  readonly audit: AuditTrail;
   readonly invalidation: AppInvalidation;
-}
-
-/** An app together with the project it belongs to, as the routes below a project need. */
-export interface ResolvedApp {
-  readonly app: AppRow;
-  readonly project: ProjectRow;
 }
 
 export function toApp(row: AppRow): App {
@@ -62,7 +62,7 @@ function toListItem(row: AppRow): AppListItem {
 /** Bounds how long another instance may resolve an app this one deleted or re-slugged. */
 const APP_REFS_TTL_MS = 5_000;
 
-export function createAppsService({ db, clock, projects, invalidation }: AppsServiceDeps) {
+export function createAppsService({ db, clock, audit, invalidation }: AppsServiceDeps) {
   const apps = createAppsRepo(db);
   const refsByProject = new Map<string, { refs: AppRef[]; expiresAt: number }>();
 
@@ -77,134 +77,108 @@ export function createAppsService({ db, clock, projects, invalidation }: AppsSer
     }
   }
 
-  async function findInProject(project: ProjectRow, appSlug: string): Promise<ResolvedApp> {
-    const app = await apps.findLiveBySlug(project.id, appSlug);
-    if (app === undefined) throw new AppError("not_found", `App "${appSlug}" not found.`);
-    return { app, project };
-  }
-
-  async function createIn(project: ProjectRow, body: CreateAppBody): Promise<App> {
-    const name = body.name.trim();
-    if (name === "") throw blankName();
-    let slug: string;
-    if (body.slug === undefined) {
-      slug = await firstFreeSlug(slugify(name, "app"), RESERVED_APP_SLUGS, (candidate) =>
-        apps.isSlugTaken(project.id, candidate),
-      );
-    } else {
-      slug = body.slug;
-      await assertSlugAvailable(project.id, slug);
-    }
-    const now = toIsoTimestamp(clock.now());
-    try {
-      const row = await apps.insert({
-        id: newId(),
-        project_id: project.id,
-        name,
-        slug,
-        description: body.description?.trim() ?? "",
-        framework: body.framework ?? "other",
-        icon: body.icon?.trim() ?? "",
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      });
-      changed(project.id);
-      return toApp(row);
-    } catch (error) {
-      if (await apps.isSlugTaken(project.id, slug)) {
-        throw new AppError("conflict", `An app with slug "${slug}" already exists in this project.`);
-      }
-      throw error;
-    }
-  }
-
-  async function update({ app, project }: ResolvedApp, body: UpdateAppBody): Promise<App> {
-    const name = body.name?.trim();
-    if (name === "") throw blankName();
-    if (body.slug !== undefined && body.slug !== app.slug) await assertSlugAvailable(project.id, body.slug);
-    const row = await apps.update(app.id, {
-      ...(name === undefined ? {} : { name }),
-      ...(body.slug === undefined ? {} : { slug: body.slug }),
-      ...(body.description === undefined ? {} : { description: body.description.trim() }),
-      ...(body.framework === undefined ? {} : { framework: body.framework }),
-      ...(body.icon === undefined ? {} : { icon: body.icon.trim() }),
-      updated_at: toIsoTimestamp(clock.now()),
-    });
-    changed(project.id);
-    return toApp(row);
-  }
-
   function changed(projectId: string): void {
     refsByProject.delete(projectId);
   }
 
-  async function remove({ app, project }: ResolvedApp): Promise<void> {
-    const at = toIsoTimestamp(clock.now());
-    const revoked = await db.transaction().execute(async (trx) => {
-      await createAppsRepo(trx).softDelete(app.id, at);
-      return createApiKeysRepo(trx).revokeAll({ appId: app.id }, at);
-    });
-    invalidation.appDeleted(app.id, revoked);
-    changed(project.id);
-  }
-
   return {
-    // ---- below a project: /projects/{project_slug}/apps ----
-    async listInProject(userId: string, projectSlug: string): Promise<AppListItem[]> {
-      const project = await projects.resolve(userId, projectSlug, "read");
-      return (await apps.listLive(project.id)).map(toListItem);
-    },
-    async createInProject(userId: string, projectSlug: string, body: CreateAppBody): Promise<App> {
-      return createIn(await projects.resolve(userId, projectSlug, "write"), body);
-    },
-    async resolveInProject(
-      userId: string,
-      projectSlug: string,
-      appSlug: string,
-      action: ProjectAction,
-    ): Promise<ResolvedApp> {
-      return findInProject(await projects.resolve(userId, projectSlug, action), appSlug);
+    async listInProject(scope: ProjectScope): Promise<AppListItem[]> {
+      return (await apps.listLive(scope.project.id)).map(toListItem);
     },
 
-    // ---- across the caller's projects: /apps/{app_slug} ----
-    async listAccessible(userId: string): Promise<AccessibleApp[]> {
-      const rows = await apps.listLiveForOwner(userId);
-      return rows.map((row) => ({ ...toListItem(row), project_slug: row.project_slug }));
-    },
-    async createViaProjectSlug(userId: string, projectSlug: string, body: CreateAppBody): Promise<App> {
-      return createIn(await projects.resolve(userId, projectSlug, "write"), body);
-    },
-    /**
-     * Finds the caller's app with this slug. `projectSlug` picks among projects; without it a
-     * slug found in several projects is ambiguous (409 naming them).
-     */
-    async resolveAccessible(
-      userId: string,
-      appSlug: string,
-      projectSlug: string | undefined,
-      action: ProjectAction,
-    ): Promise<ResolvedApp> {
-      if (projectSlug !== undefined)
-        return findInProject(await projects.resolve(userId, projectSlug, action), appSlug);
-      // The caller's accessible projects are the ones they own (see projects/access.ts).
-      const candidates = await apps.findLiveBySlugForOwner(userId, appSlug);
-      if (candidates.length === 0) throw new AppError("not_found", `App "${appSlug}" not found.`);
-      if (candidates.length > 1) {
-        const names = candidates.map(({ project }) => project.slug);
-        throw new AppError(
-          "conflict",
-          `App slug "${appSlug}" exists in several projects (${names.join(", ")}); add ?project=<slug>.`,
-          { extensions: { projects: names } },
+    async create(scope: ProjectScope, body: CreateAppBody): Promise<App> {
+      const { project } = scope;
+      const name = body.name.trim();
+      if (name === "") throw blankName();
+      let slug: string;
+      if (body.slug === undefined) {
+        slug = await firstFreeSlug(slugify(name, "app"), RESERVED_APP_SLUGS, (candidate) =>
+          apps.isSlugTaken(project.id, candidate),
         );
+      } else {
+        slug = body.slug;
+        await assertSlugAvailable(project.id, slug);
       }
-      const [only] = candidates as [ResolvedApp];
-      assertCanAccess(userId, only.project, action, only.project.slug);
-      return only;
+      const now = toIsoTimestamp(clock.now());
+      try {
+        const row = await db.transaction().execute(async (trx) => {
+          const inserted = await createAppsRepo(trx).insert({
+            id: newId(),
+            project_id: project.id,
+            name,
+            slug,
+            description: body.description?.trim() ?? "",
+            framework: body.framework ?? "other",
+            icon: body.icon?.trim() ?? "",
+            created_at: now,
+            updated_at: now,
+            deleted_at: null,
+          });
+          await audit.record(trx, {
+            projectId: project.id,
+            actorId: scope.userId,
+            action: "app.created",
+            target: { type: "app", id: inserted.id, label: inserted.name },
+            details: { slug },
+          });
+          return inserted;
+        });
+        changed(project.id);
+        return toApp(row);
+      } catch (error) {
+        if (await apps.isSlugTaken(project.id, slug)) {
+          throw new AppError("conflict", `An app with slug "${slug}" already exists in this project.`);
+        }
+        throw error;
+      }
     },
 
-    update,
-    remove,
+    get(scope: AppScope): App {
+      return toApp(scope.app);
+    },
+
+    async update({ app, project }: AppScope, body: UpdateAppBody): Promise<App> {
+      const name = body.name?.trim();
+      if (name === "") throw blankName();
+      if (body.slug !== undefined && body.slug !== app.slug) await assertSlugAvailable(project.id, body.slug);
+      const row = await apps.update(app.id, {
+        ...(name === undefined ? {} : { name }),
+        ...(body.slug === undefined ? {} : { slug: body.slug }),
+        ...(body.description === undefined ? {} : { description: body.description.trim() }),
+        ...(body.framework === undefined ? {} : { framework: body.framework }),
+        ...(body.icon === undefined ? {} : { icon: body.icon.trim() }),
+        updated_at: toIsoTimestamp(clock.now()),
+      });
+      changed(project.id);
+      return toApp(row);
+    },
+
+    async remove(scope: AppScope): Promise<void> {
+      const { app, project } = scope;
+      const at = toIsoTimestamp(clock.now());
+      const revoked = await db.transaction().execute(async (trx) => {
+        await createAppsRepo(trx).softDelete(app.id, at);
+        const hashes = await createApiKeysRepo(trx).revokeAll({ appId: app.id }, at);
+        await audit.record(trx, {
+          projectId: project.id,
+          actorId: scope.userId,
+          action: "app.deleted",
+          target: { type: "app", id: app.id, label: app.name },
+          details: { slug: app.slug, revoked_keys: hashes.length },
+        });
+        return hashes;
+      });
+      invalidation.appDeleted(app.id, revoked);
+      changed(project.id);
+    },
+
+    /** Every live app in the projects the user belongs to (for `GET /apps`). */
+    async listAccessible(userId: string): Promise<AccessibleApp[]> {
+      const rows = await apps.listLiveForMember(userId);
+      return rows
+        .filter((row) => parseRole(row.role) !== undefined)
+        .map((row) => ({ ...toListItem(row), project_slug: row.project_slug }));
+    },
 
     /** Live apps of a project as ingest resolves them (by id or slug); cached briefly. */
     async listLiveRefs(projectId: string): Promise<AppRef[]> {

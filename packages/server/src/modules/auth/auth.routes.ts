@@ -15,6 +15,7 @@ import type { FastifyRequest } from "fastify";
 import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
 import type { AuthService, ClientFacts } from "./auth.service.js";
+import { access } from "../access/index.js";
 
 function clientFacts(request: FastifyRequest): ClientFacts {
   return { ip: request.ip, userAgent: request.headers["user-agent"] };
@@ -28,6 +29,7 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }): Pro
   app.post(
     "/auth/magic-link",
     {
+      config: { access: access.public },
       schema: {
         operationId: "requestMagicLink",
         tags: ["auth"],
@@ -47,6 +49,7 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }): Pro
   app.post(
     "/auth/verify",
     {
+      config: { access: access.public },
       schema: {
         operationId: "verifyMagicLink",
         tags: ["auth"],
@@ -65,6 +68,7 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }): Pro
   app.post(
     "/auth/login",
     {
+      config: { access: access.public },
       schema: {
         operationId: "loginWithPassword",
         tags: ["auth"],
@@ -83,15 +87,15 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }): Pro
   app.post(
     "/auth/refresh",
     {
+      config: { access: access.public },
       schema: {
         operationId: "refreshSession",
         tags: ["auth"],
         summary: "Rotate the session: a fresh token pair",
         description:
           "Each refresh token works once; the new pair belongs to the same session, which keeps its " +
-          "absolute expiry. Presenting an already exchanged token signs the whole session out (401 " +
-          "`token_invalid`), except within 10 seconds of its exchange, when it only answers 401 (two " +
-          "tabs refreshing at once).",
+          "absolute expiry. Presenting an already exchanged token, however soon after its exchange, " +
+          "signs the whole session out (401 `token_invalid`): refresh from one place.",
         body: RefreshBodySchema,
         response: { 200: TokenPairSchema, ...problemResponses(401, 422) },
       },
@@ -102,6 +106,7 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }): Pro
   app.post(
     "/auth/validate",
     {
+      config: { access: access.public },
       schema: {
         operationId: "validateToken",
         tags: ["auth"],
@@ -117,6 +122,7 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }): Pro
   app.post(
     "/auth/logout",
     {
+      config: { access: access.public },
       schema: {
         operationId: "logout",
         tags: ["auth"],

@@ -23,12 +23,13 @@ import { newId } from "../../lib/ids.js";
 import { createMagicLinksRepo } from "../../stores/metadata/repos/magic-links.repo.js";
 import {
   createSessionsRepo,
+  type LiveSessionFacts,
   type RefreshTokenFacts,
   type SessionRow,
 } from "../../stores/metadata/repos/sessions.repo.js";
 import { createUsersRepo, type UserRow } from "../../stores/metadata/repos/users.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import type { RateLimiter, RateLimitRule } from "../rate-limits/rate-limits.service.js";
+import type { RateLimiter, RateLimitRule } from "../rate-limits/index.js";
 import { magicLinkMail, type MailQueue } from "./mail/index.js";
 import { hashPassword, passwordPolicyErrors, verifyPassword } from "./passwords.js";
 import { type AccessTokenSigner, createOpaqueToken, hashToken } from "./tokens.js";
@@ -46,18 +47,30 @@ const SWEEP_EVERY_MS = 10 * MINUTE_MS;
 const MAGIC_LINK_PER_EMAIL: RateLimitRule = { name: "magic-link-email", limit: 3, windowSeconds: 60 };
 const MAGIC_LINK_PER_IP: RateLimitRule = { name: "magic-link-ip", limit: 20, windowSeconds: 60 };
 const LOGIN_FAILURES: RateLimitRule = { name: "login-failures", limit: 10, windowSeconds: 15 * 60 };
+/** Failed logins from one client address, whatever the accounts: stops password spraying (one
+ *  guess against many addresses) that the per-address lockout cannot see. */
+const LOGIN_FAILURES_PER_IP: RateLimitRule = { name: "login-failures-ip", limit: 30, windowSeconds: 15 * 60 };
 
 const MAGIC_LINK_SENT = "If that address can receive e-mail, a sign-in link is on its way.";
 const BAD_CREDENTIALS = "Invalid e-mail or password.";
 const BAD_ACCESS_TOKEN = "The access token is invalid, expired, or its session has been signed out.";
 const TOO_MANY_FAILURES =
   "Too many failed password attempts for this address; wait, or sign in with an e-mail link.";
+const TOO_MANY_FAILURES_FROM_IP =
+  "Too many failed password attempts from your network address; wait, or sign in with an e-mail link.";
 
 /** What the service needs to know about the HTTP client. */
 export interface ClientFacts {
   /** The client address (X-Forwarded-For only behind a trusted proxy). */
   readonly ip: string;
   readonly userAgent: string | undefined;
+}
+
+/** A live session and its caller, as the dashboard's cookie session resolves it. */
+export interface LiveSession {
+  readonly caller: AuthContext;
+  /** The session's absolute end: a cookie for it must not outlive this. */
+  readonly expiresAt: string;
 }
 
 export interface AuthService extends AccessTokenVerifier {
@@ -67,6 +80,11 @@ export interface AuthService extends AccessTokenVerifier {
   refresh(refreshToken: string, client: ClientFacts): Promise<TokenPair>;
   validate(body: ValidateBody): Promise<ValidateResult>;
   logout(refreshToken: string): Promise<Message>;
+  /**
+   * The caller of a live session named by id (the dashboard's sealed cookie carries it), with the
+   * same checks and last-used bookkeeping as an access token; authentication_error otherwise.
+   */
+  verifySession(sessionId: string, userId: string): Promise<LiveSession>;
   listSessions(caller: AuthContext): Promise<Session[]>;
   revokeSession(caller: AuthContext, sessionId: string): Promise<Message>;
   logoutAll(caller: AuthContext): Promise<Message>;
@@ -149,13 +167,34 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     );
   }
 
+  /** The caller of a live session, without side effects. */
+  async function resolveSession(sessionId: string, userId: string) {
+    const facts = await createSessionsRepo(db).findLive(sessionId, userId, nowIso());
+    if (facts === undefined) return null;
+    return { caller: { userId, email: facts.email, sessionId }, facts };
+  }
+
   /** The caller behind a well-signed access token whose session is alive, without side effects. */
   async function resolveAccessToken(token: string) {
     const claims = await signer.verify(token);
     if (claims === null) return null;
-    const facts = await createSessionsRepo(db).findLive(claims.sessionId, claims.userId, nowIso());
-    if (facts === undefined) return null;
-    return { caller: { userId: claims.userId, email: facts.email, sessionId: claims.sessionId }, facts };
+    return resolveSession(claims.sessionId, claims.userId);
+  }
+
+  /** Accepts a resolved session: a write only when its last_used_at is a minute old. */
+  async function accept(
+    resolved: { caller: AuthContext; facts: LiveSessionFacts } | null,
+  ): Promise<LiveSession> {
+    if (resolved === null) throw new AppError("authentication_error", BAD_ACCESS_TOKEN);
+    const nowMs = clock.now().getTime();
+    // The session row was just read: write only when its last_used_at is a minute old, so
+    // most authenticated requests cost one indexed read and nothing else.
+    if (Date.parse(resolved.facts.lastUsedAt) <= nowMs - LAST_USED_RESOLUTION_MS) {
+      await createSessionsRepo(db).touch(resolved.caller.sessionId, toIsoTimestamp(new Date(nowMs)), {
+        staleBefore: toIsoTimestamp(new Date(nowMs - LAST_USED_RESOLUTION_MS + 1)),
+      });
+    }
+    return { caller: resolved.caller, expiresAt: resolved.facts.expiresAt };
   }
 
   async function sweep(): Promise<void> {
@@ -242,15 +281,20 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
 
     async login(body, client) {
       const email = normaliseEmail(body.email);
-      await rateLimiter.assertBelow(LOGIN_FAILURES, email, TOO_MANY_FAILURES);
+      // Both attempts are counted before argon2 runs, so parallel guesses cannot outrun the limits.
+      const fromClient = await rateLimiter.attempt(
+        LOGIN_FAILURES_PER_IP,
+        client.ip,
+        TOO_MANY_FAILURES_FROM_IP,
+      );
+      await rateLimiter.attempt(LOGIN_FAILURES, email, TOO_MANY_FAILURES);
       const user = await createUsersRepo(db).findLiveByEmail(email);
       // Unknown account, no password yet, wrong password: one answer, one argon2 run each.
       const matches = await verifyPassword(user?.password_hash ?? null, body.password);
-      if (user === undefined || !matches) {
-        await rateLimiter.hit(LOGIN_FAILURES, email);
-        throw new AppError("authentication_error", BAD_CREDENTIALS);
-      }
+      if (user === undefined || !matches) throw new AppError("authentication_error", BAD_CREDENTIALS);
+      // Not failures after all: the address starts afresh, the client keeps its other failures.
       await rateLimiter.reset(LOGIN_FAILURES, email);
+      await fromClient.refund();
       return db.transaction().execute(async (trx) => {
         const updated = await createUsersRepo(trx).update(user.id, { last_login_at: nowIso() });
         return startSession(trx, updated, "password", {
@@ -322,17 +366,11 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     },
 
     async verifyAccessToken(token) {
-      const resolved = await resolveAccessToken(token);
-      if (resolved === null) throw new AppError("authentication_error", BAD_ACCESS_TOKEN);
-      const nowMs = clock.now().getTime();
-      // The session row was just read: write only when its last_used_at is a minute old, so
-      // most bearer requests cost one indexed read and nothing else.
-      if (Date.parse(resolved.facts.lastUsedAt) <= nowMs - LAST_USED_RESOLUTION_MS) {
-        await createSessionsRepo(db).touch(resolved.caller.sessionId, toIsoTimestamp(new Date(nowMs)), {
-          staleBefore: toIsoTimestamp(new Date(nowMs - LAST_USED_RESOLUTION_MS + 1)),
-        });
-      }
-      return resolved.caller;
+      return (await accept(await resolveAccessToken(token))).caller;
+    },
+
+    async verifySession(sessionId, userId) {
+      return accept(await resolveSession(sessionId, userId));
     },
 
     async listSessions(caller) {
@@ -371,11 +409,11 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
 
       if (user.password_hash !== null) {
         // Guessing the current password through this route shares the login lockout.
-        await rateLimiter.assertBelow(LOGIN_FAILURES, user.email, TOO_MANY_FAILURES);
+        const guess = await rateLimiter.attempt(LOGIN_FAILURES, user.email, TOO_MANY_FAILURES);
         if (!(await verifyPassword(user.password_hash, body.current_password ?? ""))) {
-          await rateLimiter.hit(LOGIN_FAILURES, user.email);
           throw validationError([{ pointer: "/current_password", message: "is not the current password" }]);
         }
+        await guess.refund();
       }
       const passwordHash = await hashPassword(body.new_password);
       const pair = await db.transaction().execute(async (trx) => {

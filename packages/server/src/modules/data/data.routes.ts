@@ -8,13 +8,10 @@ import {
   RequestsPageSchema,
   RequestsQuerySchema,
 } from "@sightline/contracts";
-import { Type } from "typebox";
-import { requireAuth } from "../../http/bearer-auth.js";
-import { bearerSecurity, problemResponses } from "../../http/schemas.js";
+import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
+import { access, ProjectParams, projectScopeOf } from "../access/index.js";
 import type { DataService } from "./data.service.js";
-
-const ProjectParams = Type.Object({ project_slug: Type.String({ maxLength: 200, examples: ["shop"] }) });
 
 const SEARCH_RULES =
   "Filters combine with AND; comma lists with OR inside one parameter. `since`/`until` are inclusive. " +
@@ -23,12 +20,13 @@ const SEARCH_RULES =
   "503 when the events store is unavailable (never an empty page).";
 
 export async function dataRoutes(app: App, { data }: { data: DataService }): Promise<void> {
-  app.addHook("onRequest", app.authenticate);
-  const common = { security: bearerSecurity, tags: ["data"] };
+  const common = { tags: ["data"] };
+  const config = { access: access.project("data:read") };
 
   app.get(
     "/projects/:project_slug/data/requests",
     {
+      config,
       schema: {
         ...common,
         operationId: "searchRequests",
@@ -36,16 +34,16 @@ export async function dataRoutes(app: App, { data }: { data: DataService }): Pro
         description: `Request records without payloads or headers (see the detail route). ${SEARCH_RULES}`,
         params: ProjectParams,
         querystring: RequestsQuerySchema,
-        response: { 200: RequestsPageSchema, ...problemResponses(401, 404, 422, 503) },
+        response: { 200: RequestsPageSchema, ...problemResponses(422, 503) },
       },
     },
-    async (request) =>
-      data.searchRequests(requireAuth(request).userId, request.params.project_slug, request.query),
+    async (request) => data.searchRequests(projectScopeOf(request), request.query),
   );
 
   app.get(
     "/projects/:project_slug/data/requests/:id",
     {
+      config,
       schema: {
         ...common,
         operationId: "getRequest",
@@ -54,16 +52,16 @@ export async function dataRoutes(app: App, { data }: { data: DataService }): Pro
           "The record with its payloads and headers (credentials were redacted at ingest). 404 when the " +
           "project has no record with this id.",
         params: RequestDetailParamsSchema,
-        response: { 200: RequestDetailSchema, ...problemResponses(401, 404, 422, 503) },
+        response: { 200: RequestDetailSchema, ...problemResponses(422, 503) },
       },
     },
-    async (request) =>
-      data.getRequest(requireAuth(request).userId, request.params.project_slug, request.params.id),
+    async (request) => data.getRequest(projectScopeOf(request), request.params.id),
   );
 
   app.get(
     "/projects/:project_slug/data/logs",
     {
+      config,
       schema: {
         ...common,
         operationId: "searchLogs",
@@ -71,10 +69,9 @@ export async function dataRoutes(app: App, { data }: { data: DataService }): Pro
         description: `Log records; \`trace_id\` lists one trace's logs for correlation. ${SEARCH_RULES}`,
         params: ProjectParams,
         querystring: LogsQuerySchema,
-        response: { 200: LogsPageSchema, ...problemResponses(401, 404, 422, 503) },
+        response: { 200: LogsPageSchema, ...problemResponses(422, 503) },
       },
     },
-    async (request) =>
-      data.searchLogs(requireAuth(request).userId, request.params.project_slug, request.query),
+    async (request) => data.searchLogs(projectScopeOf(request), request.query),
   );
 }

@@ -1,8 +1,9 @@
 // Searching a project's request and log records (spec 4.4.1, 4.4.2) and reading one request in
-// full. Checks the caller may read the project first (404 otherwise, so nothing leaks), turns the
-// query string into a filter (one 422 naming every bad parameter), then runs one events query.
+// full, within an authorized project scope: turns the query string into a filter (one 422
+// naming every bad parameter), then runs one events query.
 import {
   DATA_PAGING,
+  INGEST_LIMITS,
   type LogsPage,
   type LogsQuery,
   normaliseLogLevel,
@@ -10,6 +11,7 @@ import {
   type RequestsPage,
   type RequestsQuery,
 } from "@sightline/contracts";
+import type { Clock } from "../../clock.js";
 import { AppError } from "../../errors.js";
 import {
   QueryProblems,
@@ -19,48 +21,45 @@ import {
   splitList,
 } from "../../lib/query-params.js";
 import type { EventsExecutor } from "../../stores/events/index.js";
-import type { AppsService } from "../apps/apps.service.js";
-import { normaliseEnvironmentName } from "../environments/environments.service.js";
-import type { ProjectsService } from "../projects/projects.service.js";
+import type { ProjectScope } from "../access/index.js";
+import type { AppsService } from "../apps/index.js";
+import { normaliseEnvironmentName } from "../environments/index.js";
 import { findLogPage } from "./logs.query.js";
 import { findRequest, findRequestPage, type PageWindow } from "./requests.query.js";
 
-export interface ScopeDeps {
-  readonly projects: ProjectsService;
-  readonly apps: AppsService;
-}
-
-export interface DataServiceDeps extends ScopeDeps {
+export interface DataServiceDeps {
   readonly events: EventsExecutor;
+  readonly apps: AppsService;
+  readonly clock: Clock;
+  /** REQUESTS_RETENTION_DAYS: an id whose time is older than this names nothing stored. */
+  readonly requestsRetentionDays: number;
 }
 
 /** What a project-level query may read: one project, and optionally some of its apps. */
-export interface ProjectScope {
+export interface RecordScope {
   readonly projectId: string;
   /** Undefined means every app of the project (live or deleted: their records remain). */
   readonly appIds: readonly string[] | undefined;
 }
 
 /**
- * The project the caller may read (404 when not) and the apps `app_slugs` names in it. Unknown
- * slugs are recorded as problems naming them, never silently dropped: a typo must not widen a
- * query to every app.
+ * The records of an authorized project a query may read: the apps `app_slugs` names in it, or
+ * all. Unknown slugs are recorded as problems naming them, never silently dropped: a typo must
+ * not widen a query to every app.
  */
-export async function resolveProjectScope(
-  deps: ScopeDeps,
-  userId: string,
-  projectSlug: string,
+export async function recordScopeOf(
+  apps: AppsService,
+  { project }: ProjectScope,
   appSlugs: string | undefined,
   problems: QueryProblems,
-): Promise<ProjectScope> {
-  const project = await deps.projects.resolve(userId, projectSlug, "read");
+): Promise<RecordScope> {
   const slugs = splitList(appSlugs);
   if (slugs.length === 0) return { projectId: project.id, appIds: undefined };
-  const refs = await deps.apps.listLiveRefs(project.id);
+  const refs = await apps.listLiveRefs(project.id);
   const appIds: string[] = [];
   for (const slug of slugs) {
     const ref = refs.find((candidate) => candidate.slug === slug);
-    if (ref === undefined) problems.add("app_slugs", `no app "${slug}" in project "${projectSlug}"`);
+    if (ref === undefined) problems.add("app_slugs", `no app "${slug}" in project "${project.slug}"`);
     else appIds.push(ref.id);
   }
   return { projectId: project.id, appIds };
@@ -90,12 +89,23 @@ function uuidV7Millis(id: string): number | null {
 }
 
 export function createDataService(deps: DataServiceDeps) {
-  const { events } = deps;
+  const { events, apps } = deps;
+
+  /** Whether a record of this time can be stored: ingest takes nothing older than retention or
+   *  further ahead than its tolerance, so an id outside that names nothing (and its time, 1970 or
+   *  the year 10889, need not be within what the engine can even parse). */
+  function retained(atMs: number): boolean {
+    const nowMs = deps.clock.now().getTime();
+    return (
+      atMs >= nowMs - deps.requestsRetentionDays * 86_400_000 &&
+      atMs <= nowMs + INGEST_LIMITS.futureToleranceMs
+    );
+  }
 
   return {
-    async searchRequests(userId: string, projectSlug: string, query: RequestsQuery): Promise<RequestsPage> {
+    async searchRequests(project: ProjectScope, query: RequestsQuery): Promise<RequestsPage> {
       const problems = new QueryProblems();
-      const scope = await resolveProjectScope(deps, userId, projectSlug, query.app_slugs, problems);
+      const scope = await recordScopeOf(apps, project, query.app_slugs, problems);
       const range = readTimeRange(problems, query);
       const statusCodes = readStatusCodes(problems, "status_codes", query.status_codes);
       if (
@@ -126,18 +136,18 @@ export function createDataService(deps: DataServiceDeps) {
       return { items: result.items, total_count: result.total, page, page_size: pageSize };
     },
 
-    async getRequest(userId: string, projectSlug: string, id: string): Promise<RequestDetail> {
-      const project = await deps.projects.resolve(userId, projectSlug, "read");
+    async getRequest({ project }: ProjectScope, id: string): Promise<RequestDetail> {
       const at = uuidV7Millis(id);
-      const found = at === null ? null : await findRequest(events, project.id, id.toLowerCase(), at);
+      const found =
+        at === null || !retained(at) ? null : await findRequest(events, project.id, id.toLowerCase(), at);
       if (found === null)
-        throw new AppError("not_found", `Request ${id} not found in project "${projectSlug}".`);
+        throw new AppError("not_found", `Request ${id} not found in project "${project.slug}".`);
       return found;
     },
 
-    async searchLogs(userId: string, projectSlug: string, query: LogsQuery): Promise<LogsPage> {
+    async searchLogs(project: ProjectScope, query: LogsQuery): Promise<LogsPage> {
       const problems = new QueryProblems();
-      const scope = await resolveProjectScope(deps, userId, projectSlug, query.app_slugs, problems);
+      const scope = await recordScopeOf(apps, project, query.app_slugs, problems);
       const range = readTimeRange(problems, query);
       const levels: string[] = [];
       for (const spelling of splitList(query.levels)) {

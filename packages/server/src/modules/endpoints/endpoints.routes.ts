@@ -6,46 +6,41 @@ import {
   UpdateEndpointBodySchema,
 } from "@sightline/contracts";
 import { Type } from "typebox";
-import { bearerSecurity, problemResponses } from "../../http/schemas.js";
+import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
-import { AppParams, AppScopeQuery, appIdFor } from "../apps/app-scope.js";
-import type { AppsService } from "../apps/apps.service.js";
+import { access, AppParams, AppScopeQuery, appScopeOf, withParams } from "../access/index.js";
 import type { EndpointsService } from "./endpoints.service.js";
 
-const EndpointParams = Type.Object({
-  app_slug: Type.String({ maxLength: 200, examples: ["checkout-api"] }),
+const EndpointParams = withParams(AppParams, {
   endpoint_id: Type.String({ format: "uuid", examples: ["0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21"] }),
 });
 
 export async function endpointsRoutes(
   app: App,
-  { apps, endpoints }: { apps: AppsService; endpoints: EndpointsService },
+  { endpoints }: { endpoints: EndpointsService },
 ): Promise<void> {
-  app.addHook("onRequest", app.authenticate);
-  const common = { security: bearerSecurity };
-
   app.get(
     "/apps/:app_slug/endpoints",
     {
+      config: { access: access.app("project:read") },
       schema: {
-        ...common,
         operationId: "listEndpoints",
         tags: ["endpoints"],
         summary: "List an app's endpoints",
         description: "Declared and discovered endpoints, by path then method.",
         params: AppParams,
         querystring: AppScopeQuery,
-        response: { 200: Type.Array(EndpointSchema), ...problemResponses(401, 404, 409) },
+        response: { 200: Type.Array(EndpointSchema) },
       },
     },
-    async (request) => endpoints.list(await appIdFor(apps, request, "read")),
+    async (request) => endpoints.list(appScopeOf(request)),
   );
 
   app.post(
     "/apps/:app_slug/endpoints",
     {
+      config: { access: access.app("endpoints:write") },
       schema: {
-        ...common,
         operationId: "createEndpoint",
         tags: ["endpoints"],
         summary: "Declare an endpoint",
@@ -53,39 +48,39 @@ export async function endpointsRoutes(
         params: AppParams,
         querystring: AppScopeQuery,
         body: CreateEndpointBodySchema,
-        response: { 201: EndpointSchema, ...problemResponses(401, 404, 409, 422) },
+        response: { 201: EndpointSchema, ...problemResponses(422) },
       },
     },
     async (request, reply) => {
-      const appId = await appIdFor(apps, request, "write");
-      return reply.code(201).send(await endpoints.create(appId, request.body));
+      const scope = appScopeOf(request);
+      return reply.code(201).send(await endpoints.create(scope, request.body));
     },
   );
 
   app.get(
     "/apps/:app_slug/endpoints/:endpoint_id",
     {
+      config: { access: access.app("project:read") },
       schema: {
-        ...common,
         operationId: "getEndpoint",
         tags: ["endpoints"],
         summary: "Get an endpoint",
         params: EndpointParams,
         querystring: AppScopeQuery,
-        response: { 200: EndpointSchema, ...problemResponses(401, 404, 409, 422) },
+        response: { 200: EndpointSchema, ...problemResponses(422) },
       },
     },
     async (request) => {
-      const appId = await appIdFor(apps, request, "read");
-      return endpoints.get(appId, request.params.endpoint_id);
+      const scope = appScopeOf(request);
+      return endpoints.get(scope, request.params.endpoint_id);
     },
   );
 
   app.patch(
     "/apps/:app_slug/endpoints/:endpoint_id",
     {
+      config: { access: access.app("endpoints:write") },
       schema: {
-        ...common,
         operationId: "updateEndpoint",
         tags: ["endpoints"],
         summary: "Update an endpoint",
@@ -93,32 +88,32 @@ export async function endpointsRoutes(
         params: EndpointParams,
         querystring: AppScopeQuery,
         body: UpdateEndpointBodySchema,
-        response: { 200: EndpointSchema, ...problemResponses(401, 404, 409, 422) },
+        response: { 200: EndpointSchema, ...problemResponses(422) },
       },
     },
     async (request) => {
-      const appId = await appIdFor(apps, request, "write");
-      return endpoints.update(appId, request.params.endpoint_id, request.body);
+      const scope = appScopeOf(request);
+      return endpoints.update(scope, request.params.endpoint_id, request.body);
     },
   );
 
   app.delete(
     "/apps/:app_slug/endpoints/:endpoint_id",
     {
+      config: { access: access.app("endpoints:write") },
       schema: {
-        ...common,
         operationId: "deleteEndpoint",
         tags: ["endpoints"],
         summary: "Remove an endpoint from the catalogue",
         description: "Traffic that still reaches it registers it again.",
         params: EndpointParams,
         querystring: AppScopeQuery,
-        response: { 200: MessageSchema, ...problemResponses(401, 404, 409, 422) },
+        response: { 200: MessageSchema, ...problemResponses(422) },
       },
     },
     async (request) => {
-      const appId = await appIdFor(apps, request, "write");
-      await endpoints.remove(appId, request.params.endpoint_id);
+      const scope = appScopeOf(request);
+      await endpoints.remove(scope, request.params.endpoint_id);
       return { message: "Endpoint deleted" };
     },
   );

@@ -1,14 +1,20 @@
 // The endpoint catalogue of an app: endpoints users declare and those discovered from traffic,
 // one per (method, route template). Discovery is batched and cached: repeated traffic writes
 // nothing, and `last_seen_at` moves forward at most once a minute per endpoint.
-import type { CreateEndpointBody, Endpoint, UpdateEndpointBody } from "@sightline/contracts";
+import {
+  type CreateEndpointBody,
+  type Endpoint,
+  RESOURCE_LIMITS,
+  type UpdateEndpointBody,
+} from "@sightline/contracts";
 import type { Kysely } from "kysely";
 import { type Clock, toIsoTimestamp } from "../../clock.js";
 import { AppError } from "../../errors.js";
 import { newId } from "../../lib/ids.js";
 import { createEndpointsRepo, type EndpointRow } from "../../stores/metadata/repos/endpoints.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import type { DiscoveredEndpoint } from "../ingest/directory.js";
+import type { AppScope } from "../access/index.js";
+import type { DiscoveredEndpoint } from "../ingest/index.js";
 
 const SEEN_REFRESH_MS = 60_000;
 /** Bounds the in-memory catalogue; evicted entries only cost one more upsert. */
@@ -40,6 +46,19 @@ export function createEndpointsService({ db, clock }: { db: Kysely<MetadataTable
     return row;
   }
 
+  function assertRouteSize(path: string): void {
+    if (Buffer.byteLength(path, "utf8") > RESOURCE_LIMITS.routeTemplateBytes) {
+      throw new AppError("validation_error", "The route template is too long.", {
+        errors: [
+          {
+            pointer: "/path",
+            message: `must be at most ${RESOURCE_LIMITS.routeTemplateBytes} bytes of UTF-8`,
+          },
+        ],
+      });
+    }
+  }
+
   async function assertRouteFree(
     appId: string,
     method: string,
@@ -53,16 +72,18 @@ export function createEndpointsService({ db, clock }: { db: Kysely<MetadataTable
   }
 
   return {
-    async list(appId: string): Promise<Endpoint[]> {
-      return (await endpoints.list(appId)).map(toEndpoint);
+    async list({ app }: AppScope): Promise<Endpoint[]> {
+      return (await endpoints.list(app.id)).map(toEndpoint);
     },
 
-    async get(appId: string, id: string): Promise<Endpoint> {
-      return toEndpoint(await findOrFail(appId, id));
+    async get({ app }: AppScope, id: string): Promise<Endpoint> {
+      return toEndpoint(await findOrFail(app.id, id));
     },
 
-    async create(appId: string, body: CreateEndpointBody): Promise<Endpoint> {
+    async create({ app }: AppScope, body: CreateEndpointBody): Promise<Endpoint> {
+      const appId = app.id;
       const method = body.method.toUpperCase();
+      assertRouteSize(body.path);
       await assertRouteFree(appId, method, body.path);
       const now = toIsoTimestamp(clock.now());
       const row = await endpoints.insert({
@@ -79,10 +100,12 @@ export function createEndpointsService({ db, clock }: { db: Kysely<MetadataTable
       return toEndpoint(row);
     },
 
-    async update(appId: string, id: string, body: UpdateEndpointBody): Promise<Endpoint> {
+    async update({ app }: AppScope, id: string, body: UpdateEndpointBody): Promise<Endpoint> {
+      const appId = app.id;
       const current = await findOrFail(appId, id);
       const method = body.method?.toUpperCase() ?? current.method;
       const path = body.path ?? current.path;
+      assertRouteSize(path);
       if (method !== current.method || path !== current.path) await assertRouteFree(appId, method, path, id);
       const now = toIsoTimestamp(clock.now());
       const row = await endpoints.update(id, {
@@ -99,7 +122,8 @@ export function createEndpointsService({ db, clock }: { db: Kysely<MetadataTable
     },
 
     /** Removes an endpoint from the catalogue; traffic that still reaches it discovers it again. */
-    async remove(appId: string, id: string): Promise<void> {
+    async remove({ app }: AppScope, id: string): Promise<void> {
+      const appId = app.id;
       const row = await findOrFail(appId, id);
       await endpoints.delete(id);
       written.delete(routeKey(appId, row.method, row.path));

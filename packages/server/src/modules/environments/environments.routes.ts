@@ -6,46 +6,41 @@ import {
   UpdateEnvironmentBodySchema,
 } from "@sightline/contracts";
 import { Type } from "typebox";
-import { bearerSecurity, problemResponses } from "../../http/schemas.js";
+import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
-import { AppParams, AppScopeQuery, appIdFor } from "../apps/app-scope.js";
-import type { AppsService } from "../apps/apps.service.js";
+import { access, AppParams, AppScopeQuery, appScopeOf, withParams } from "../access/index.js";
 import type { EnvironmentsService } from "./environments.service.js";
 
-const EnvironmentParams = Type.Object({
-  app_slug: Type.String({ maxLength: 200, examples: ["checkout-api"] }),
+const EnvironmentParams = withParams(AppParams, {
   env_slug: Type.String({ maxLength: 200, examples: ["production"] }),
 });
 
 export async function environmentsRoutes(
   app: App,
-  { apps, environments }: { apps: AppsService; environments: EnvironmentsService },
+  { environments }: { environments: EnvironmentsService },
 ): Promise<void> {
-  app.addHook("onRequest", app.authenticate);
-  const common = { security: bearerSecurity };
-
   app.get(
     "/apps/:app_slug/environments",
     {
+      config: { access: access.app("project:read") },
       schema: {
-        ...common,
         operationId: "listEnvironments",
         tags: ["environments"],
         summary: "List an app's environments",
         description: "Configured ones and those discovered from traffic, in display order.",
         params: AppParams,
         querystring: AppScopeQuery,
-        response: { 200: Type.Array(EnvironmentSchema), ...problemResponses(401, 404, 409) },
+        response: { 200: Type.Array(EnvironmentSchema) },
       },
     },
-    async (request) => environments.list(await appIdFor(apps, request, "read")),
+    async (request) => environments.list(appScopeOf(request)),
   );
 
   app.post(
     "/apps/:app_slug/environments",
     {
+      config: { access: access.app("environments:write") },
       schema: {
-        ...common,
         operationId: "createEnvironment",
         tags: ["environments"],
         summary: "Add an environment",
@@ -55,52 +50,52 @@ export async function environmentsRoutes(
         params: AppParams,
         querystring: AppScopeQuery,
         body: CreateEnvironmentBodySchema,
-        response: { 201: EnvironmentSchema, ...problemResponses(401, 404, 409, 422, 429) },
+        response: { 201: EnvironmentSchema, ...problemResponses(422, 429) },
       },
     },
     async (request, reply) => {
-      const appId = await appIdFor(apps, request, "write");
-      return reply.code(201).send(await environments.create(appId, request.body));
+      const scope = appScopeOf(request);
+      return reply.code(201).send(await environments.create(scope, request.body));
     },
   );
 
   app.patch(
     "/apps/:app_slug/environments/:env_slug",
     {
+      config: { access: access.app("environments:write") },
       schema: {
-        ...common,
         operationId: "updateEnvironment",
         tags: ["environments"],
         summary: "Update an environment",
         params: EnvironmentParams,
         querystring: AppScopeQuery,
         body: UpdateEnvironmentBodySchema,
-        response: { 200: EnvironmentSchema, ...problemResponses(401, 404, 409, 422) },
+        response: { 200: EnvironmentSchema, ...problemResponses(422) },
       },
     },
     async (request) => {
-      const appId = await appIdFor(apps, request, "write");
-      return environments.update(appId, request.params.env_slug, request.body);
+      const scope = appScopeOf(request);
+      return environments.update(scope, request.params.env_slug, request.body);
     },
   );
 
   app.delete(
     "/apps/:app_slug/environments/:env_slug",
     {
+      config: { access: access.app("environments:write") },
       schema: {
-        ...common,
         operationId: "deleteEnvironment",
         tags: ["environments"],
         summary: "Remove an environment",
         description: "Traffic that still names it registers it again (with the default colour).",
         params: EnvironmentParams,
         querystring: AppScopeQuery,
-        response: { 200: MessageSchema, ...problemResponses(401, 404, 409) },
+        response: { 200: MessageSchema },
       },
     },
     async (request) => {
-      const appId = await appIdFor(apps, request, "write");
-      await environments.remove(appId, request.params.env_slug);
+      const scope = appScopeOf(request);
+      await environments.remove(scope, request.params.env_slug);
       return { message: "Environment deleted" };
     },
   );

@@ -17,6 +17,8 @@ import {
   type EnvironmentRow,
 } from "../../stores/metadata/repos/environments.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
+import type { AppScope } from "../access/index.js";
+import type { AuditTrail } from "../audit/index.js";
 
 export const DEFAULT_ENVIRONMENT_COLOR = "#6b7280";
 const NO_RESERVED: ReadonlySet<string> = new Set();
@@ -38,7 +40,13 @@ function toEnvironment(row: EnvironmentRow): Environment {
   };
 }
 
-export function createEnvironmentsService({ db, clock }: { db: Kysely<MetadataTables>; clock: Clock }) {
+export interface EnvironmentsServiceDeps {
+  readonly db: Kysely<MetadataTables>;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
+export function createEnvironmentsService({ db, clock, audit }: EnvironmentsServiceDeps) {
   const environments = createEnvironmentsRepo(db);
   /** Names known to exist per app, so repeated traffic costs no metadata query at all. */
   const known = new Map<string, Set<string>>();
@@ -76,11 +84,12 @@ export function createEnvironmentsService({ db, clock }: { db: Kysely<MetadataTa
   }
 
   return {
-    async list(appId: string): Promise<Environment[]> {
-      return (await environments.list(appId)).map(toEnvironment);
+    async list({ app }: AppScope): Promise<Environment[]> {
+      return (await environments.list(app.id)).map(toEnvironment);
     },
 
-    async create(appId: string, body: CreateEnvironmentBody): Promise<Environment> {
+    async create(scope: AppScope, body: CreateEnvironmentBody): Promise<Environment> {
+      const appId = scope.app.id;
       const name = normaliseEnvironmentName(body.name);
       assertNameUsable(name);
       const rows = await environments.list(appId);
@@ -96,21 +105,32 @@ export function createEnvironmentsService({ db, clock }: { db: Kysely<MetadataTa
       const clash = conflict(rows, name, slug);
       if (clash !== null) throw clash;
       const now = toIsoTimestamp(clock.now());
-      const row = await environments.insert({
-        id: newId(),
-        app_id: appId,
-        name,
-        slug,
-        color: (body.color ?? DEFAULT_ENVIRONMENT_COLOR).toLowerCase(),
-        position: body.order ?? rows.length,
-        created_at: now,
-        updated_at: now,
+      const row = await db.transaction().execute(async (trx) => {
+        const inserted = await createEnvironmentsRepo(trx).insert({
+          id: newId(),
+          app_id: appId,
+          name,
+          slug,
+          color: (body.color ?? DEFAULT_ENVIRONMENT_COLOR).toLowerCase(),
+          position: body.order ?? rows.length,
+          created_at: now,
+          updated_at: now,
+        });
+        await audit.record(trx, {
+          projectId: scope.project.id,
+          actorId: scope.userId,
+          action: "environment.created",
+          target: { type: "environment", id: inserted.id, label: inserted.name },
+          details: { app: scope.app.slug, slug },
+        });
+        return inserted;
       });
       known.get(appId)?.add(name);
       return toEnvironment(row);
     },
 
-    async update(appId: string, slug: string, body: UpdateEnvironmentBody): Promise<Environment> {
+    async update({ app }: AppScope, slug: string, body: UpdateEnvironmentBody): Promise<Environment> {
+      const appId = app.id;
       const current = await findOrFail(appId, slug);
       const name = body.name === undefined ? current.name : normaliseEnvironmentName(body.name);
       assertNameUsable(name);
@@ -129,8 +149,19 @@ export function createEnvironmentsService({ db, clock }: { db: Kysely<MetadataTa
     },
 
     /** Removes a configured environment; traffic that still names it discovers it again. */
-    async remove(appId: string, slug: string): Promise<void> {
-      await environments.delete((await findOrFail(appId, slug)).id);
+    async remove(scope: AppScope, slug: string): Promise<void> {
+      const appId = scope.app.id;
+      const row = await findOrFail(appId, slug);
+      await db.transaction().execute(async (trx) => {
+        await createEnvironmentsRepo(trx).delete(row.id);
+        await audit.record(trx, {
+          projectId: scope.project.id,
+          actorId: scope.userId,
+          action: "environment.deleted",
+          target: { type: "environment", id: row.id, label: row.name },
+          details: { app: scope.app.slug, slug: row.slug },
+        });
+      });
       known.delete(appId);
     },
 

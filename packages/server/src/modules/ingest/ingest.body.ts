@@ -8,6 +8,7 @@ import type { FastifyRequest } from "fastify";
 import { sha256Hex } from "../../lib/ids.js";
 import { AppError } from "../../errors.js";
 import type { App } from "../../http/types.js";
+import { vetJsonText } from "../../http/well-formed.js";
 
 export interface BodyLimits {
   /** Bytes of JSON after decompression (and of the body as sent). */
@@ -29,7 +30,9 @@ export function registerIngestBodyParser(app: App, limits: BodyLimits, hashes: B
     if (request.headers["idempotency-key"] !== undefined) {
       hashes.set(request, sha256Hex(bytes));
     }
-    return parseJson(bytes);
+    const text = jsonText(bytes);
+    vetJsonText(request, text);
+    return parseJson(text);
   });
 }
 
@@ -51,20 +54,29 @@ export async function readBody(
 ): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
+  // Set by whichever limit trips first. Tearing the pipeline down makes its other stages fail
+  // with their own errors (an AbortError from the decoder's iterator, say), and the pipeline
+  // may reject with one of those: the limit is the answer whatever it rejects with.
+  let overLimit: AppError | undefined;
+  const refuse = (): AppError => (overLimit ??= tooLarge(maxBytes));
   const collect = (chunk: Buffer) => {
     total += chunk.length;
-    if (total > maxBytes) throw tooLarge(maxBytes);
+    if (total > maxBytes) throw refuse();
     chunks.push(chunk);
   };
   if (coding === undefined || coding === "" || coding === "identity") {
-    for await (const chunk of payload) collect(chunk as Buffer);
+    try {
+      for await (const chunk of payload) collect(chunk as Buffer);
+    } catch (error) {
+      throw overLimit ?? unreadable(error);
+    }
     return Buffer.concat(chunks, total);
   }
   let sent = 0;
   const limitSent = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       sent += chunk.length;
-      callback(sent > maxBytes ? tooLarge(maxBytes) : null, chunk);
+      callback(sent > maxBytes ? refuse() : null, chunk);
     },
   });
   try {
@@ -72,13 +84,20 @@ export async function readBody(
       for await (const chunk of source) collect(chunk);
     });
   } catch (error) {
-    if (error instanceof AppError) throw error;
+    if (overLimit !== undefined) throw overLimit;
     if (isZlibError(error)) {
       throw new AppError("bad_request", `The body is not valid ${coding} data.`, { cause: error });
     }
-    throw error;
+    throw unreadable(error);
   }
   return Buffer.concat(chunks, total);
+}
+
+/** The body stopped before its end (client gone, connection reset): a client-side failure. */
+function unreadable(error: unknown): AppError {
+  return error instanceof AppError
+    ? error
+    : new AppError("bad_request", "The request body could not be read to its end.", { cause: error });
 }
 
 /** gzip, or deflate in either spelling clients send: zlib-wrapped (RFC 9110) or raw. */
@@ -119,9 +138,13 @@ function isZlibError(error: unknown): boolean {
   );
 }
 
-function parseJson(bytes: Buffer): unknown {
-  let text = bytes.toString("utf8");
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+/** The body as text, without a byte order mark. */
+function jsonText(bytes: Buffer): string {
+  const text = bytes.toString("utf8");
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function parseJson(text: string): unknown {
   if (text.trim() === "") {
     throw new AppError("invalid_json", "The request body is empty but Content-Type says application/json.");
   }

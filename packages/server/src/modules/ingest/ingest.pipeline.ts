@@ -4,7 +4,7 @@
 import { INGEST_LIMITS, type IngestRecordError } from "@sightline/contracts";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { messageOf, pointerOf } from "../../http/validation.js";
-import { normaliseEnvironmentName } from "../environments/environments.service.js";
+import { normaliseEnvironmentName } from "../environments/index.js";
 import type { AppRef, DiscoveredEndpoint, KeyPrincipal } from "./directory.js";
 import type { CommonFields, RecordKind, RecordProblem } from "./records.js";
 import { uuidV7At } from "./row-ids.js";
@@ -34,6 +34,8 @@ export interface PreparedBatch {
   readonly rejected: number;
   readonly errors: readonly IngestRecordError[];
   readonly chunk: RowChunk | null;
+  /** The batch index of the record behind each row of `chunk`, in row order. */
+  readonly rowRecords: readonly number[];
   readonly discoveries: readonly AppDiscovery[];
   readonly probe: BatchProbe | null;
 }
@@ -61,6 +63,7 @@ export function prepareBatch<R>(
   const newest = context.nowMs + INGEST_LIMITS.futureToleranceMs;
   const errors: IngestRecordError[] = [];
   const lines: string[] = [];
+  const rowRecords: number[] = [];
   const discovery: DiscoveryMap = new Map();
   let rejected = 0;
   let probe: BatchProbe | null = null;
@@ -76,6 +79,7 @@ export function prepareBatch<R>(
       const row = common === null ? null : kind.build(record as R, common, problems);
       if (common !== null && row !== null) {
         lines.push(JSON.stringify(row.values));
+        rowRecords.push(index);
         probe ??= { id: common.id, timestampMs: common.timestampMs };
         noteDiscovery(discovery, common, row.endpoint);
         return;
@@ -93,6 +97,7 @@ export function prepareBatch<R>(
     rejected,
     errors,
     chunk: lines.length === 0 ? null : { body: Buffer.from(`${lines.join("\n")}\n`), rowCount: lines.length },
+    rowRecords,
     discoveries: [...discovery].map(([appId, found]) => ({
       appId,
       environments: [...found.environments],

@@ -16,6 +16,7 @@ import { validatorCompiler } from "../../http/validation.js";
 import type { KeyPrincipal } from "./directory.js";
 import { type BodyHashes, registerIngestBodyParser } from "./ingest.body.js";
 import type { BatchInput, BatchOutcome, IngestService } from "./ingest.service.js";
+import { access } from "../access/index.js";
 
 export interface IngestRoutesOptions {
   readonly ingest: IngestService;
@@ -85,6 +86,7 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
   app.post(
     "/ingest/requests",
     {
+      config: { access: access.apiKey, contentEncodings: ["gzip", "x-gzip", "deflate"] },
       schema: {
         operationId: "ingestRequests",
         tags: ["ingest"],
@@ -95,7 +97,6 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
         body: IngestRequestsBodySchema,
         response: { 200: IngestResultSchema, ...problems },
       },
-      config: { contentEncodings: ["gzip", "x-gzip", "deflate"] },
       validatorCompiler: envelopeCompiler("requests"),
     },
     async (request, reply) =>
@@ -105,6 +106,7 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
   app.post(
     "/ingest/logs",
     {
+      config: { access: access.apiKey, contentEncodings: ["gzip", "x-gzip", "deflate"] },
       schema: {
         operationId: "ingestLogs",
         tags: ["ingest"],
@@ -115,7 +117,6 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
         body: IngestLogsBodySchema,
         response: { 200: IngestResultSchema, ...problems },
       },
-      config: { contentEncodings: ["gzip", "x-gzip", "deflate"] },
       validatorCompiler: envelopeCompiler("logs"),
     },
     async (request, reply) =>

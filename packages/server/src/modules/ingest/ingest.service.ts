@@ -1,7 +1,7 @@
 // Ingest: authenticates API keys, runs each batch through the pipeline, hands its rows to the
 // table's buffered writer and answers once they are stored; Idempotency-Key retries get the
 // first answer again. Endpoints and environments are registered only after the rows are stored.
-import type { IngestResult } from "@sightline/contracts";
+import { INGEST_LIMITS, type IngestResult } from "@sightline/contracts";
 import type { Logger } from "pino";
 import type { Clock } from "../../clock.js";
 import { AppError } from "../../errors.js";
@@ -139,7 +139,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
           errors: batch.errors,
         },
         probe: batch.probe,
-        commit: () => store(entry.writer, batch),
+        commit: () => store(entry.writer, entry.kind.name, batch),
       };
     };
 
@@ -154,12 +154,16 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
   }
 
   /** Writes the batch's rows (whole, in one insert), then registers what it discovered. */
-  async function store(writer: EventsWriter, batch: PreparedBatch): Promise<void> {
+  async function store(
+    writer: EventsWriter,
+    member: RecordKind<unknown>["name"],
+    batch: PreparedBatch,
+  ): Promise<void> {
     if (batch.chunk === null) return;
     try {
       await writer.write(batch.chunk);
     } catch (error) {
-      throw unavailable(error);
+      throw storeFailure(error, member, batch);
     }
     await discover(batch);
   }
@@ -210,8 +214,27 @@ function answerWith(answer: StoredAnswer, replayed: boolean): BatchOutcome {
   };
 }
 
-/** Store-side failures a client should retry: 503 with Retry-After, nothing stored. */
-function unavailable(error: unknown): unknown {
+/**
+ * Why the store did not take the batch, as the client should hear it: 422 when the engine refused
+ * the batch's own rows (the first line, well-formed input and per-record checks, should make that
+ * impossible; retrying will not help), 503 + Retry-After for capacity, shutdown and outages.
+ * Nothing of the batch was stored either way.
+ */
+function storeFailure(error: unknown, member: string, batch: PreparedBatch): unknown {
+  if (error instanceof EventsStoreError && error.kind === "rejected") {
+    const reason = error.engineError ?? "an engine error";
+    const index = error.failedAtRow === undefined ? undefined : batch.rowRecords[error.failedAtRow - 1];
+    const refused =
+      index === undefined
+        ? []
+        : [{ index, pointer: `/${member}/${index}`, message: `was refused by the events store (${reason})` }];
+    return new AppError(
+      "validation_error",
+      `The events store refused ${index === undefined ? "this batch" : `record ${index}`} (${reason}); ` +
+        "nothing of the batch was stored, and resending it unchanged will fail again.",
+      { errors: [...batch.errors, ...refused].slice(0, INGEST_LIMITS.listedErrors), cause: error },
+    );
+  }
   if (error instanceof WriterOverloadedError) {
     return new AppError(
       "service_unavailable",

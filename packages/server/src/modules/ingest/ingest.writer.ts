@@ -154,9 +154,9 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
   }
 
   /**
-   * One insert for the group. If the engine refuses the statement itself (a row it cannot
-   * read, never an outage), nothing of it was stored, so the halves are retried apart: one
-   * bad batch fails alone instead of taking its neighbours with it.
+   * One insert for the group. If the engine refuses it for its rows (`rejected`: nothing of it
+   * was stored), the halves are retried apart until the batch carrying the bad row fails alone:
+   * its neighbours are stored and answered as if nothing happened.
    */
   async function insertIsolating(group: readonly Waiter[]): Promise<void> {
     const rowCount = sumRows(group);
@@ -168,14 +168,17 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
       counters.insertedRows += rowCount;
       for (const waiter of group) waiter.resolve();
     } catch (error) {
-      if (group.length > 1 && error instanceof EventsStoreError && error.kind === "query") {
+      if (group.length > 1 && error instanceof EventsStoreError && error.kind === "rejected") {
         const middle = group.length >> 1;
         await insertIsolating(group.slice(0, middle));
         await insertIsolating(group.slice(middle));
         return;
       }
       counters.failedRows += rowCount;
-      logger.warn({ err: error, table, rows: rowCount, batches: group.length }, "events insert failed");
+      logger.warn(
+        { table, rows: rowCount, batches: group.length, ...failureFacts(error) },
+        "events insert failed",
+      );
       for (const waiter of group) waiter.reject(error);
     }
   }
@@ -223,4 +226,20 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
 
 function sumRows(group: readonly Waiter[]): number {
   return group.reduce((sum, waiter) => sum + waiter.chunk.rowCount, 0);
+}
+
+/** What a log line may say about a failed insert: the engine's code and error name and the row
+ *  it stopped at. Never the error itself: the engine's text (kept out of our errors' messages and
+ *  causes) quotes the rows it could not read. */
+function failureFacts(error: unknown): Record<string, unknown> {
+  if (!(error instanceof EventsStoreError)) {
+    return { reason: error instanceof Error ? error.name : typeof error };
+  }
+  return {
+    reason: error.message,
+    kind: error.kind,
+    code: error.clickhouseCode,
+    engine_error: error.engineError,
+    row: error.failedAtRow,
+  };
 }

@@ -1,6 +1,11 @@
 // The request-record kind: how one record of POST /ingest/requests becomes a row of
 // api_requests (defaults, limits, route template, headers with secrets redacted).
-import { INGEST_LIMITS, type IngestRequestRecord, IngestRequestRecordSchema } from "@sightline/contracts";
+import {
+  INGEST_LIMITS,
+  type IngestRequestRecord,
+  IngestRequestRecordSchema,
+  RESOURCE_LIMITS,
+} from "@sightline/contracts";
 import { readHexId, type RecordKind, type RecordProblem } from "./records.js";
 import { deriveRouteTemplate, normaliseRouteTemplate } from "./route-template.js";
 import { cutChars, cutUtf8 } from "./text.js";
@@ -53,10 +58,17 @@ export const requestKind: RecordKind<IngestRequestRecord> = {
     if (!Number.isFinite(record.response_time_ms)) {
       problems.push({ path: "/response_time_ms", message: "must be a finite number" });
     }
-    const route =
-      record.route === undefined || record.route.trim() === ""
-        ? deriveRouteTemplate(record.path)
-        : normaliseRouteTemplate(record.route.trim());
+    const derived = record.route === undefined || record.route.trim() === "";
+    const route = derived
+      ? deriveRouteTemplate(record.path)
+      : normaliseRouteTemplate((record.route ?? "").trim());
+    // The template becomes a catalogue entry, whose unique index holds only so many bytes.
+    if (Buffer.byteLength(route, "utf8") > RESOURCE_LIMITS.routeTemplateBytes) {
+      problems.push({
+        path: derived ? "/path" : "/route",
+        message: `its route template must be at most ${RESOURCE_LIMITS.routeTemplateBytes} bytes of UTF-8`,
+      });
+    }
     const requestHeaders = readHeaders(record.request_headers, "request_headers", problems);
     const responseHeaders = readHeaders(record.response_headers, "response_headers", problems);
     const traceId = readHexId(record.trace_id, 32, "trace_id", problems);

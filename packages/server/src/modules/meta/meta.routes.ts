@@ -4,11 +4,13 @@ import { Type } from "typebox";
 import { AppError } from "../../errors.js";
 import type { App } from "../../http/types.js";
 import type { HealthService } from "./health.service.js";
+import { access } from "../access/index.js";
 
 export async function metaRoutes(app: App, options: { health: HealthService }): Promise<void> {
   app.get(
     "/health",
     {
+      config: { access: access.public },
       schema: {
         operationId: "getHealth",
         tags: ["meta"],
@@ -36,6 +38,7 @@ export async function metaRoutes(app: App, options: { health: HealthService }): 
   app.get(
     "/openapi.json",
     {
+      config: { access: access.public },
       schema: {
         operationId: "getOpenApiDocument",
         tags: ["meta"],

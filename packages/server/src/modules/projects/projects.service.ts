@@ -1,6 +1,13 @@
-// Projects: creation with slug rules, listing with app counts, renaming without moving the
-// slug, and soft deletion that takes the project's apps and keys with it in one transaction.
-import type { CreateProjectBody, Project, ProjectListItem, UpdateProjectBody } from "@sightline/contracts";
+// Projects: creation (the creator becomes the first owner) with slug rules, listing with the
+// caller's role and app counts, renaming without moving the slug, and soft deletion that takes
+// the project's apps and keys with it in one transaction.
+import {
+  type CreateProjectBody,
+  parseRole,
+  type Project,
+  type ProjectListItem,
+  type UpdateProjectBody,
+} from "@sightline/contracts";
 import type { Kysely } from "kysely";
 import { type Clock, toIsoTimestamp } from "../../clock.js";
 import { AppError } from "../../errors.js";
@@ -8,9 +15,11 @@ import { newId } from "../../lib/ids.js";
 import { firstFreeSlug, RESERVED_PROJECT_SLUGS, slugify } from "../../lib/slugs.js";
 import { createApiKeysRepo } from "../../stores/metadata/repos/api-keys.repo.js";
 import { createAppsRepo } from "../../stores/metadata/repos/apps.repo.js";
+import { createMembersRepo } from "../../stores/metadata/repos/members.repo.js";
 import { createProjectsRepo, type ProjectRow } from "../../stores/metadata/repos/projects.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import { assertCanAccess, type ProjectAction } from "./access.js";
+import type { ProjectScope } from "../access/index.js";
+import type { AuditTrail } from "../audit/index.js";
 
 /** Caches other modules keep about a project, dropped when it goes. */
 export interface ProjectInvalidation {
@@ -20,6 +29,7 @@ export interface ProjectInvalidation {
 export interface ProjectsServiceDeps {
   readonly db: Kysely<MetadataTables>;
   readonly clock: Clock;
+  readonly audit: AuditTrail;
   readonly invalidation: ProjectInvalidation;
 }
 
@@ -34,14 +44,8 @@ export function toProject(row: ProjectRow): Project {
   };
 }
 
-export function createProjectsService({ db, clock, invalidation }: ProjectsServiceDeps) {
+export function createProjectsService({ db, clock, audit, invalidation }: ProjectsServiceDeps) {
   const projects = createProjectsRepo(db);
-
-  async function resolve(userId: string, slug: string, action: ProjectAction): Promise<ProjectRow> {
-    const project = await projects.findLiveBySlug(slug);
-    assertCanAccess(userId, project, action, slug);
-    return project;
-  }
 
   async function assertSlugAvailable(slug: string): Promise<void> {
     if (RESERVED_PROJECT_SLUGS.has(slug)) {
@@ -54,20 +58,19 @@ export function createProjectsService({ db, clock, invalidation }: ProjectsServi
     }
   }
 
-  /** Soft-deletes a project, its apps and its keys in the caller's transaction. */
-  async function softDeleteWithin(
-    trx: Kysely<MetadataTables>,
-    projectId: string,
-    at: string,
-  ): Promise<string[]> {
+  /**
+   * Soft-deletes a project, its apps and its keys inside the caller's transaction; returns a
+   * function that drops caches once that transaction has committed.
+   */
+  async function deleteWithin(trx: Kysely<MetadataTables>, projectId: string): Promise<() => void> {
+    const at = toIsoTimestamp(clock.now());
     await createProjectsRepo(trx).softDelete(projectId, at);
     await createAppsRepo(trx).softDeleteAllOfProject(projectId, at);
-    return createApiKeysRepo(trx).revokeAll({ projectId }, at);
+    const revoked = await createApiKeysRepo(trx).revokeAll({ projectId }, at);
+    return () => invalidation.projectDeleted(projectId, revoked);
   }
 
   return {
-    resolve,
-
     async createProject(userId: string, body: CreateProjectBody): Promise<Project> {
       const name = body.name.trim();
       if (name === "") throw blankName();
@@ -80,15 +83,31 @@ export function createProjectsService({ db, clock, invalidation }: ProjectsServi
       }
       const now = toIsoTimestamp(clock.now());
       try {
-        const row = await projects.insert({
-          id: newId(),
-          owner_id: userId,
-          name,
-          slug,
-          description: body.description?.trim() ?? "",
-          created_at: now,
-          updated_at: now,
-          deleted_at: null,
+        const row = await db.transaction().execute(async (trx) => {
+          const created = await createProjectsRepo(trx).insert({
+            id: newId(),
+            owner_id: userId,
+            name,
+            slug,
+            description: body.description?.trim() ?? "",
+            created_at: now,
+            updated_at: now,
+            deleted_at: null,
+          });
+          await createMembersRepo(trx).insert({
+            project_id: created.id,
+            user_id: userId,
+            role: "owner",
+            joined_at: now,
+          });
+          await audit.record(trx, {
+            projectId: created.id,
+            actorId: userId,
+            action: "project.created",
+            target: { type: "project", id: created.id, label: created.name },
+            details: { slug },
+          });
+          return created;
         });
         return toProject(row);
       } catch (error) {
@@ -99,49 +118,57 @@ export function createProjectsService({ db, clock, invalidation }: ProjectsServi
       }
     },
 
+    /** Every live project the user belongs to, with their role; unknown roles are left out. */
     async listProjects(userId: string): Promise<ProjectListItem[]> {
-      return projects.listLiveForOwner(userId);
+      return (await projects.listLiveForMember(userId)).flatMap((row) => {
+        const role = parseRole(row.role);
+        return role === undefined ? [] : [{ ...row, role }];
+      });
     },
 
-    async getProject(userId: string, slug: string): Promise<Project> {
-      return toProject(await resolve(userId, slug, "read"));
+    getProject(scope: ProjectScope): Project {
+      return toProject(scope.project);
     },
 
-    async updateProject(userId: string, slug: string, body: UpdateProjectBody): Promise<Project> {
-      const project = await resolve(userId, slug, "admin");
+    async updateProject(scope: ProjectScope, body: UpdateProjectBody): Promise<Project> {
+      const { project } = scope;
       const name = body.name?.trim();
       if (name === "") throw blankName();
       if (body.slug !== undefined && body.slug !== project.slug) await assertSlugAvailable(body.slug);
-      const row = await projects.update(project.id, {
-        ...(name === undefined ? {} : { name }),
-        ...(body.description === undefined ? {} : { description: body.description.trim() }),
-        ...(body.slug === undefined ? {} : { slug: body.slug }),
-        updated_at: toIsoTimestamp(clock.now()),
+      const description = body.description?.trim();
+      const changes: Record<string, { from: string; to: string }> = {};
+      if (name !== undefined && name !== project.name) changes.name = { from: project.name, to: name };
+      if (body.slug !== undefined && body.slug !== project.slug)
+        changes.slug = { from: project.slug, to: body.slug };
+      if (description !== undefined && description !== project.description)
+        changes.description = { from: project.description, to: description };
+      const row = await db.transaction().execute(async (trx) => {
+        const updated = await createProjectsRepo(trx).update(project.id, {
+          ...(name === undefined ? {} : { name }),
+          ...(description === undefined ? {} : { description }),
+          ...(body.slug === undefined ? {} : { slug: body.slug }),
+          updated_at: toIsoTimestamp(clock.now()),
+        });
+        if (Object.keys(changes).length > 0) {
+          await audit.record(trx, {
+            projectId: project.id,
+            actorId: scope.userId,
+            action: "project.updated",
+            target: { type: "project", id: project.id, label: updated.name },
+            details: changes,
+          });
+        }
+        return updated;
       });
       return toProject(row);
     },
 
-    async deleteProject(userId: string, slug: string): Promise<void> {
-      const project = await resolve(userId, slug, "delete");
-      const at = toIsoTimestamp(clock.now());
-      const revoked = await db.transaction().execute((trx) => softDeleteWithin(trx, project.id, at));
-      invalidation.projectDeleted(project.id, revoked);
+    async deleteProject(scope: ProjectScope): Promise<void> {
+      const drop = await db.transaction().execute((trx) => deleteWithin(trx, scope.project.id));
+      drop();
     },
 
-    /**
-     * For account deletion: soft-deletes every live project the user owns, inside the caller's
-     * transaction; returns a function that drops caches once that transaction has committed.
-     */
-    async deleteProjectsOwnedBy(trx: Kysely<MetadataTables>, userId: string): Promise<() => void> {
-      const at = toIsoTimestamp(clock.now());
-      const deleted: Array<[string, string[]]> = [];
-      for (const projectId of await createProjectsRepo(trx).listLiveIdsForOwner(userId)) {
-        deleted.push([projectId, await softDeleteWithin(trx, projectId, at)]);
-      }
-      return () => {
-        for (const [projectId, hashes] of deleted) invalidation.projectDeleted(projectId, hashes);
-      };
-    },
+    deleteWithin,
   };
 }
 

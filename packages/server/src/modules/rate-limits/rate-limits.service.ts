@@ -24,12 +24,21 @@ export interface RateLimiter {
   /** Counts one hit and throws `rate_limited` (with Retry-After) when over the rule. */
   consume(rule: RateLimitRule, subject: string, detail: string): Promise<void>;
   /**
-   * Throws `rate_limited` when the current window already holds `limit` hits, without counting
-   * one: for limits on failures (login lockout), which count only when an attempt fails.
+   * Counts an attempt before it is evaluated and throws `rate_limited` when it is beyond the rule:
+   * for limits on failures (login lockout). Counting first, in the same atomic upsert as the
+   * check, is what holds the limit against parallel attempts: a count read before evaluating and
+   * written after let 24 concurrent guesses all through a limit of 10. An attempt that turns out
+   * not to be a failure is taken back with `refund()` (or the subject `reset`).
    */
-  assertBelow(rule: RateLimitRule, subject: string, detail: string): Promise<void>;
+  attempt(rule: RateLimitRule, subject: string, detail: string): Promise<CountedAttempt>;
   /** Forgets the subject's hits (e.g. failed logins after a successful one). */
   reset(rule: RateLimitRule, subject: string): Promise<void>;
+}
+
+/** An attempt counted by `attempt()`. */
+export interface CountedAttempt {
+  /** Takes the attempt back (it succeeded): removes its hit from the window it was counted in. */
+  refund(): Promise<void>;
 }
 
 const SWEEP_EVERY_MS = 60_000;
@@ -53,14 +62,19 @@ export function createRateLimiter(repo: RateLimitsRepo, clock: Clock): RateLimit
   const limited = (detail: string, retryAfterSeconds: number) =>
     new AppError("rate_limited", detail, { headers: { "retry-after": String(retryAfterSeconds) } });
 
-  async function hit(rule: RateLimitRule, subject: string): Promise<RateLimitVerdict> {
+  async function count(rule: RateLimitRule, subject: string) {
     const { nowMs, start, end, retryAfterSeconds } = windowOf(rule);
-    const hits = await repo.increment(`${rule.name}:${subject}`, start, end);
+    const bucket = `${rule.name}:${subject}`;
+    const hits = await repo.increment(bucket, start, end);
     if (nowMs - lastSweep > SWEEP_EVERY_MS) {
       lastSweep = nowMs;
       await repo.deleteExpired(toIsoTimestamp(new Date(nowMs)));
     }
-    return { allowed: hits <= rule.limit, hits, retryAfterSeconds };
+    return { bucket, start, verdict: { allowed: hits <= rule.limit, hits, retryAfterSeconds } };
+  }
+
+  async function hit(rule: RateLimitRule, subject: string): Promise<RateLimitVerdict> {
+    return (await count(rule, subject)).verdict;
   }
 
   return {
@@ -69,10 +83,10 @@ export function createRateLimiter(repo: RateLimitsRepo, clock: Clock): RateLimit
       const verdict = await hit(rule, subject);
       if (!verdict.allowed) throw limited(detail, verdict.retryAfterSeconds);
     },
-    async assertBelow(rule, subject, detail) {
-      const { start, retryAfterSeconds } = windowOf(rule);
-      const hits = await repo.count(`${rule.name}:${subject}`, start);
-      if (hits >= rule.limit) throw limited(detail, retryAfterSeconds);
+    async attempt(rule, subject, detail) {
+      const { bucket, start, verdict } = await count(rule, subject);
+      if (!verdict.allowed) throw limited(detail, verdict.retryAfterSeconds);
+      return { refund: () => repo.decrement(bucket, start) };
     },
     async reset(rule, subject) {
       await repo.clear(`${rule.name}:${subject}`);

@@ -1,5 +1,6 @@
-// Routes of /users: the signed-in user's profile, context, picture, password and sessions
-// (bearer), plus the one public route, a user's picture, which <img> tags load without a token.
+// Routes of /users/me and /users/context: the signed-in user's profile, context, picture and
+// password, plus the one public route, a user's picture, which <img> tags load without a token.
+// Sessions have their own route file in the auth module; invitations in the invitations module.
 import multipart, { type MultipartFile } from "@fastify/multipart";
 import {
   ChangePasswordBodySchema,
@@ -7,8 +8,6 @@ import {
   PasswordChangedSchema,
   PictureResultSchema,
   PictureUploadSchema,
-  SessionListSchema,
-  SessionParamsSchema,
   UpdateProfileBodySchema,
   UserContextSchema,
   UserPictureParamsSchema,
@@ -18,9 +17,10 @@ import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { AppError } from "../../errors.js";
 import { requireAuth } from "../../http/bearer-auth.js";
-import { bearerSecurity, problemResponses } from "../../http/schemas.js";
+import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
-import type { AuthService } from "../auth/auth.service.js";
+import { access } from "../access/index.js";
+import type { AuthService } from "../auth/index.js";
 import { MAX_PICTURE_BYTES } from "./picture.js";
 import type { UsersService } from "./users.service.js";
 
@@ -34,19 +34,17 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
   await app.register(multipart, {
     limits: { fileSize: MAX_PICTURE_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
   });
-  const bearer = { onRequest: app.authenticate };
-  const common = { security: bearerSecurity };
+  const user = { config: { access: access.user } };
 
   app.get(
     "/users/me",
     {
-      ...bearer,
+      ...user,
       schema: {
-        ...common,
         operationId: "getCurrentUser",
         tags: ["users"],
         summary: "The signed-in user's profile",
-        response: { 200: UserProfileSchema, ...problemResponses(401) },
+        response: { 200: UserProfileSchema },
       },
     },
     async (request) => users.getProfile(requireAuth(request).userId),
@@ -55,9 +53,8 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
   app.patch(
     "/users/me",
     {
-      ...bearer,
+      ...user,
       schema: {
-        ...common,
         operationId: "updateCurrentUser",
         tags: ["users"],
         summary: "Update names or time zone",
@@ -65,7 +62,7 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
           "Absent fields stay as they are. Names are trimmed (at most 150 characters); `timezone` must " +
           "be an IANA zone name and is stored in its canonical spelling.",
         body: UpdateProfileBodySchema,
-        response: { 200: UserProfileSchema, ...problemResponses(401, 422) },
+        response: { 200: UserProfileSchema, ...problemResponses(422) },
       },
     },
     async (request) => users.updateProfile(requireAuth(request).userId, request.body),
@@ -74,9 +71,8 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
   app.delete(
     "/users/me",
     {
-      ...bearer,
+      ...user,
       schema: {
-        ...common,
         operationId: "deleteCurrentUser",
         tags: ["users"],
         summary: "Delete the account",
@@ -84,7 +80,7 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
           "Ends every session at once, removes the profile, password and picture, and soft-deletes the " +
           "projects only this user owns (their API keys stop working). The address can sign up again " +
           "as a new, empty account. See the README for what remains.",
-        response: { 200: MessageSchema, ...problemResponses(401) },
+        response: { 200: MessageSchema },
       },
     },
     async (request) => users.deleteAccount(requireAuth(request).userId),
@@ -93,13 +89,12 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
   app.get(
     "/users/context",
     {
-      ...bearer,
+      ...user,
       schema: {
-        ...common,
         operationId: "getUserContext",
         tags: ["users"],
         summary: "Who is calling: identity, role and permissions",
-        response: { 200: UserContextSchema, ...problemResponses(401) },
+        response: { 200: UserContextSchema },
       },
     },
     async (request) => users.getContext(requireAuth(request)),
@@ -108,11 +103,10 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
   app.post(
     "/users/me/picture",
     {
-      ...bearer,
+      ...user,
       // The body is a multipart stream read by the handler; the schema is for the reference.
       validatorCompiler: () => () => true,
       schema: {
-        ...common,
         operationId: "uploadProfilePicture",
         tags: ["users"],
         summary: "Set the profile picture",
@@ -122,7 +116,7 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
           "decoded). It is stored re-encoded as a 256x256 WebP without metadata.",
         consumes: ["multipart/form-data"],
         body: PictureUploadSchema,
-        response: { 200: PictureResultSchema, ...problemResponses(401, 413, 415, 422) },
+        response: { 200: PictureResultSchema, ...problemResponses(413, 415, 422) },
       },
     },
     async (request) => users.setPicture(requireAuth(request).userId, await readPictureUpload(request)),
@@ -131,14 +125,13 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
   app.delete(
     "/users/me/picture",
     {
-      ...bearer,
+      ...user,
       schema: {
-        ...common,
         operationId: "deleteProfilePicture",
         tags: ["users"],
         summary: "Remove the profile picture",
         description: "Idempotent: answers 200 when there is none.",
-        response: { 200: MessageSchema, ...problemResponses(401) },
+        response: { 200: MessageSchema },
       },
     },
     async (request) => users.removePicture(requireAuth(request).userId),
@@ -147,6 +140,7 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
   app.get(
     "/users/:user_id/picture",
     {
+      config: { access: access.public },
       schema: {
         operationId: "getUserPicture",
         tags: ["users"],
@@ -181,9 +175,8 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
   app.post(
     "/users/me/password",
     {
-      ...bearer,
+      ...user,
       schema: {
-        ...common,
         operationId: "setPassword",
         tags: ["users"],
         summary: "Set a first password or change it",
@@ -193,78 +186,13 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
           "towards the login lockout). Signs out every other session and answers a fresh token pair for " +
           "this one; its earlier refresh token is retired.",
         body: ChangePasswordBodySchema,
-        response: { 200: PasswordChangedSchema, ...problemResponses(401, 422, 429) },
+        response: { 200: PasswordChangedSchema, ...problemResponses(422, 429) },
       },
     },
     async (request, reply) => {
       const result = await auth.changePassword(requireAuth(request), request.body);
       return reply.header("cache-control", "no-store").send(result);
     },
-  );
-
-  app.get(
-    "/users/sessions",
-    {
-      ...bearer,
-      schema: {
-        ...common,
-        operationId: "listSessions",
-        tags: ["users"],
-        summary: "The signed-in devices, most recently used first",
-        description: "Live sessions only (neither signed out nor expired); `is_current` marks the caller's.",
-        response: { 200: SessionListSchema, ...problemResponses(401) },
-      },
-    },
-    async (request) => auth.listSessions(requireAuth(request)),
-  );
-
-  app.delete(
-    "/users/sessions/:session_id",
-    {
-      ...bearer,
-      schema: {
-        ...common,
-        operationId: "revokeSession",
-        tags: ["users"],
-        summary: "Sign out one session",
-        description:
-          "Its refresh token and access tokens stop working at once. 404 for an unknown session, one " +
-          "already signed out, or another user's.",
-        params: SessionParamsSchema,
-        response: { 200: MessageSchema, ...problemResponses(401, 404, 422) },
-      },
-    },
-    async (request) => auth.revokeSession(requireAuth(request), request.params.session_id),
-  );
-
-  app.post(
-    "/users/logout-all",
-    {
-      ...bearer,
-      schema: {
-        ...common,
-        operationId: "logoutAllSessions",
-        tags: ["users"],
-        summary: "Sign out every session, this one included",
-        response: { 200: MessageSchema, ...problemResponses(401) },
-      },
-    },
-    async (request) => auth.logoutAll(requireAuth(request)),
-  );
-
-  app.post(
-    "/users/logout-others",
-    {
-      ...bearer,
-      schema: {
-        ...common,
-        operationId: "logoutOtherSessions",
-        tags: ["users"],
-        summary: "Sign out every session except this one",
-        response: { 200: MessageSchema, ...problemResponses(401) },
-      },
-    },
-    async (request) => auth.logoutOthers(requireAuth(request)),
   );
 }
 

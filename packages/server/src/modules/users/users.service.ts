@@ -1,19 +1,24 @@
 // The signed-in user's account: profile, context, picture and deletion. Sessions and the
 // password belong to the auth service; this one never touches tokens except to end them all
 // when the account goes.
-import type {
-  Message,
-  PictureResult,
-  UpdateProfileBody,
-  UserContext,
-  UserProfile,
+import {
+  type Message,
+  parseRole,
+  permissionsOf,
+  type PictureResult,
+  type UpdateProfileBody,
+  type UserContext,
+  type UserProfile,
 } from "@sightline/contracts";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { type Clock, toIsoTimestamp } from "../../clock.js";
 import { AppError } from "../../errors.js";
 import type { AuthContext } from "../../http/bearer-auth.js";
+import type { TimeZoneCatalogue, TimeZones } from "../../lib/time-zones.js";
+import { displayName, pictureUrlOf } from "../../lib/user-ref.js";
 import { createMagicLinksRepo } from "../../stores/metadata/repos/magic-links.repo.js";
+import { createMembersRepo } from "../../stores/metadata/repos/members.repo.js";
 import { createSessionsRepo } from "../../stores/metadata/repos/sessions.repo.js";
 import { createUsersRepo, type UserRow } from "../../stores/metadata/repos/users.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
@@ -45,6 +50,8 @@ export interface UsersService {
   /** The stored picture of a live user; not_found otherwise. */
   getPicture(userId: string): Promise<StoredPicture>;
   deleteAccount(userId: string): Promise<Message>;
+  /** The zones a profile (and a timeseries) may name: known to Intl and to the events engine. */
+  timeZones(): Promise<TimeZones>;
 }
 
 export interface UsersServiceDeps {
@@ -53,6 +60,7 @@ export interface UsersServiceDeps {
   /** Absolute base of API URLs (`PUBLIC_URL/api/v1`): picture URLs are built on it. */
   readonly apiBaseUrl: string;
   readonly logger: Logger;
+  readonly timeZones: TimeZoneCatalogue;
   readonly onAccountDeleted?: readonly AccountDeletedHook[];
 }
 
@@ -68,11 +76,7 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
     return user;
   }
 
-  function pictureUrl(user: UserRow): string {
-    if (user.picture_updated_at === null) return "";
-    // The version parameter changes with every upload, so the URL can be cached forever.
-    return `${apiBaseUrl}/users/${user.id}/picture?v=${Date.parse(user.picture_updated_at)}`;
-  }
+  const pictureUrl = (user: UserRow) => pictureUrlOf(apiBaseUrl, user);
 
   function toProfile(user: UserRow): UserProfile {
     return {
@@ -101,9 +105,9 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
       if (patch.first_name !== undefined) changes.first_name = patch.first_name.trim();
       if (patch.last_name !== undefined) changes.last_name = patch.last_name.trim();
       if (patch.timezone !== undefined) {
-        const zone = canonicalTimeZone(patch.timezone);
+        const zone = (await deps.timeZones.load()).canonical(patch.timezone);
         if (zone === null) {
-          throw new AppError("validation_error", `"${patch.timezone}" is not an IANA time zone.`, {
+          throw new AppError("validation_error", `"${patch.timezone}" is not a supported IANA time zone.`, {
             errors: [{ pointer: "/timezone", message: "must be an IANA time zone such as Europe/London" }],
           });
         }
@@ -115,8 +119,23 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
 
     async getContext(caller) {
       const user = await liveUser(caller.userId);
-      // Sightline has no global roles: access is decided per project, so the context carries
-      // the defaults of spec 2.6.
+      const projects = (await createMembersRepo(db).listForUser(caller.userId)).flatMap(
+        ({ project, role }) => {
+          const known = parseRole(role);
+          return known === undefined
+            ? []
+            : [
+                {
+                  id: project.id,
+                  slug: project.slug,
+                  name: project.name,
+                  role: known,
+                  permissions: permissionsOf(known),
+                },
+              ];
+        },
+      );
+      // Roles are per project (`projects`); the account-wide fields keep the defaults of spec 2.6.
       return {
         id: user.id,
         email: user.email,
@@ -125,6 +144,7 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
         is_authenticated: true,
         permissions: [],
         role: "member",
+        projects,
       };
     },
 
@@ -197,25 +217,7 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
       logger.info({ user_id: userId }, "account deleted");
       return { message: "Account deleted" };
     },
+
+    timeZones: () => deps.timeZones.load(),
   };
-}
-
-/** "First Last", else whichever is set, else the local part of the e-mail address. */
-export function displayName(user: Pick<UserRow, "first_name" | "last_name" | "email">): string {
-  const name = [user.first_name, user.last_name].filter((part) => part !== "").join(" ");
-  return name !== "" ? name : (user.email.split("@")[0] ?? user.email);
-}
-
-/**
- * The canonical spelling of an IANA zone name ("europe/paris" -> "Europe/Paris"), or null.
- * Offsets such as "+02:00" are refused: a zone name follows daylight saving, an offset does not.
- */
-export function canonicalTimeZone(name: string): string | null {
-  const trimmed = name.trim();
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(trimmed)) return null;
-  try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: trimmed }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
 }

@@ -9,6 +9,7 @@ import {
   engineErrorName,
   failureMessage,
   hasParams,
+  insertFailure,
   kindForEngineCode,
   normaliseParams,
   OUTPUT_SETTINGS,
@@ -151,8 +152,10 @@ class ChdbExecutor implements EventsExecutor {
       } catch (error) {
         // chDB reports the failing row's position (never its content): worth a log line.
         const row = readProperty(error, "failedAtRow");
-        const at = typeof row === "number" ? ` (row ${row})` : "";
-        throw toStoreError(error, `${describeInsert(batch.table, batch.rowCount)}${at}`);
+        throw insertFailure(
+          toStoreError(error, describeInsert(batch.table, batch.rowCount)),
+          typeof row === "number" ? row : undefined,
+        );
       }
     });
   }
@@ -227,7 +230,7 @@ function toStoreError(error: unknown, action: string, sql?: string): EventsStore
     kind === "unavailable" && code === undefined
       ? `Events store ${action} failed: chDB ${typeof chdbCode === "string" ? chdbCode : "engine"} unavailable`
       : failureMessage(action, code, name);
-  return new EventsStoreError(message, kind, { cause: error, clickhouseCode: code, sql });
+  return new EventsStoreError(message, kind, { cause: error, clickhouseCode: code, engineError: name, sql });
 }
 
 function readProperty(value: unknown, key: string): unknown {

@@ -1,5 +1,5 @@
 // What both events-store drivers share: identifiers, output settings, parameter and error handling.
-import { EventsStoreError, type QueryParams } from "./executor.js";
+import { type EventsFailureKind, EventsStoreError, type QueryParams } from "./executor.js";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -41,9 +41,10 @@ export function hasParams(params: QueryParams | undefined): params is QueryParam
 }
 
 /**
- * Dates bind as Unix seconds with `.mmm` when the milliseconds are non-zero, the form
- * @clickhouse/client uses; chDB's own Date formatting drops milliseconds. So a `Date` bound to a
- * `{t:DateTime64(3,'UTC')}` placeholder keeps its milliseconds on both engines.
+ * Dates bind as Unix seconds with three decimals (`1700000000.123`, `0.000`), which both engines
+ * read exactly; chDB's own Date formatting drops milliseconds. The decimals are always written:
+ * a bare small integer (`0`, `86400`) is not read as Unix seconds and fails the statement. So a
+ * `Date` bound to a `{t:DateTime64(3,'UTC')}` placeholder keeps its milliseconds on both engines.
  */
 export function normaliseParams(params: QueryParams): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -60,9 +61,8 @@ function normaliseValue(value: unknown): unknown {
 function unixSeconds(date: Date): string {
   const ms = date.getTime();
   if (Number.isNaN(ms)) throw new EventsStoreError("Cannot bind an invalid Date", "query");
-  const seconds = Math.floor(ms / 1000);
-  const millis = ms - seconds * 1000;
-  return millis === 0 ? String(seconds) : `${seconds}.${String(millis).padStart(3, "0")}`;
+  const abs = Math.abs(ms);
+  return `${ms < 0 ? "-" : ""}${Math.floor(abs / 1000)}.${String(abs % 1000).padStart(3, "0")}`;
 }
 
 /** Engine codes that say the engine cannot serve right now (503) rather than that the
@@ -80,6 +80,44 @@ const UNAVAILABLE_CODES = new Set([
 
 export function kindForEngineCode(code: number | undefined): "unavailable" | "query" {
   return code !== undefined && UNAVAILABLE_CODES.has(code) ? "unavailable" : "query";
+}
+
+/** Engine codes that say an INSERT statement itself is wrong (our schema, settings or grants)
+ *  rather than the rows it carries: the statement text is the same for every insert of a table. */
+const STATEMENT_FAULT_CODES = new Set([
+  16, // NO_SUCH_COLUMN_IN_TABLE
+  47, // UNKNOWN_IDENTIFIER
+  60, // UNKNOWN_TABLE
+  62, // SYNTAX_ERROR
+  73, // UNKNOWN_FORMAT
+  81, // UNKNOWN_DATABASE
+  115, // UNKNOWN_SETTING
+  497, // ACCESS_DENIED
+]);
+
+/**
+ * An insert failure as the writer needs it: the engine's code and error name and the row it
+ * stopped at, but not its text, which quotes the rows (paths, ids, payloads) and must never reach
+ * a log line through `cause`. An engine refusal that is not about the statement is about the
+ * rows: `rejected`, so the writer can isolate the batch that carries them.
+ */
+export function insertFailure(failure: EventsStoreError, failedAtRow: number | undefined): EventsStoreError {
+  const code = failure.clickhouseCode;
+  const kind: EventsFailureKind =
+    failure.kind !== "query" || code === undefined || STATEMENT_FAULT_CODES.has(code)
+      ? failure.kind
+      : "rejected";
+  return new EventsStoreError(failure.message, kind, {
+    clickhouseCode: code,
+    engineError: failure.engineError,
+    failedAtRow,
+  });
+}
+
+/** The row number in an engine message's `(at row 3)`: a number, safe to keep. */
+export function failedRowOf(engineMessage: string): number | undefined {
+  const match = /\(at row (\d+)\)/.exec(engineMessage);
+  return match === null ? undefined : Number(match[1]);
 }
 
 /** The trailing `(UNKNOWN_TABLE)` of an engine message: safe to show, unlike the rest of it. */

@@ -36,23 +36,39 @@ export interface EventsExecutor {
   close(): Promise<void>;
 }
 
-/** Raised by drivers for any engine failure; `unavailable` marks transport/engine-down
- *  failures (answered 503) as opposed to query errors (a bug: answered 500). */
+/** Why a call failed: `unavailable` is the transport or the engine being down (answered 503),
+ *  `rejected` an insert the engine refused for its rows' content (the batch is at fault: 422),
+ *  `query` a statement the engine refused (a bug of ours: 500). */
+export type EventsFailureKind = "unavailable" | "rejected" | "query";
+
+/** Raised by drivers for any engine failure. */
 export class EventsStoreError extends Error {
   /** The engine's numeric error code (e.g. 60 for UNKNOWN_TABLE), when it gave one. */
   readonly clickhouseCode: number | undefined;
+  /** The engine's error name (e.g. CANNOT_PARSE_ESCAPE_SEQUENCE), when it gave one. */
+  readonly engineError: string | undefined;
+  /** For inserts: the 1-based row of the batch the engine stopped at, when it said. */
+  readonly failedAtRow: number | undefined;
   /** The statement that failed, for server logs only: engine messages and SQL can carry
    *  request data, so neither is ever put in `message`, which may reach an HTTP client. */
   readonly sql: string | undefined;
 
   constructor(
     message: string,
-    readonly kind: "unavailable" | "query",
-    options?: { cause?: unknown; clickhouseCode?: number | undefined; sql?: string | undefined },
+    readonly kind: EventsFailureKind,
+    options?: {
+      cause?: unknown;
+      clickhouseCode?: number | undefined;
+      engineError?: string | undefined;
+      failedAtRow?: number | undefined;
+      sql?: string | undefined;
+    },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "EventsStoreError";
     this.clickhouseCode = options?.clickhouseCode;
+    this.engineError = options?.engineError;
+    this.failedAtRow = options?.failedAtRow;
     this.sql = options?.sql;
   }
 }

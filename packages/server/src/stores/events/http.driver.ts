@@ -6,8 +6,10 @@ import { CallTracker } from "./calls.js";
 import {
   assertIdentifier,
   describeInsert,
+  failedRowOf,
   failureMessage,
   hasParams,
+  insertFailure,
   kindForEngineCode,
   normaliseParams,
   OUTPUT_SETTINGS,
@@ -126,7 +128,10 @@ class HttpExecutor implements EventsExecutor {
         result.stream.resume();
         await finished(result.stream);
       } catch (error) {
-        throw toStoreError(error, describeInsert(batch.table, batch.rowCount), sql);
+        throw insertFailure(
+          toStoreError(error, describeInsert(batch.table, batch.rowCount), sql),
+          error instanceof Error ? failedRowOf(error.message) : undefined,
+        );
       }
     });
   }
@@ -162,6 +167,7 @@ function toStoreError(error: unknown, action: string, sql?: string): EventsStore
     return new EventsStoreError(failureMessage(action, code, error.type), kindForEngineCode(code), {
       cause: error,
       clickhouseCode: code,
+      engineError: error.type,
       sql,
     });
   }

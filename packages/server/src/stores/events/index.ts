@@ -74,3 +74,10 @@ async function verifyRowShape(executor: EventsExecutor): Promise<void> {
     );
   }
 }
+
+/** The time zones the engine can load (`system.time_zones`), for checking zone names before
+ *  they reach a query: a name it lacks fails the statement. */
+export async function loadEngineTimeZones(executor: EventsExecutor): Promise<string[]> {
+  const rows = await executor.query<{ time_zone: string }>("SELECT time_zone FROM system.time_zones");
+  return rows.map((row) => row.time_zone);
+}

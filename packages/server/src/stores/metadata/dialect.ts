@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { type Dialect, Kysely, type LogEvent, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { portableDialect } from "./portable-driver.js";
 import type { MetadataTables } from "./schema.js";
 
 export type MetadataEngine = "sqlite" | "postgres";
@@ -29,12 +30,16 @@ export interface MetadataConnection {
 export function connectMetadata(options: MetadataConnectionOptions): MetadataConnection {
   const onQuery = options.onQuery;
   const log = onQuery === undefined ? undefined : (event: LogEvent) => onQuery(event.query.sql);
+  // Both dialects behave alike where the engines differ (portable-driver.ts).
   if (options.databaseUrl !== undefined) {
-    return { engine: "postgres", db: new Kysely<MetadataTables>({ dialect: postgresDialect(options), log }) };
+    return {
+      engine: "postgres",
+      db: new Kysely<MetadataTables>({ dialect: portableDialect(postgresDialect(options)), log }),
+    };
   }
   return {
     engine: "sqlite",
-    db: new Kysely<MetadataTables>({ dialect: sqliteDialect(options.sqlitePath), log }),
+    db: new Kysely<MetadataTables>({ dialect: portableDialect(sqliteDialect(options.sqlitePath)), log }),
   };
 }
 

@@ -76,6 +76,7 @@ export interface RefreshTokensTable {
 
 export interface ProjectsTable {
   id: string;
+  /** Who created the project. Roles, owners included, live in project_members. */
   owner_id: string;
   name: string;
   /** Unique among live projects; a soft-deleted project releases it. */
@@ -141,6 +142,131 @@ export interface EndpointsTable {
   updated_at: string;
 }
 
+/** A person's role in a project; `role` text that is not a known role grants nothing. */
+export interface ProjectMembersTable {
+  project_id: string;
+  user_id: string;
+  role: string;
+  joined_at: string;
+}
+
+export interface ProjectInvitationsTable {
+  id: string;
+  project_id: string;
+  /** Lower-cased and trimmed, like users.email. */
+  email: string;
+  role: string;
+  /** SHA-256 hex of the token; the token itself is only ever in the e-mail. */
+  token_hash: string;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface AuditEventsTable {
+  id: string;
+  project_id: string;
+  /** Null for system changes, and once the actor's row is gone. */
+  actor_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  /** The target's name when it happened. */
+  target_label: string;
+  /** JSON object text. */
+  details: Generated<string>;
+  created_at: string;
+}
+
+export interface AlertRulesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  /** 1 or 0. */
+  enabled: number;
+  app_id: string | null;
+  environment: string | null;
+  endpoint_method: string | null;
+  endpoint_route: string | null;
+  metric: string;
+  error_status_from: number | null;
+  status_selector: string | null;
+  comparator: string;
+  threshold: number;
+  window_seconds: number;
+  min_requests: number;
+  for_evaluations: number;
+  muted_until: string | null;
+  state: string;
+  state_since: string;
+  /** Evaluations in a row the condition has held. */
+  streak: number;
+  last_evaluated_at: string | null;
+  last_value: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NotificationChannelsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  type: string;
+  /** JSON: {addresses, all_members} for e-mail, {url} for webhook and Slack. */
+  target: string;
+  secret: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AlertRuleChannelsTable {
+  rule_id: string;
+  channel_id: string;
+}
+
+export interface AlertEventsTable {
+  id: string;
+  rule_id: string;
+  project_id: string;
+  from_state: string;
+  to_state: string;
+  reason: string;
+  value: number | null;
+  threshold: number;
+  comparator: string;
+  request_count: number;
+  window_start: string;
+  window_end: string;
+  /** 1 or 0. */
+  muted: number;
+  created_at: string;
+}
+
+export interface NotificationDeliveriesTable {
+  id: string;
+  project_id: string;
+  event_id: string;
+  channel_id: string | null;
+  channel_name: string;
+  channel_type: string;
+  /** JSON of the notification. */
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+/** A named, expiring claim one instance holds at a time (the alert evaluator's). */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface MetadataTables {
   rate_limit_counters: RateLimitCountersTable;
   users: UsersTable;
@@ -153,4 +279,13 @@ export interface MetadataTables {
   api_keys: ApiKeysTable;
   environments: EnvironmentsTable;
   endpoints: EndpointsTable;
+  project_members: ProjectMembersTable;
+  project_invitations: ProjectInvitationsTable;
+  audit_events: AuditEventsTable;
+  alert_rules: AlertRulesTable;
+  notification_channels: NotificationChannelsTable;
+  alert_rule_channels: AlertRuleChannelsTable;
+  alert_events: AlertEventsTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  leases: LeasesTable;
 }

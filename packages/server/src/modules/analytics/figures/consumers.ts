@@ -5,7 +5,7 @@ import type { ConsumerStats } from "@sightline/contracts";
 import type { EventsExecutor } from "../../../stores/events/index.js";
 import { type RequestFilter, requestFilterClause } from "../../../stores/events/queries/request-filter.js";
 import { SqlParams } from "../../../stores/events/queries/sql.js";
-import { errorRate, finite } from "../../../stores/events/queries/traffic.js";
+import { errorRate, finite, RESPONSE_TIME_SQL } from "../../../stores/events/queries/traffic.js";
 
 interface ConsumerRow {
   readonly consumer_id: string;
@@ -32,7 +32,8 @@ export async function consumerStats(
       "argMaxIf(consumer_group, timestamp, consumer_group != '') AS latest_group, " +
       "count() AS total_requests, countIf(status_code >= 400) AS error_count, " +
       "countIf(status_code >= 400 AND status_code < 500) AS client_errors, " +
-      "countIf(status_code >= 500) AS server_errors, avg(response_time_ms) AS avg_response_time_ms, " +
+      "countIf(status_code >= 500) AS server_errors, " +
+      `avg(${RESPONSE_TIME_SQL}) AS avg_response_time_ms, ` +
       "max(timestamp) AS last_seen_at " +
       `FROM ${events.database}.api_requests ${requestFilterClause(filter, params)} ` +
       `GROUP BY consumer_id ORDER BY total_requests DESC, consumer_id ASC LIMIT ${params.bind(limit, "UInt32")}`,

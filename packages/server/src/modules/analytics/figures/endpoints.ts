@@ -16,6 +16,7 @@ import { SqlParams } from "../../../stores/events/queries/sql.js";
 import {
   errorRate,
   finite,
+  RESPONSE_TIME_SQL,
   toTrafficFigures,
   TRAFFIC_SQL,
   type TrafficRow,
@@ -221,7 +222,8 @@ export async function relatedApis(
       "uniqExact(method, route) AS endpoint_count, count() AS total_requests, " +
       "countIf(status_code >= 400) AS error_count, " +
       "countIf(status_code >= 400 AND status_code < 500) AS client_errors, " +
-      "countIf(status_code >= 500) AS server_errors, avg(response_time_ms) AS avg_response_time_ms " +
+      "countIf(status_code >= 500) AS server_errors, " +
+      `avg(${RESPONSE_TIME_SQL}) AS avg_response_time_ms ` +
       `FROM ${events.database}.api_requests ${requestFilterClause(filter, params)} ` +
       `GROUP BY family ORDER BY total_requests DESC, family ASC LIMIT ${params.bind(limit, "UInt32")}`,
     params.values,

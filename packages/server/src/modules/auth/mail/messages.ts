@@ -42,6 +42,6 @@ If you did not ask to sign in, ignore this e-mail: nobody can sign in without it
   };
 }
 
-function escapeHtml(value: string): string {
+export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

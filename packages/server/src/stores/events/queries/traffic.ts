@@ -1,6 +1,7 @@
 // The traffic figures every request aggregate shares (counts, errors, mean, percentiles, bytes):
 // one SELECT list and one reader, so "error", "error_rate" and the percentile method mean the
 // same thing in every figure.
+import { INGEST_LIMITS } from "@sightline/contracts";
 
 /** Groups of at most this many rows get exact percentiles. */
 export const EXACT_PERCENTILE_ROWS = 10_000;
@@ -12,6 +13,21 @@ export const PERCENTILE_LEVELS = [0.5, 0.95, 0.99] as const;
 const LEVELS = PERCENTILE_LEVELS.join(", ");
 
 /**
+ * response_time_ms as every figure reads it: within what ingest accepts today (0 to 24 h), and
+ * below 1 µs counted as 0. Rows stored before the bounds existed, or written around ingest, can
+ * hold anything a Float64 can; an absurd value must not fail the figures of every window that
+ * holds it (a DDSketch refuses keys spanning 1e-300 to 1e300), nor dominate them.
+ */
+export const RESPONSE_TIME_SQL =
+  "if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, " +
+  `least(response_time_ms, ${INGEST_LIMITS.maxResponseTimeMs}))`;
+
+/** A byte count as sums read it: at most what ingest accepts, so sums cannot wrap around. */
+export function bytesSql(column: "request_size" | "response_size"): string {
+  return `least(${column}, ${INGEST_LIMITS.maxBodySizeBytes})`;
+}
+
+/**
  * p50, p95, p99 of response_time_ms as an array. Up to EXACT_PERCENTILE_ROWS rows the group keeps
  * every value (groupArray with a cap bounds memory on big groups) and takes exact percentiles
  * with linear interpolation between closest ranks; above that a DDSketch answers, whose error
@@ -20,8 +36,8 @@ const LEVELS = PERCENTILE_LEVELS.join(", ");
  */
 export const PERCENTILES_SQL =
   `if(count() <= ${EXACT_PERCENTILE_ROWS}, ` +
-  `arrayReduce('quantilesExactInclusive(${LEVELS})', groupArray(${EXACT_PERCENTILE_ROWS})(response_time_ms)), ` +
-  `quantilesDD(${SKETCH_RELATIVE_ACCURACY}, ${LEVELS})(response_time_ms))`;
+  `arrayReduce('quantilesExactInclusive(${LEVELS})', groupArray(${EXACT_PERCENTILE_ROWS})(${RESPONSE_TIME_SQL})), ` +
+  `quantilesDD(${SKETCH_RELATIVE_ACCURACY}, ${LEVELS})(${RESPONSE_TIME_SQL}))`;
 
 /** The SELECT list of the traffic figures; aliases match TrafficRow. */
 export const TRAFFIC_SQL = [
@@ -29,10 +45,10 @@ export const TRAFFIC_SQL = [
   "countIf(status_code >= 400) AS error_count",
   "countIf(status_code >= 400 AND status_code < 500) AS client_errors",
   "countIf(status_code >= 500) AS server_errors",
-  "avg(response_time_ms) AS avg_response_time_ms",
+  `avg(${RESPONSE_TIME_SQL}) AS avg_response_time_ms`,
   `${PERCENTILES_SQL} AS percentiles`,
-  "sum(request_size) AS total_request_bytes",
-  "sum(response_size) AS total_response_bytes",
+  `sum(${bytesSql("request_size")}) AS total_request_bytes`,
+  `sum(${bytesSql("response_size")}) AS total_response_bytes`,
 ].join(", ");
 
 /** A row carrying TRAFFIC_SQL's columns. Empty groups give null (NaN) means and percentiles. */

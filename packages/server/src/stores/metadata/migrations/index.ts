@@ -5,10 +5,14 @@ import * as m0001 from "./0001-rate-limit-counters.js";
 import * as m0002 from "./0002-identity.js";
 import * as m0003 from "./0003-resources.js";
 import * as m0004 from "./0004-ingest-idempotency.js";
+import * as m0006 from "./0006-teams.js";
+import * as m0008 from "./0008-alerts.js";
 
 export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0001-rate-limit-counters": m0001,
   "0002-identity": m0002,
   "0003-resources": m0003,
   "0004-ingest-idempotency": m0004,
+  "0006-teams": m0006,
+  "0008-alerts": m0008,
 };

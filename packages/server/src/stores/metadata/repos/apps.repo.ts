@@ -4,7 +4,7 @@ import type { AppsTable, MetadataTables } from "../schema.js";
 import type { ProjectRow } from "./projects.repo.js";
 
 export type AppRow = Selectable<AppsTable>;
-export type AppWithProjectRow = AppRow & { project_slug: string; owner_id: string };
+export type AppWithProjectRow = AppRow & { project_slug: string; role: string };
 
 export function createAppsRepo(db: Kysely<MetadataTables>) {
   const findLiveBySlug = (projectId: string, slug: string): Promise<AppRow | undefined> =>
@@ -39,32 +39,35 @@ export function createAppsRepo(db: Kysely<MetadataTables>) {
         .execute();
     },
 
-    /** Live apps in live projects owned by the user, newest first: one query. */
-    async listLiveForOwner(ownerId: string): Promise<AppWithProjectRow[]> {
+    /** Live apps in live projects the user belongs to, with the stored role, newest first. */
+    async listLiveForMember(userId: string): Promise<AppWithProjectRow[]> {
       return db
         .selectFrom("apps as a")
         .innerJoin("projects as p", "p.id", "a.project_id")
+        .innerJoin("project_members as m", "m.project_id", "p.id")
         .selectAll("a")
-        .select(["p.slug as project_slug", "p.owner_id"])
+        .select(["p.slug as project_slug", "m.role"])
         .where("a.deleted_at", "is", null)
         .where("p.deleted_at", "is", null)
-        .where("p.owner_id", "=", ownerId)
+        .where("m.user_id", "=", userId)
         .orderBy("a.created_at", "desc")
         .orderBy("a.id", "desc")
         .execute();
     },
 
     /**
-     * Live apps with this slug in live projects owned by the user (several when ambiguous),
-     * each with its whole project row: one query resolves `/apps/{app_slug}`.
+     * Live apps with this slug in live projects the user belongs to (several when ambiguous),
+     * each with its whole project row and the user's stored role: one query resolves
+     * `/apps/{app_slug}`.
      */
-    async findLiveBySlugForOwner(
-      ownerId: string,
+    async findLiveBySlugForMember(
+      userId: string,
       slug: string,
-    ): Promise<Array<{ app: AppRow; project: ProjectRow }>> {
+    ): Promise<Array<{ app: AppRow; project: ProjectRow; role: string }>> {
       const rows = await db
         .selectFrom("apps as a")
         .innerJoin("projects as p", "p.id", "a.project_id")
+        .innerJoin("project_members as m", "m.project_id", "p.id")
         .selectAll("a")
         .select([
           "p.owner_id as p_owner_id",
@@ -74,10 +77,11 @@ export function createAppsRepo(db: Kysely<MetadataTables>) {
           "p.created_at as p_created_at",
           "p.updated_at as p_updated_at",
           "p.deleted_at as p_deleted_at",
+          "m.role as m_role",
         ])
         .where("a.deleted_at", "is", null)
         .where("p.deleted_at", "is", null)
-        .where("p.owner_id", "=", ownerId)
+        .where("m.user_id", "=", userId)
         .where("a.slug", "=", slug)
         .orderBy("p.slug")
         .execute();
@@ -90,9 +94,11 @@ export function createAppsRepo(db: Kysely<MetadataTables>) {
           p_created_at,
           p_updated_at,
           p_deleted_at,
+          m_role,
           ...app
         }) => ({
           app,
+          role: m_role,
           project: {
             id: app.project_id,
             owner_id: p_owner_id,

@@ -5,6 +5,8 @@ import type { MetadataTables, ProjectsTable } from "../schema.js";
 export type ProjectRow = Selectable<ProjectsTable>;
 export type ProjectListRow = Pick<ProjectRow, "id" | "name" | "slug" | "description" | "created_at"> & {
   app_count: number;
+  /** The member's role as stored. */
+  role: string;
 };
 
 export function createProjectsRepo(db: Kysely<MetadataTables>) {
@@ -32,32 +34,46 @@ export function createProjectsRepo(db: Kysely<MetadataTables>) {
       return row !== undefined;
     },
 
-    /** Live projects owned by the user with their live app counts, newest first: one query. */
-    async listLiveForOwner(ownerId: string): Promise<ProjectListRow[]> {
+    /**
+     * The live project with this slug and the user's role in it (null when not a member): one
+     * query answers both "does it exist" and "may this user see it".
+     */
+    async findLiveBySlugWithRole(
+      slug: string,
+      userId: string,
+    ): Promise<{ project: ProjectRow; role: string | null } | undefined> {
+      const row = await db
+        .selectFrom("projects as p")
+        .leftJoin("project_members as m", (join) =>
+          join.onRef("m.project_id", "=", "p.id").on("m.user_id", "=", userId),
+        )
+        .selectAll("p")
+        .select("m.role")
+        .where("p.slug", "=", slug)
+        .where("p.deleted_at", "is", null)
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      const { role, ...project } = row;
+      return { project, role };
+    },
+
+    /** Live projects the user belongs to with their role and live app counts, newest first. */
+    async listLiveForMember(userId: string): Promise<ProjectListRow[]> {
       const rows = await db
         .selectFrom("projects as p")
+        .innerJoin("project_members as m", "m.project_id", "p.id")
         .leftJoin("apps as a", (join) =>
           join.onRef("a.project_id", "=", "p.id").on("a.deleted_at", "is", null),
         )
-        .select(["p.id", "p.name", "p.slug", "p.description", "p.created_at"])
+        .select(["p.id", "p.name", "p.slug", "p.description", "p.created_at", "m.role"])
         .select((eb) => eb.fn.count<number | string>("a.id").as("app_count"))
-        .where("p.owner_id", "=", ownerId)
+        .where("m.user_id", "=", userId)
         .where("p.deleted_at", "is", null)
-        .groupBy(["p.id", "p.name", "p.slug", "p.description", "p.created_at"])
+        .groupBy(["p.id", "p.name", "p.slug", "p.description", "p.created_at", "m.role"])
         .orderBy("p.created_at", "desc")
         .orderBy("p.id", "desc")
         .execute();
       return rows.map((row) => ({ ...row, app_count: Number(row.app_count) }));
-    },
-
-    async listLiveIdsForOwner(ownerId: string): Promise<string[]> {
-      const rows = await db
-        .selectFrom("projects")
-        .select("id")
-        .where("owner_id", "=", ownerId)
-        .where("deleted_at", "is", null)
-        .execute();
-      return rows.map((row) => row.id);
     },
 
     async update(id: string, patch: Updateable<ProjectsTable>): Promise<ProjectRow> {

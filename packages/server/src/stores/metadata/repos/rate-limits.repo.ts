@@ -6,8 +6,8 @@ import type { MetadataTables } from "../schema.js";
 export interface RateLimitsRepo {
   /** Adds one hit to (bucket, window) and returns the window's count including this hit. */
   increment(bucket: string, windowStart: string, expiresAt: string): Promise<number>;
-  /** The count of (bucket, window) without adding a hit; 0 when the window has none. */
-  count(bucket: string, windowStart: string): Promise<number>;
+  /** Takes one hit back from (bucket, window), never below zero. */
+  decrement(bucket: string, windowStart: string): Promise<void>;
   /** Forgets every window of the bucket (e.g. failed logins after a success). */
   clear(bucket: string): Promise<void>;
   /** Removes windows that ended before `now`; returns how many rows went. */
@@ -27,14 +27,14 @@ export function createRateLimitsRepo(db: Kysely<MetadataTables>): RateLimitsRepo
         .executeTakeFirstOrThrow();
       return Number(row.hits);
     },
-    async count(bucket, windowStart) {
-      const row = await db
-        .selectFrom("rate_limit_counters")
-        .select("hits")
+    async decrement(bucket, windowStart) {
+      await db
+        .updateTable("rate_limit_counters")
+        .set({ hits: sql`hits - 1` })
         .where("bucket", "=", bucket)
         .where("window_start", "=", windowStart)
-        .executeTakeFirst();
-      return row === undefined ? 0 : Number(row.hits);
+        .where("hits", ">", 0)
+        .execute();
     },
     async clear(bucket) {
       await db.deleteFrom("rate_limit_counters").where("bucket", "=", bucket).execute();

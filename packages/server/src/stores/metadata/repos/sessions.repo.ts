@@ -38,6 +38,8 @@ export interface RefreshTokenFacts {
 export interface LiveSessionFacts {
   readonly email: string;
   readonly lastUsedAt: string;
+  /** The session's absolute end. */
+  readonly expiresAt: string;
 }
 
 export interface SessionsRepo {
@@ -142,7 +144,7 @@ export function createSessionsRepo(db: Kysely<MetadataTables>): SessionsRepo {
       return db
         .selectFrom("sessions as s")
         .innerJoin("users as u", "u.id", "s.user_id")
-        .select(["u.email as email", "s.last_used_at as lastUsedAt"])
+        .select(["u.email as email", "s.last_used_at as lastUsedAt", "s.expires_at as expiresAt"])
         .where("s.id", "=", sessionId)
         .where("s.user_id", "=", userId)
         .where("s.revoked_at", "is", null)

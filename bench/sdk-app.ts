@@ -1,0 +1,112 @@
+// One app process of `npm run bench:sdk`: a framework (express | fastify | hono) serving one
+// JSON route, bare or instrumented (sightline | apitally with its defaults). Reports its port,
+// and on request its memory and the SDK's counts, over the IPC channel it was forked with.
+import { createRequire } from "node:module";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type * as HonoNode from "@hono/node-server";
+import type * as ApitallyExpress from "apitally/express";
+import type * as ApitallyFastify from "apitally/fastify";
+import type * as ApitallyHono from "apitally/hono";
+import type createExpress from "express";
+import type createFastify from "fastify";
+import type * as HonoModule from "hono";
+import type * as ExpressAdapter from "../packages/sdk-node/src/adapters/express.js";
+import type * as FastifyAdapter from "../packages/sdk-node/src/adapters/fastify.js";
+import type * as HonoAdapter from "../packages/sdk-node/src/adapters/hono.js";
+import type * as Core from "../packages/sdk-node/src/index.js";
+
+const [framework, variant] = process.argv.slice(2);
+// The frameworks and SDKs as the SDK's test suites install them.
+const load = createRequire(new URL("../packages/sdk-node/package.json", import.meta.url));
+
+interface Started {
+  port: number;
+  stats: (() => unknown) | undefined;
+}
+
+const order = (id: string) => ({ id, status: "shipped", items: [{ sku: "A-1", qty: 2 }], total: 42.5 });
+
+function sightlineClient() {
+  const { createSightline } = load("@sightline/node") as typeof Core;
+  // Key, app and URL from SIGHTLINE_*; otherwise the SDK's defaults.
+  return createSightline({ logger: { warn: () => undefined } });
+}
+
+function apitallyConfig() {
+  // Its hub address is pointed at a closed loopback port by the parent (APITALLY_HUB_BASE_URL).
+  return { clientId: "fd3c7f3c-0b0a-4d8e-9d2a-6b8d2f1a0c11", env: "bench" };
+}
+
+/** Instruments an app for the run's variant; returns the SDK's counts when there is one. */
+async function instrument(ways: {
+  sightline: (sdk: Core.Sightline) => unknown;
+  apitally: (config: ReturnType<typeof apitallyConfig>) => unknown;
+}): Promise<(() => unknown) | undefined> {
+  if (variant === "sightline") {
+    const sdk = sightlineClient();
+    await ways.sightline(sdk);
+    return () => sdk.stats();
+  }
+  if (variant === "apitally") await ways.apitally(apitallyConfig());
+  return undefined;
+}
+
+async function listening(server: Server): Promise<number> {
+  if (!server.listening) await new Promise((resolve) => server.once("listening", resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+async function express(): Promise<Started> {
+  const app = (load("express") as typeof createExpress)();
+  const stats = await instrument({
+    sightline: (sdk) =>
+      app.use((load("@sightline/node/express") as typeof ExpressAdapter).sightlineMiddleware(sdk)),
+    apitally: (config) => (load("apitally/express") as typeof ApitallyExpress).useApitally(app, config),
+  });
+  app.get("/orders/:id", (req, res) => {
+    res.json(order(req.params.id));
+  });
+  return { port: await listening(app.listen(0, "127.0.0.1")), stats };
+}
+
+async function fastify(): Promise<Started> {
+  const app = (load("fastify") as typeof createFastify)();
+  const stats = await instrument({
+    sightline: (sdk) =>
+      app.register((load("@sightline/node/fastify") as typeof FastifyAdapter).sightlinePlugin(sdk)),
+    apitally: (config) =>
+      app.register((load("apitally/fastify") as typeof ApitallyFastify).apitallyPlugin, config),
+  });
+  app.get<{ Params: { id: string } }>("/orders/:id", async (request) => order(request.params.id));
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return { port: await listening(app.server), stats };
+}
+
+async function hono(): Promise<Started> {
+  const { Hono } = load("hono") as typeof HonoModule;
+  const app = new Hono();
+  const stats = await instrument({
+    sightline: (sdk) => app.use((load("@sightline/node/hono") as typeof HonoAdapter).sightlineHono(sdk)),
+    apitally: (config) => (load("apitally/hono") as typeof ApitallyHono).useApitally(app, config),
+  });
+  app.get("/orders/:id", (c) => c.json(order(c.req.param("id"))));
+  const { serve } = load("@hono/node-server") as typeof HonoNode;
+  return {
+    port: await listening(serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }) as Server),
+    stats,
+  };
+}
+
+const starters: Record<string, () => Promise<Started>> = { express, fastify, hono };
+const start = starters[framework ?? ""];
+if (start === undefined || !["bare", "sightline", "apitally"].includes(variant ?? "")) {
+  throw new Error(`usage: sdk-app.ts express|fastify|hono bare|sightline|apitally`);
+}
+const started = await start();
+process.on("message", (message) => {
+  if (message !== "memory") return;
+  (globalThis as { gc?: () => void }).gc?.();
+  process.send?.({ memory: process.memoryUsage(), stats: started.stats?.() });
+});
+process.send?.({ port: started.port });

@@ -1,0 +1,435 @@
+// Wire shapes of alerting: rules on a project's traffic, their state and history, the channels
+// notifications go to, and the outcome of a test notification. Limits the server enforces live here.
+import { type Static, Type } from "typebox";
+
+const Uuid = Type.String({ format: "uuid", examples: ["0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21"] });
+const Timestamp = Type.String({ format: "date-time", examples: ["2026-11-21T06:00:00.000Z"] });
+const NullableTimestamp = (description: string) =>
+  Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description, examples: [null] });
+const Name = Type.String({ minLength: 1, maxLength: 100, examples: ["Checkout failing"] });
+
+export const ALERT_LIMITS = {
+  rulesPerProject: 200,
+  channelsPerProject: 50,
+  channelsPerRule: 20,
+  addressesPerChannel: 20,
+  minWindowSeconds: 60,
+  maxWindowSeconds: 86_400,
+  maxForEvaluations: 1_440,
+  maxUrlLength: 2_000,
+} as const;
+
+export const ALERT_METRICS = [
+  "error_rate",
+  "p95_latency_ms",
+  "p99_latency_ms",
+  "request_count",
+  "status_count",
+] as const;
+export type AlertMetric = (typeof ALERT_METRICS)[number];
+
+export const ALERT_COMPARATORS = ["gt", "gte", "lt", "lte"] as const;
+export type AlertComparator = (typeof ALERT_COMPARATORS)[number];
+
+export const ALERT_STATES = ["ok", "pending", "firing"] as const;
+export type AlertState = (typeof ALERT_STATES)[number];
+
+export const CHANNEL_TYPES = ["email", "webhook", "slack"] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** `503` for one status code, `5xx` for a class. */
+export const STATUS_SELECTOR_PATTERN = "^[1-5](?:[0-9]{2}|xx)$";
+
+const MetricSchema = Type.Enum(ALERT_METRICS, {
+  description:
+    "`error_rate`: % of requests counted as errors (see `error_status_from`); `p95_latency_ms` / " +
+    "`p99_latency_ms`: response-time percentiles; `request_count`: requests in the window (use `lt` 1 for " +
+    "no traffic); `status_count`: requests with the status code or class in `status`.",
+  examples: ["error_rate"],
+});
+const ComparatorSchema = Type.Enum(ALERT_COMPARATORS, {
+  description: "How the observed value is compared with `threshold`: >, >=, <, <=.",
+  examples: ["gt"],
+});
+const ThresholdSchema = Type.Number({
+  minimum: 0,
+  maximum: 1e12,
+  description: "Percent for `error_rate`, milliseconds for latencies, a count otherwise.",
+  examples: [5],
+});
+const WindowSchema = Type.Integer({
+  minimum: ALERT_LIMITS.minWindowSeconds,
+  maximum: ALERT_LIMITS.maxWindowSeconds,
+  description: "Length of the evaluated window in seconds: 60 (1 minute) to 86400 (24 hours).",
+  examples: [300],
+});
+const ErrorStatusFromSchema = Type.Union([Type.Literal(400), Type.Literal(500)], {
+  description: "`error_rate` only: count requests with status >= 400, or >= 500 (default).",
+  examples: [500],
+});
+const StatusSelectorSchema = Type.String({
+  pattern: STATUS_SELECTOR_PATTERN,
+  description: "`status_count` only: a status code (`503`) or a class (`5xx`).",
+  examples: ["5xx"],
+});
+const MinRequestsSchema = Type.Integer({
+  minimum: 0,
+  maximum: 1_000_000_000,
+  description:
+    "Below this many requests in the window the rule does not fire (so 1 failure of 2 pages nobody). " +
+    "Not used by `request_count`.",
+  examples: [20],
+});
+const ForSchema = Type.Integer({
+  minimum: 1,
+  maximum: ALERT_LIMITS.maxForEvaluations,
+  description: "Consecutive evaluations the condition must hold before the rule fires (1 = at once).",
+  examples: [3],
+});
+const MutedUntilSchema = Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+  description: "Until this time the rule is evaluated and its history kept, but nobody is notified.",
+  examples: [null],
+});
+const ChannelIdsSchema = Type.Array(Uuid, {
+  maxItems: ALERT_LIMITS.channelsPerRule,
+  uniqueItems: true,
+  description: "Notification channels of the project that hear about this rule.",
+});
+
+const EndpointSchema = Type.Object(
+  {
+    method: Type.String({ pattern: "^[A-Za-z]{1,16}$", examples: ["GET"] }),
+    route: Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      pattern: "^/",
+      description: "The route template as recorded by the SDK.",
+      examples: ["/users/{id}"],
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const ScopeInputSchema = Type.Object(
+  {
+    app: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()], {
+        description: "App slug; omitted or null for the whole project.",
+        examples: ["checkout-api"],
+      }),
+    ),
+    environment: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()], {
+        description: "Environment name (needs `app`).",
+        examples: ["production"],
+      }),
+    ),
+    endpoint: Type.Optional(
+      Type.Union([EndpointSchema, Type.Null()], { description: "Method and route template (needs `app`)." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AlertScopeInput = Static<typeof ScopeInputSchema>;
+
+const ruleFields = {
+  name: Name,
+  enabled: Type.Boolean({ default: true, examples: [true] }),
+  scope: ScopeInputSchema,
+  metric: MetricSchema,
+  error_status_from: ErrorStatusFromSchema,
+  status: StatusSelectorSchema,
+  comparator: ComparatorSchema,
+  threshold: ThresholdSchema,
+  window_seconds: WindowSchema,
+  min_requests: MinRequestsSchema,
+  for_evaluations: ForSchema,
+  muted_until: MutedUntilSchema,
+  channel_ids: ChannelIdsSchema,
+};
+
+export const CreateAlertRuleBodySchema = Type.Object(
+  {
+    name: ruleFields.name,
+    enabled: Type.Optional(ruleFields.enabled),
+    scope: Type.Optional(ruleFields.scope),
+    metric: ruleFields.metric,
+    error_status_from: Type.Optional(ruleFields.error_status_from),
+    status: Type.Optional(ruleFields.status),
+    comparator: ruleFields.comparator,
+    threshold: ruleFields.threshold,
+    window_seconds: ruleFields.window_seconds,
+    min_requests: Type.Optional(ruleFields.min_requests),
+    for_evaluations: Type.Optional(ruleFields.for_evaluations),
+    muted_until: Type.Optional(ruleFields.muted_until),
+    channel_ids: Type.Optional(ruleFields.channel_ids),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: "Checkout failing",
+        scope: { app: "checkout-api", environment: "production" },
+        metric: "error_rate",
+        error_status_from: 500,
+        comparator: "gt",
+        threshold: 5,
+        window_seconds: 300,
+        min_requests: 20,
+        for_evaluations: 2,
+        channel_ids: ["0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21"],
+      },
+    ],
+  },
+);
+export type CreateAlertRuleBody = Static<typeof CreateAlertRuleBodySchema>;
+
+export const UpdateAlertRuleBodySchema = Type.Object(
+  {
+    name: Type.Optional(ruleFields.name),
+    enabled: Type.Optional(Type.Boolean({ examples: [false] })),
+    scope: Type.Optional(ruleFields.scope),
+    metric: Type.Optional(ruleFields.metric),
+    error_status_from: Type.Optional(ruleFields.error_status_from),
+    status: Type.Optional(ruleFields.status),
+    comparator: Type.Optional(ruleFields.comparator),
+    threshold: Type.Optional(ruleFields.threshold),
+    window_seconds: Type.Optional(ruleFields.window_seconds),
+    min_requests: Type.Optional(ruleFields.min_requests),
+    for_evaluations: Type.Optional(ruleFields.for_evaluations),
+    muted_until: Type.Optional(ruleFields.muted_until),
+    channel_ids: Type.Optional(ruleFields.channel_ids),
+  },
+  {
+    additionalProperties: false,
+    description: "Only the fields sent change; `scope`, when sent, replaces the whole scope.",
+    examples: [{ threshold: 10, muted_until: "2026-11-21T08:00:00.000Z" }],
+  },
+);
+export type UpdateAlertRuleBody = Static<typeof UpdateAlertRuleBodySchema>;
+
+const AppRefSchema = Type.Object(
+  {
+    id: Uuid,
+    slug: Type.String({ examples: ["checkout-api"] }),
+    name: Type.String({ examples: ["Checkout"] }),
+  },
+  { additionalProperties: false },
+);
+
+export const AlertScopeSchema = Type.Object(
+  {
+    app: Type.Union([AppRefSchema, Type.Null()], { description: "Null: the whole project." }),
+    environment: Type.Union([Type.String(), Type.Null()], { examples: ["production"] }),
+    endpoint: Type.Union([EndpointSchema, Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type AlertScope = Static<typeof AlertScopeSchema>;
+
+export const AlertRuleSchema = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String({ examples: ["Checkout failing"] }),
+    enabled: Type.Boolean(),
+    scope: AlertScopeSchema,
+    metric: MetricSchema,
+    error_status_from: Type.Union([ErrorStatusFromSchema, Type.Null()], {
+      description: "Set for `error_rate`, null otherwise.",
+    }),
+    status: Type.Union([StatusSelectorSchema, Type.Null()], { description: "Set for `status_count`." }),
+    comparator: ComparatorSchema,
+    threshold: Type.Number({ examples: [5] }),
+    window_seconds: Type.Integer({ examples: [300] }),
+    min_requests: Type.Integer({ examples: [20] }),
+    for_evaluations: Type.Integer({ examples: [2] }),
+    muted_until: Type.Union([Timestamp, Type.Null()]),
+    channel_ids: Type.Array(Uuid),
+    state: Type.Enum(ALERT_STATES, { examples: ["ok"] }),
+    state_since: Timestamp,
+    last_evaluated_at: NullableTimestamp("When the rule was last evaluated; null before the first time."),
+    last_value: Type.Union([Type.Number(), Type.Null()], {
+      description: "The value observed at the last evaluation; null when it could not be computed.",
+      examples: [1.2],
+    }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type AlertRule = Static<typeof AlertRuleSchema>;
+
+export const NotificationOutcomeSchema = Type.Object(
+  {
+    channel_id: Type.Union([Uuid, Type.Null()], { description: "Null once the channel is deleted." }),
+    channel_name: Type.String({ examples: ["On-call"] }),
+    type: Type.Enum(CHANNEL_TYPES, { examples: ["webhook"] }),
+    status: Type.Enum(DELIVERY_STATUSES, {
+      description: "`pending` while attempts remain, `failed` after the last one.",
+      examples: ["delivered"],
+    }),
+    attempts: Type.Integer({ minimum: 0, examples: [1] }),
+    last_error: Type.Union([Type.String(), Type.Null()], {
+      description: "Why the last attempt failed (never a secret or a full URL).",
+      examples: [null],
+    }),
+    next_attempt_at: NullableTimestamp("When the next attempt is due, while pending."),
+    delivered_at: NullableTimestamp("When the channel accepted it."),
+  },
+  { additionalProperties: false },
+);
+export type NotificationOutcome = Static<typeof NotificationOutcomeSchema>;
+
+export const AlertEventSchema = Type.Object(
+  {
+    id: Uuid,
+    from_state: Type.Enum(ALERT_STATES, { examples: ["pending"] }),
+    to_state: Type.Enum(ALERT_STATES, { examples: ["firing"] }),
+    reason: Type.Enum(["evaluation", "rule_changed"], {
+      description: "`rule_changed`: the rule was edited or disabled, which resets its state.",
+      examples: ["evaluation"],
+    }),
+    value: Type.Union([Type.Number(), Type.Null()], { examples: [7.5] }),
+    threshold: Type.Number({ examples: [5] }),
+    comparator: ComparatorSchema,
+    request_count: Type.Integer({ minimum: 0, examples: [240] }),
+    window_start: Timestamp,
+    window_end: Timestamp,
+    muted: Type.Boolean({ description: "True when the rule was muted: nobody was notified." }),
+    notifications: Type.Array(NotificationOutcomeSchema),
+    created_at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type AlertEvent = Static<typeof AlertEventSchema>;
+
+export const AlertEventsQuerySchema = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1, examples: [1] })),
+    page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50, examples: [50] })),
+  },
+  { additionalProperties: false },
+);
+export type AlertEventsQuery = Static<typeof AlertEventsQuerySchema>;
+
+export const AlertEventsPageSchema = Type.Object(
+  {
+    items: Type.Array(AlertEventSchema),
+    total_count: Type.Integer({ minimum: 0, examples: [3] }),
+    page: Type.Integer({ minimum: 1, examples: [1] }),
+    page_size: Type.Integer({ minimum: 1, examples: [50] }),
+  },
+  { additionalProperties: false },
+);
+export type AlertEventsPage = Static<typeof AlertEventsPageSchema>;
+
+export const TestNotificationResultSchema = Type.Object(
+  {
+    results: Type.Array(
+      Type.Object(
+        {
+          channel_id: Uuid,
+          channel_name: Type.String({ examples: ["On-call"] }),
+          type: Type.Enum(CHANNEL_TYPES, { examples: ["slack"] }),
+          ok: Type.Boolean(),
+          error: Type.Union([Type.String(), Type.Null()], { examples: [null] }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TestNotificationResult = Static<typeof TestNotificationResultSchema>;
+
+// ---- notification channels ----
+
+const Addresses = Type.Array(
+  Type.String({ format: "email", maxLength: 254, examples: ["oncall@example.com"] }),
+  {
+    maxItems: ALERT_LIMITS.addressesPerChannel,
+    uniqueItems: true,
+    description: "`email` only: who receives the e-mails.",
+  },
+);
+const AllMembers = Type.Boolean({
+  description:
+    "`email` only: every member of the project at the time of sending (instead of, or besides, `addresses`).",
+  examples: [false],
+});
+const TargetUrl = Type.String({
+  minLength: 1,
+  maxLength: ALERT_LIMITS.maxUrlLength,
+  description:
+    "`webhook`: an http(s) URL; `slack`: the Slack incoming-webhook URL. Loopback, link-local and " +
+    "private addresses are refused unless the server allows them (ALERTS_ALLOW_PRIVATE_TARGETS).",
+  examples: ["https://hooks.example.com/sightline"],
+});
+
+export const CreateChannelBodySchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, examples: ["On-call"] }),
+    type: Type.Enum(CHANNEL_TYPES, { examples: ["webhook"] }),
+    addresses: Type.Optional(Addresses),
+    all_members: Type.Optional(AllMembers),
+    url: Type.Optional(TargetUrl),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ name: "On-call", type: "webhook", url: "https://hooks.example.com/sightline" }],
+  },
+);
+export type CreateChannelBody = Static<typeof CreateChannelBodySchema>;
+
+export const UpdateChannelBodySchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, examples: ["On-call"] })),
+    addresses: Type.Optional(Addresses),
+    all_members: Type.Optional(AllMembers),
+    url: Type.Optional(TargetUrl),
+    rotate_secret: Type.Optional(
+      Type.Boolean({
+        description: "`webhook` only: replace the signing secret; the answer shows the new one, once.",
+        examples: [true],
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ name: "Pager" }] },
+);
+export type UpdateChannelBody = Static<typeof UpdateChannelBodySchema>;
+
+export const ChannelSchema = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String({ examples: ["On-call"] }),
+    type: Type.Enum(CHANNEL_TYPES, { examples: ["webhook"] }),
+    addresses: Type.Array(Type.String(), { description: "`email` only; [] otherwise." }),
+    all_members: Type.Boolean(),
+    url: Type.Union([Type.String(), Type.Null()], {
+      description: "The target; a Slack URL is shown with its secret path masked.",
+      examples: ["https://hooks.example.com/sightline"],
+    }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type Channel = Static<typeof ChannelSchema>;
+
+export const ChannelWithSecretSchema = Type.Object(
+  {
+    ...ChannelSchema.properties,
+    secret: Type.Optional(
+      Type.String({
+        description:
+          "`webhook` only, and only when created or rotated: the key of the `X-Sightline-Signature` HMAC.",
+        examples: ["whsec_3q2-7wEXAMPLEd9Yx0m1aQk8s5v3N2Zr0pLw6Tt4uHcE"],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ChannelWithSecret = Static<typeof ChannelWithSecretSchema>;

@@ -1,0 +1,87 @@
+// One request in flight: what the adapter saw coming in, what it sees going out, and the ids
+// that link its logs to it. The adapter fills it; the client turns it into a record.
+import { performance } from "node:perf_hooks";
+import { wellFormed } from "./redact.js";
+import { newIds } from "./trace.js";
+
+/** Who called: an API consumer as Sightline groups traffic by it. */
+export interface Consumer {
+  /** Stable identifier (customer id, API key name, tenant). Required. */
+  id: string;
+  /** Display name. */
+  name?: string;
+  /** Group such as a plan or an organisation. */
+  group?: string;
+}
+
+/** A consumer, or just its id; null/undefined mean none. */
+export type ConsumerInput = Consumer | string | null | undefined;
+
+export class Exchange {
+  readonly startedAt = performance.now();
+  readonly timestamp = Date.now();
+  route: string | undefined = undefined;
+  status = 0;
+  requestSize = 0;
+  responseSize = 0;
+  ip = "";
+  userAgent = "";
+  consumer: Consumer | undefined = undefined;
+  requestHeaders: Record<string, string> | undefined = undefined;
+  responseHeaders: Record<string, string> | undefined = undefined;
+  requestBody = "";
+  responseBody = "";
+  /** A parsed request body an adapter had to wait for (Hono on Node). */
+  parsedBody: unknown = undefined;
+  durationMs = 0;
+  finished = false;
+  errorRecorded = false;
+  readonly traceId: string;
+  /** This request's own span: a new id, whether or not the trace came in with it. */
+  readonly spanId: string;
+
+  constructor(
+    readonly method: string,
+    /** Path without the query string. */
+    readonly path: string,
+    /** Query string without `?`, possibly empty. */
+    readonly query: string,
+    /** The trace id of an incoming `traceparent`, if any. */
+    incomingTraceId: string | undefined,
+  ) {
+    const ids = newIds();
+    this.traceId = incomingTraceId ?? ids.slice(0, 32);
+    this.spanId = ids.slice(32);
+  }
+}
+
+/** Splits a request target (`/a/b?x=1`) into path and query; absolute URLs keep their path. */
+export function splitTarget(target: string): { path: string; query: string } {
+  let rest = target;
+  if (!rest.startsWith("/")) {
+    try {
+      const url = new URL(rest);
+      rest = url.pathname + url.search;
+    } catch {
+      rest = `/${rest}`;
+    }
+  }
+  const mark = rest.indexOf("?");
+  return mark === -1 ? { path: rest, query: "" } : { path: rest.slice(0, mark), query: rest.slice(mark + 1) };
+}
+
+/** A consumer from what users pass (`"acme"`, `{id: "acme", name: "Acme"}`), or undefined. */
+export function toConsumer(input: unknown): Consumer | undefined {
+  if (typeof input === "string" || typeof input === "number") {
+    const id = String(input).trim();
+    return id === "" ? undefined : { id };
+  }
+  if (input === null || typeof input !== "object") return undefined;
+  const { id, name, group } = input as { id?: unknown; name?: unknown; group?: unknown };
+  if ((typeof id !== "string" && typeof id !== "number") || String(id).trim() === "") return undefined;
+  return {
+    id: wellFormed(String(id).trim()),
+    ...(typeof name === "string" && name !== "" ? { name: wellFormed(name) } : {}),
+    ...(typeof group === "string" && group !== "" ? { group: wellFormed(group) } : {}),
+  };
+}

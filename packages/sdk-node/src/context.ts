@@ -1,0 +1,59 @@
+// The request a piece of code runs for: adapters tag the framework's request objects with
+// their Exchange (so setConsumer(req, …) finds it) and, once a log integration asks for it,
+// run the handler inside an AsyncLocalStorage scope so log lines link to their request.
+// The scope is opt-in because AsyncLocalStorage costs every promise something on Node 20.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { type ConsumerInput, type Exchange, toConsumer } from "./capture/exchange.js";
+
+const EXCHANGE = Symbol.for("sightline.exchange");
+
+/** One scope store per process, shared by the ESM and CommonJS builds if both get loaded. */
+interface Scopes {
+  readonly storage: AsyncLocalStorage<Exchange>;
+  enabled: boolean;
+}
+const SCOPES = Symbol.for("sightline.scopes");
+const holder = globalThis as { [SCOPES]?: Scopes };
+const scopes: Scopes = (holder[SCOPES] ??= { storage: new AsyncLocalStorage<Exchange>(), enabled: false });
+
+/** Turns request scopes on for every adapter (log integrations call this). */
+export function enableRequestScopes(): void {
+  scopes.enabled = true;
+}
+
+/** Runs `fn` as part of `exchange` when scopes are on; otherwise just runs it. */
+export function runInScope<T>(exchange: Exchange, fn: () => T): T {
+  return scopes.enabled ? scopes.storage.run(exchange, fn) : fn();
+}
+
+/** The request the calling code is running for, when scopes are on and it runs for one. */
+export function currentExchange(): Exchange | undefined {
+  return scopes.enabled ? scopes.storage.getStore() : undefined;
+}
+
+type Taggable = object & { [EXCHANGE]?: Exchange };
+
+/** Links a framework object (request, context) to its exchange. */
+export function tag(target: object, exchange: Exchange): void {
+  (target as Taggable)[EXCHANGE] = exchange;
+}
+
+export function exchangeOf(target: unknown): Exchange | undefined {
+  return target !== null && typeof target === "object" ? (target as Taggable)[EXCHANGE] : undefined;
+}
+
+/**
+ * Names the consumer of a request: `req` is whatever your framework hands your handler
+ * (Express/Nest `req`, Fastify `request`, Koa `ctx`, Hono `c`, a Next.js `Request`).
+ * Outside a recognised request it applies to the current request scope, if any.
+ *
+ * @example
+ * app.use((req, res, next) => {
+ *   setConsumer(req, { id: req.user.id, name: req.user.company, group: req.user.plan });
+ *   next();
+ * });
+ */
+export function setConsumer(req: unknown, consumer: ConsumerInput): void {
+  const exchange = exchangeOf(req) ?? currentExchange();
+  if (exchange !== undefined) exchange.consumer = toConsumer(consumer);
+}

@@ -1,0 +1,2 @@
+// The SDK suite's Next.js app: App Router route handlers only, built with `next build`.
+export default {};

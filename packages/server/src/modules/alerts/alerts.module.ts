@@ -1,0 +1,100 @@
+// Assembles alerting over the stores: the rules and channels services the routes call, the
+// evaluator with its lease-holding scheduler, and the outbox's delivery worker. One close().
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import type { Clock } from "../../clock.js";
+import type { EventsExecutor } from "../../stores/events/index.js";
+import { createLeasesRepo } from "../../stores/metadata/repos/leases.repo.js";
+import type { MetadataTables } from "../../stores/metadata/schema.js";
+import type { AuditTrail } from "../audit/index.js";
+import type { MailTransport } from "../auth/index.js";
+import { type ChannelsService, createChannelsService } from "./channels.service.js";
+import { createDeliveryWorker, type DeliveryWorker } from "./deliveries.worker.js";
+import { createEvaluator, type Evaluator } from "./evaluator.js";
+import { type AlertScheduler, createAlertScheduler } from "./scheduler.js";
+import { createRulesService, type RulesService } from "./rules.service.js";
+
+/** Past the ingest flush interval, how long a window waits for records still on their way. */
+export const LATE_DATA_MARGIN_MS = 5_000;
+const SEND_TIMEOUT_MS = 10_000;
+
+export interface AlertsModuleDeps {
+  readonly db: Kysely<MetadataTables>;
+  readonly events: EventsExecutor;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly audit: AuditTrail;
+  readonly mail: MailTransport;
+  readonly publicUrl: string;
+  readonly evalIntervalSeconds: number;
+  readonly allowPrivateTargets: boolean;
+  readonly ingestFlushIntervalMs: number;
+  /** Pauses between delivery attempts (tests shorten them). */
+  readonly retryDelaysMs?: readonly number[];
+}
+
+export interface AlertsModule {
+  readonly rules: RulesService;
+  readonly channels: ChannelsService;
+  readonly evaluator: Evaluator;
+  readonly scheduler: AlertScheduler;
+  readonly deliveries: DeliveryWorker;
+  /** Starts ticking (the server does; tests tick by hand). */
+  start(): void;
+  /** Stops the scheduler (releasing its lease) and the delivery worker. */
+  close(): Promise<void>;
+}
+
+export function createAlertsModule(deps: AlertsModuleDeps): AlertsModule {
+  const { db, clock, logger } = deps;
+  const intervalMs = deps.evalIntervalSeconds * 1000;
+  const deliveries = createDeliveryWorker(
+    { db, clock, logger, mail: deps.mail },
+    {
+      allowPrivateTargets: deps.allowPrivateTargets,
+      timeoutMs: SEND_TIMEOUT_MS,
+      ...(deps.retryDelaysMs === undefined ? {} : { retryDelaysMs: deps.retryDelaysMs }),
+    },
+  );
+  const evaluator = createEvaluator({
+    db,
+    events: deps.events,
+    logger,
+    publicUrl: deps.publicUrl,
+    latenessMs: deps.ingestFlushIntervalMs + LATE_DATA_MARGIN_MS,
+    minGapMs: intervalMs / 2,
+  });
+  const scheduler = createAlertScheduler({
+    leases: createLeasesRepo(db),
+    evaluator,
+    deliveries,
+    clock,
+    logger,
+    intervalMs,
+  });
+  return {
+    rules: createRulesService({
+      db,
+      clock,
+      audit: deps.audit,
+      mail: deps.mail,
+      publicUrl: deps.publicUrl,
+      allowPrivateTargets: deps.allowPrivateTargets,
+      sendTimeoutMs: SEND_TIMEOUT_MS,
+    }),
+    channels: createChannelsService({
+      db,
+      clock,
+      audit: deps.audit,
+      allowPrivateTargets: deps.allowPrivateTargets,
+    }),
+    evaluator,
+    scheduler,
+    deliveries,
+    start: () => scheduler.start(),
+    async close() {
+      await scheduler.close();
+      await deliveries.close();
+    },
+  };
+}

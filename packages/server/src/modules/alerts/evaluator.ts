@@ -1,0 +1,230 @@
+// One evaluation pass over every enabled rule: rules are grouped by project and window so one
+// events-store statement serves each group; each rule's observation moves it through the state
+// machine; state, history and the notifications to send are written in one metadata transaction
+// (the notifications as outbox rows, sent by the delivery worker).
+import type { AlertComparator, AlertState } from "@sightline/contracts";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import { toIsoTimestamp } from "../../clock.js";
+import { newOrderedId } from "../../lib/ids.js";
+import type { EventsExecutor } from "../../stores/events/index.js";
+import { createAlertEventsRepo } from "../../stores/metadata/repos/alert-events.repo.js";
+import {
+  createAlertRulesRepo,
+  type EvaluableRuleRow,
+  type RuleEvaluationUpdate,
+} from "../../stores/metadata/repos/alert-rules.repo.js";
+import { createNotificationChannelsRepo } from "../../stores/metadata/repos/notification-channels.repo.js";
+import { createNotificationDeliveriesRepo } from "../../stores/metadata/repos/notification-deliveries.repo.js";
+import type { MetadataTables } from "../../stores/metadata/schema.js";
+import { type Observation, observe } from "./metrics.query.js";
+import { dashboardLinks, type Notification } from "./notification.js";
+import { metricSpecOf, notificationRuleOf } from "./rule-rows.js";
+import { breaches, nextState, type Transition } from "./state-machine.js";
+
+export interface EvaluatorDeps {
+  readonly db: Kysely<MetadataTables>;
+  readonly events: EventsExecutor;
+  readonly logger: Logger;
+  readonly publicUrl: string;
+  /** How far behind now a window ends: records still in the ingest writer are not missed. */
+  readonly latenessMs: number;
+  /** A rule evaluated less than this long ago is skipped (a second evaluator during a lease handover). */
+  readonly minGapMs: number;
+}
+
+export interface PassSummary {
+  readonly rules: number;
+  readonly groups: number;
+  readonly transitions: number;
+  readonly notifications: number;
+  readonly failedGroups: number;
+}
+
+interface Evaluated {
+  readonly rule: EvaluableRuleRow;
+  readonly observation: Observation;
+  readonly transition: Transition;
+  readonly windowStartMs: number;
+  readonly windowEndMs: number;
+}
+
+export interface Evaluator {
+  /** Evaluates every due rule as of `now`. */
+  evaluate(now: Date): Promise<PassSummary>;
+}
+
+export function createEvaluator(deps: EvaluatorDeps): Evaluator {
+  const { db, events, logger } = deps;
+  const rules = createAlertRulesRepo(db);
+
+  async function evaluateGroup(
+    group: readonly EvaluableRuleRow[],
+    windowEndMs: number,
+  ): Promise<Evaluated[]> {
+    const first = group[0] as EvaluableRuleRow;
+    const windowStartMs = windowEndMs - first.window_seconds * 1000;
+    const observations = await observe(
+      events,
+      { projectId: first.project_id, startMs: windowStartMs, endMs: windowEndMs },
+      group.map(metricSpecOf),
+    );
+    return group.map((rule, index) => {
+      const observation = observations[index] as Observation;
+      const enough = rule.metric === "request_count" || observation.requestCount >= rule.min_requests;
+      const condition = {
+        comparator: rule.comparator as AlertComparator,
+        threshold: rule.threshold,
+        forEvaluations: rule.for_evaluations,
+      };
+      const transition = nextState(
+        { state: rule.state as AlertState, streak: rule.streak },
+        enough && breaches(observation.value, condition),
+        condition,
+      );
+      return { rule, observation, transition, windowStartMs, windowEndMs };
+    });
+  }
+
+  function notificationOf(item: Evaluated, eventId: string, at: string): Notification {
+    const { rule } = item;
+    const ruleView = notificationRuleOf(rule);
+    return {
+      kind: item.transition.state === "firing" ? "firing" : "resolved",
+      event_id: eventId,
+      occurred_at: at,
+      project: { id: rule.project_id, slug: rule.project_slug, name: rule.project_name },
+      rule: ruleView,
+      value: item.observation.value,
+      request_count: item.observation.requestCount,
+      window: {
+        start: toIsoTimestamp(new Date(item.windowStartMs)),
+        end: toIsoTimestamp(new Date(item.windowEndMs)),
+      },
+      links: dashboardLinks(deps.publicUrl, rule.project_slug, rule.id, ruleView.scope),
+    };
+  }
+
+  async function persist(evaluated: readonly Evaluated[], now: Date): Promise<number> {
+    const at = toIsoTimestamp(now);
+    const changed = evaluated.filter((item) => item.transition.changedFrom !== undefined);
+    const notifying = changed.filter(
+      (item) => item.transition.notify && !(item.rule.muted_until !== null && item.rule.muted_until > at),
+    );
+    let notifications = 0;
+    await db.transaction().execute(async (trx) => {
+      const updates: RuleEvaluationUpdate[] = evaluated.map((item) => ({
+        id: item.rule.id,
+        state: item.transition.state,
+        stateSince: item.transition.changedFrom === undefined ? item.rule.state_since : at,
+        streak: item.transition.streak,
+        lastValue: item.observation.value,
+        updatedAt: item.rule.updated_at,
+      }));
+      await createAlertRulesRepo(trx).saveEvaluations(updates, at);
+      const history = createAlertEventsRepo(trx);
+      const eventIds = new Map<string, string>();
+      for (const item of changed) {
+        const id = newOrderedId(now.getTime());
+        eventIds.set(item.rule.id, id);
+        const muted = item.rule.muted_until !== null && item.rule.muted_until > at;
+        await history.insert({
+          id,
+          rule_id: item.rule.id,
+          project_id: item.rule.project_id,
+          from_state: item.transition.changedFrom as string,
+          to_state: item.transition.state,
+          reason: "evaluation",
+          value: item.observation.value,
+          threshold: item.rule.threshold,
+          comparator: item.rule.comparator,
+          request_count: item.observation.requestCount,
+          window_start: toIsoTimestamp(new Date(item.windowStartMs)),
+          window_end: toIsoTimestamp(new Date(item.windowEndMs)),
+          muted: muted ? 1 : 0,
+          created_at: at,
+        });
+      }
+      const channelRows = await createNotificationChannelsRepo(trx).listForRules(
+        notifying.map((item) => item.rule.id),
+      );
+      const outbox = notifying.flatMap((item) => {
+        const eventId = eventIds.get(item.rule.id) as string;
+        const payload = JSON.stringify(notificationOf(item, eventId, at));
+        return channelRows
+          .filter((channel) => channel.rule_id === item.rule.id)
+          .map((channel) => ({
+            id: newOrderedId(now.getTime()),
+            project_id: item.rule.project_id,
+            event_id: eventId,
+            channel_id: channel.id,
+            channel_name: channel.name,
+            channel_type: channel.type,
+            payload,
+            status: "pending",
+            attempts: 0,
+            next_attempt_at: at,
+            claimed_until: null,
+            last_error: null,
+            delivered_at: null,
+            created_at: at,
+          }));
+      });
+      await createNotificationDeliveriesRepo(trx).insertMany(outbox);
+      notifications = outbox.length;
+    });
+    for (const item of changed) {
+      logger.info(
+        {
+          rule: item.rule.id,
+          project: item.rule.project_slug,
+          from: item.transition.changedFrom,
+          to: item.transition.state,
+          value: item.observation.value,
+        },
+        "alert rule changed state",
+      );
+    }
+    return notifications;
+  }
+
+  return {
+    async evaluate(now) {
+      const due = (await rules.listEvaluable()).filter(
+        (rule) =>
+          rule.last_evaluated_at === null ||
+          Date.parse(rule.last_evaluated_at) <= now.getTime() - deps.minGapMs,
+      );
+      const groups = new Map<string, EvaluableRuleRow[]>();
+      for (const rule of due) {
+        const key = `${rule.project_id}|${rule.window_seconds}`;
+        const group = groups.get(key);
+        if (group === undefined) groups.set(key, [rule]);
+        else group.push(rule);
+      }
+      const windowEndMs = now.getTime() - deps.latenessMs;
+      const evaluated: Evaluated[] = [];
+      let failedGroups = 0;
+      for (const group of groups.values()) {
+        try {
+          evaluated.push(...(await evaluateGroup(group, windowEndMs)));
+        } catch (error) {
+          // The group keeps its state and is tried again next pass; other projects go on.
+          failedGroups += 1;
+          logger.error(
+            { err: error, project: group[0]?.project_id, window: group[0]?.window_seconds },
+            "alert evaluation of a group failed",
+          );
+        }
+      }
+      const notifications = evaluated.length === 0 ? 0 : await persist(evaluated, now);
+      return {
+        rules: evaluated.length,
+        groups: groups.size,
+        transitions: evaluated.filter((item) => item.transition.changedFrom !== undefined).length,
+        notifications,
+        failedGroups,
+      };
+    },
+  };
+}

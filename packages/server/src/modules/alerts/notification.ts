@@ -1,0 +1,117 @@
+// What a notification says, independent of the channel: the rule, the observed value against
+// the threshold, the window, and links into the dashboard. Stored as the outbox row's payload,
+// then rendered per channel (e-mail, webhook JSON, Slack Block Kit) when it is sent.
+import type { AlertComparator, AlertMetric } from "@sightline/contracts";
+
+export type NotificationKind = "firing" | "resolved" | "test";
+
+export interface Notification {
+  readonly kind: NotificationKind;
+  /** The alert event it reports; null for a test notification. */
+  readonly event_id: string | null;
+  readonly occurred_at: string;
+  readonly project: { readonly id: string; readonly slug: string; readonly name: string };
+  readonly rule: {
+    readonly id: string;
+    readonly name: string;
+    readonly metric: AlertMetric;
+    readonly comparator: AlertComparator;
+    readonly threshold: number;
+    readonly window_seconds: number;
+    readonly error_status_from: number | null;
+    readonly status: string | null;
+    readonly scope: {
+      readonly app: string | null;
+      readonly environment: string | null;
+      readonly endpoint: { readonly method: string; readonly route: string } | null;
+    };
+  };
+  readonly value: number | null;
+  readonly request_count: number;
+  readonly window: { readonly start: string; readonly end: string };
+  readonly links: { readonly rule: string; readonly dashboard: string };
+}
+
+/** The rule's page and the traffic page the rule watches, under PUBLIC_URL. */
+export function dashboardLinks(
+  publicUrl: string,
+  projectSlug: string,
+  ruleId: string,
+  scope: Notification["rule"]["scope"],
+): Notification["links"] {
+  const project = `${publicUrl}/projects/${encodeURIComponent(projectSlug)}`;
+  const query = new URLSearchParams();
+  if (scope.app !== null) query.set("app", scope.app);
+  if (scope.environment !== null) query.set("environment", scope.environment);
+  let dashboard: string;
+  if (scope.endpoint !== null) {
+    query.set("method", scope.endpoint.method);
+    query.set("path", scope.endpoint.route);
+    dashboard = `${project}/endpoints/detail?${query.toString()}`;
+  } else {
+    const text = query.toString();
+    dashboard = `${project}/traffic${text === "" ? "" : `?${text}`}`;
+  }
+  return { rule: `${project}/alerts/${encodeURIComponent(ruleId)}`, dashboard };
+}
+
+const COMPARATOR_TEXT: Record<AlertComparator, string> = { gt: ">", gte: ">=", lt: "<", lte: "<=" };
+
+const METRIC_TEXT: Record<AlertMetric, string> = {
+  error_rate: "error rate",
+  p95_latency_ms: "p95 latency",
+  p99_latency_ms: "p99 latency",
+  request_count: "requests",
+  status_count: "responses",
+};
+
+/** `error rate (status >= 500)`, `responses 5xx`, `p95 latency`. */
+export function metricLabel(rule: Notification["rule"]): string {
+  if (rule.metric === "error_rate") return `error rate (status >= ${rule.error_status_from ?? 500})`;
+  if (rule.metric === "status_count") return `responses ${rule.status ?? ""}`.trim();
+  return METRIC_TEXT[rule.metric];
+}
+
+export function formatValue(metric: AlertMetric, value: number | null): string {
+  if (value === null) return "no data";
+  if (metric === "error_rate") return `${round(value)}%`;
+  if (metric === "p95_latency_ms" || metric === "p99_latency_ms") return `${round(value)} ms`;
+  return String(Math.round(value));
+}
+
+export function formatCondition(rule: Notification["rule"]): string {
+  return `${COMPARATOR_TEXT[rule.comparator]} ${formatValue(rule.metric, rule.threshold)}`;
+}
+
+export function formatWindow(seconds: number): string {
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+export function formatScope(notification: Notification): string {
+  const { scope } = notification.rule;
+  const parts = [scope.app === null ? `project ${notification.project.name}` : `app ${scope.app}`];
+  if (scope.environment !== null) parts.push(`environment ${scope.environment}`);
+  if (scope.endpoint !== null) parts.push(`${scope.endpoint.method} ${scope.endpoint.route}`);
+  return parts.join(", ");
+}
+
+export function headline(notification: Notification): string {
+  const label = { firing: "FIRING", resolved: "RESOLVED", test: "TEST" }[notification.kind];
+  return `[${label}] ${notification.rule.name}`;
+}
+
+/** One sentence: `error rate (status >= 500) was 7.5% (> 5%) over 5 min, 240 requests`. */
+export function summaryLine(notification: Notification): string {
+  const { rule } = notification;
+  return (
+    `${metricLabel(rule)} was ${formatValue(rule.metric, notification.value)} ` +
+    `(threshold ${formatCondition(rule)}) over ${formatWindow(rule.window_seconds)}, ` +
+    `${notification.request_count} request${notification.request_count === 1 ? "" : "s"}`
+  );
+}
+
+function round(value: number): string {
+  return String(Math.round(value * 100) / 100);
+}

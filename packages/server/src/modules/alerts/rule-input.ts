@@ -1,0 +1,146 @@
+// Turns a create or patch body into a complete, consistent rule definition: merges a patch over
+// the stored rule, checks what the schema alone cannot (fields that belong to one metric, scope
+// parts that need an app, an error rate above 100%), and reports every problem with its pointer.
+import type {
+  AlertComparator,
+  AlertMetric,
+  AlertScopeInput,
+  CreateAlertRuleBody,
+  FieldError,
+  UpdateAlertRuleBody,
+} from "@sightline/contracts";
+import { normaliseEnvironmentName } from "../environments/index.js";
+import { normaliseRouteTemplate } from "../ingest/index.js";
+import { invalidFields } from "./field-errors.js";
+
+/** A rule's definition as the service stores it (app still by slug: the service resolves it). */
+export interface RuleDefinition {
+  readonly name: string;
+  readonly enabled: boolean;
+  readonly app: string | null;
+  readonly environment: string | null;
+  readonly endpoint: { readonly method: string; readonly route: string } | null;
+  readonly metric: AlertMetric;
+  readonly errorStatusFrom: number | null;
+  readonly status: string | null;
+  readonly comparator: AlertComparator;
+  readonly threshold: number;
+  readonly windowSeconds: number;
+  readonly minRequests: number;
+  readonly forEvaluations: number;
+  readonly mutedUntil: string | null;
+}
+
+/** The fields whose change restarts evaluation (the state goes back to ok). */
+export const CONDITION_FIELDS = [
+  "enabled",
+  "app",
+  "environment",
+  "endpoint",
+  "metric",
+  "errorStatusFrom",
+  "status",
+  "comparator",
+  "threshold",
+  "windowSeconds",
+  "minRequests",
+  "forEvaluations",
+] as const satisfies ReadonlyArray<keyof RuleDefinition>;
+
+export function definitionFromCreate(body: CreateAlertRuleBody): RuleDefinition {
+  return check({
+    name: body.name.trim(),
+    enabled: body.enabled ?? true,
+    ...scopeFields(body.scope),
+    metric: body.metric,
+    errorStatusFrom: body.error_status_from ?? (body.metric === "error_rate" ? 500 : null),
+    status: body.status ?? null,
+    comparator: body.comparator,
+    threshold: body.threshold,
+    windowSeconds: body.window_seconds,
+    minRequests: body.min_requests ?? 0,
+    forEvaluations: body.for_evaluations ?? 1,
+    mutedUntil: normaliseInstant(body.muted_until ?? null),
+  });
+}
+
+/**
+ * The stored definition with the patch applied. Changing the metric drops the fields of the old
+ * metric unless the patch sends them again, so switching metric needs no clean-up request.
+ */
+export function definitionFromPatch(stored: RuleDefinition, patch: UpdateAlertRuleBody): RuleDefinition {
+  const metric = patch.metric ?? stored.metric;
+  const metricChanged = metric !== stored.metric;
+  return check({
+    name: patch.name === undefined ? stored.name : patch.name.trim(),
+    enabled: patch.enabled ?? stored.enabled,
+    ...(patch.scope === undefined
+      ? { app: stored.app, environment: stored.environment, endpoint: stored.endpoint }
+      : scopeFields(patch.scope)),
+    metric,
+    errorStatusFrom:
+      patch.error_status_from ??
+      (metric !== "error_rate" ? null : metricChanged ? 500 : (stored.errorStatusFrom ?? 500)),
+    status: patch.status ?? (metricChanged ? null : stored.status),
+    comparator: patch.comparator ?? stored.comparator,
+    threshold: patch.threshold ?? stored.threshold,
+    windowSeconds: patch.window_seconds ?? stored.windowSeconds,
+    minRequests: patch.min_requests ?? (metricChanged && metric === "request_count" ? 0 : stored.minRequests),
+    forEvaluations: patch.for_evaluations ?? stored.forEvaluations,
+    mutedUntil: patch.muted_until === undefined ? stored.mutedUntil : normaliseInstant(patch.muted_until),
+  });
+}
+
+function scopeFields(
+  scope: AlertScopeInput | undefined,
+): Pick<RuleDefinition, "app" | "environment" | "endpoint"> {
+  return {
+    app: scope?.app ?? null,
+    // Stored as ingest stores them, so `Production` and `/users/:id` match recorded traffic.
+    environment:
+      scope?.environment === undefined || scope.environment === null
+        ? null
+        : normaliseEnvironmentName(scope.environment),
+    endpoint:
+      scope?.endpoint === undefined || scope.endpoint === null
+        ? null
+        : {
+            method: scope.endpoint.method.toUpperCase(),
+            route: normaliseRouteTemplate(scope.endpoint.route.trim()),
+          },
+  };
+}
+
+function normaliseInstant(text: string | null): string | null {
+  if (text === null) return null;
+  const ms = Date.parse(text);
+  // The date-time format admits what Date cannot hold (a leap second, year 0000): refuse it here.
+  if (!Number.isFinite(ms) || ms < 0 || ms > 253_402_300_799_999)
+    throw invalidFields([{ pointer: "/muted_until", message: "is not a usable instant" }]);
+  return new Date(ms).toISOString();
+}
+
+function check(definition: RuleDefinition): RuleDefinition {
+  const errors: FieldError[] = [];
+  const problem = (pointer: string, message: string) => errors.push({ pointer, message });
+  if (definition.name === "") problem("/name", "must not be blank");
+  if (definition.app === null && definition.environment !== null)
+    problem("/scope/environment", "needs scope.app: environments belong to an app");
+  if (definition.app === null && definition.endpoint !== null)
+    problem("/scope/endpoint", "needs scope.app: endpoints belong to an app");
+  if (definition.environment === "") problem("/scope/environment", "must not be blank");
+  if (definition.metric !== "error_rate" && definition.errorStatusFrom !== null)
+    problem("/error_status_from", "applies to the error_rate metric only");
+  if (definition.metric === "status_count" && definition.status === null)
+    problem("/status", "is required for the status_count metric (a code like 503 or a class like 5xx)");
+  if (definition.metric !== "status_count" && definition.status !== null)
+    problem("/status", "applies to the status_count metric only");
+  if (definition.metric === "error_rate" && definition.threshold > 100)
+    problem("/threshold", "is a percentage for error_rate: at most 100");
+  if (definition.metric === "request_count" && definition.minRequests > 0)
+    problem("/min_requests", "does not apply to request_count (it would hide a traffic drop)");
+  if (errors.length > 0) {
+    throw invalidFields(errors);
+  }
+  return definition;
+}

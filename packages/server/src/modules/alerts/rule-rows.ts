@@ -1,0 +1,114 @@
+// Conversions between stored rule rows and what the rest of the module speaks: the wire shape,
+// the definition the input checks work on, the spec the metrics query needs, and the rule as a
+// notification describes it.
+import type { AlertComparator, AlertMetric, AlertRule, AlertState } from "@sightline/contracts";
+import type { AlertRuleRow, AlertRuleWithAppRow } from "../../stores/metadata/repos/alert-rules.repo.js";
+import type { MetricSpec } from "./metrics.query.js";
+import type { Notification } from "./notification.js";
+import type { RuleDefinition } from "./rule-input.js";
+
+export function endpointOf(row: AlertRuleRow): { method: string; route: string } | null {
+  return row.endpoint_method === null || row.endpoint_route === null
+    ? null
+    : { method: row.endpoint_method, route: row.endpoint_route };
+}
+
+export function toAlertRule(row: AlertRuleWithAppRow, channelIds: readonly string[]): AlertRule {
+  return {
+    id: row.id,
+    name: row.name,
+    enabled: row.enabled === 1,
+    scope: {
+      app:
+        row.app_id === null ? null : { id: row.app_id, slug: row.app_slug ?? "", name: row.app_name ?? "" },
+      environment: row.environment,
+      endpoint: endpointOf(row),
+    },
+    metric: row.metric as AlertMetric,
+    error_status_from:
+      row.error_status_from === 400 || row.error_status_from === 500 ? row.error_status_from : null,
+    status: row.status_selector,
+    comparator: row.comparator as AlertComparator,
+    threshold: row.threshold,
+    window_seconds: row.window_seconds,
+    min_requests: row.min_requests,
+    for_evaluations: row.for_evaluations,
+    muted_until: row.muted_until,
+    channel_ids: [...channelIds],
+    state: row.state as AlertState,
+    state_since: row.state_since,
+    last_evaluated_at: row.last_evaluated_at,
+    last_value: row.last_value,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function definitionOf(row: AlertRuleWithAppRow): RuleDefinition {
+  return {
+    name: row.name,
+    enabled: row.enabled === 1,
+    app: row.app_id === null ? null : (row.app_slug ?? ""),
+    environment: row.environment,
+    endpoint: endpointOf(row),
+    metric: row.metric as AlertMetric,
+    errorStatusFrom: row.error_status_from,
+    status: row.status_selector,
+    comparator: row.comparator as AlertComparator,
+    threshold: row.threshold,
+    windowSeconds: row.window_seconds,
+    minRequests: row.min_requests,
+    forEvaluations: row.for_evaluations,
+    mutedUntil: row.muted_until,
+  };
+}
+
+/** The stored columns of a definition whose app is resolved to `appId`. */
+export function definitionColumns(definition: RuleDefinition, appId: string | null) {
+  return {
+    name: definition.name,
+    enabled: definition.enabled ? 1 : 0,
+    app_id: appId,
+    environment: definition.environment,
+    endpoint_method: definition.endpoint?.method ?? null,
+    endpoint_route: definition.endpoint?.route ?? null,
+    metric: definition.metric,
+    error_status_from: definition.errorStatusFrom,
+    status_selector: definition.status,
+    comparator: definition.comparator,
+    threshold: definition.threshold,
+    window_seconds: definition.windowSeconds,
+    min_requests: definition.minRequests,
+    for_evaluations: definition.forEvaluations,
+    muted_until: definition.mutedUntil,
+  };
+}
+
+export function metricSpecOf(row: AlertRuleRow): MetricSpec {
+  return {
+    appId: row.app_id,
+    environment: row.environment,
+    endpoint: endpointOf(row),
+    metric: row.metric as AlertMetric,
+    errorStatusFrom: row.error_status_from,
+    status: row.status_selector,
+  };
+}
+
+export function notificationRuleOf(row: AlertRuleWithAppRow): Notification["rule"] {
+  return {
+    id: row.id,
+    name: row.name,
+    metric: row.metric as AlertMetric,
+    comparator: row.comparator as AlertComparator,
+    threshold: row.threshold,
+    window_seconds: row.window_seconds,
+    error_status_from: row.error_status_from,
+    status: row.status_selector,
+    scope: {
+      app: row.app_id === null ? null : (row.app_slug ?? null),
+      environment: row.environment,
+      endpoint: endpointOf(row),
+    },
+  };
+}

@@ -1,0 +1,4 @@
+// Public surface of the api-keys module.
+export { apiKeysRoutes } from "./api-keys.routes.js";
+export { type ApiKeysService, createApiKeysService } from "./api-keys.service.js";
+export { createKeyAuthenticator, type KeyAuthenticator } from "./key-authenticator.js";

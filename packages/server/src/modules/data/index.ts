@@ -1,0 +1,9 @@
+// Public surface of the data module: the searches, and the query-string readers analytics shares.
+export { dataRoutes } from "./data.routes.js";
+export {
+  createDataService,
+  type DataService,
+  readEnvironment,
+  readPage,
+  recordScopeOf,
+} from "./data.service.js";

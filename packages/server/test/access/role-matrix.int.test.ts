@@ -1,0 +1,390 @@
+// Role x route, generated from the route table: every project and app route the app registers is
+// called by an outsider (404, exactly as for a missing resource), by each role its declared
+// permission leaves out (403 forbidden), and by each role it allows (2xx), on SQLite and
+// PostgreSQL. Who is allowed comes from the permission matrix, never from a list kept here; the
+// table below only says how to call each route, and a route without a call fails the suite.
+import { type Permission, type Role, ROLES, roleCan } from "@sightline/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RouteAccessEntry } from "../../src/modules/access/index.js";
+import { createTestContext, type TestContext } from "../support/app.js";
+import type { Reply } from "../support/client.js";
+import { type MetadataBackend, metadataBackends } from "../support/metadata.js";
+import { expectProblem } from "../support/problem.js";
+import { ingest, request } from "../support/query-fixture.js";
+import { type Person, signInTeam, type Team, teamProject } from "../support/team.js";
+
+interface Call {
+  readonly url: string;
+  readonly body?: unknown;
+}
+
+/** How `who` calls the route on `project`; may create a target the call then uses up. */
+type MakeCall = (who: Person, project: string) => Call | Promise<Call>;
+
+interface RouteCase {
+  /** The call of outsiders and of roles the permission leaves out (nothing changes for them). */
+  readonly call: MakeCall;
+  /** The call of allowed roles, when it destroys its target: each gets a target of its own. */
+  readonly allowedCall?: MakeCall;
+  /** Runs on a project of its own: the allowed call deletes, hands over or leaves it. */
+  readonly ownProject?: boolean;
+  /** The status an allowed role gets when it is not 2xx (the last owner leaving: 409). */
+  readonly allowedStatus?: (role: Role) => number | undefined;
+}
+
+interface Fixture {
+  readonly team: Team;
+  readonly alertId: string;
+  readonly channelId: string;
+  readonly keyId: string;
+  readonly appKeyId: string;
+  readonly endpointId: string;
+  readonly invitationId: string;
+  readonly requestId: string;
+}
+
+const P = "/api/v1/projects/:project_slug";
+const A = "/api/v1/apps/:app_slug";
+const ENDPOINT = "method=GET&path=/users/{id}";
+
+let serial = 0;
+const next = () => {
+  serial += 1;
+  return serial;
+};
+
+/** Creates something with the owner's client and returns a field of the answer. */
+async function created(fx: Fixture, url: string, body: unknown, field = "id"): Promise<string> {
+  const response = await fx.team.owner.client.post(url, body);
+  expect(response.statusCode, `${url}: ${response.body}`).toBe(201);
+  return response.json<Record<string, string>>()[field] as string;
+}
+
+const alertBody = () => ({
+  name: `Errors ${next()}`,
+  metric: "error_rate",
+  comparator: "gt",
+  threshold: 5,
+  window_seconds: 300,
+});
+const channelBody = () => ({ name: `Mail ${next()}`, type: "email", addresses: ["ops@team.test"] });
+
+/** How to call every project and app route. Keys are `METHOD url-template`. */
+function routeCases(fx: Fixture): Record<string, RouteCase> {
+  const fixed =
+    (url: string, body?: unknown): MakeCall =>
+    () => ({ url, body });
+  const projectKey = () => created(fx, "/api/v1/projects/team/api-keys", { name: `temp ${next()}` });
+  const appKey = () => created(fx, "/api/v1/apps/web/api-keys", { name: `temp ${next()}` });
+  const app = () => created(fx, "/api/v1/projects/team/apps", { name: `Temp ${next()}` }, "slug");
+  const env = () => created(fx, "/api/v1/apps/web/environments", { name: `temp-${next()}` }, "slug");
+  const endpoint = () =>
+    created(fx, "/api/v1/apps/web/endpoints", { method: "GET", path: `/temp/${next()}` });
+  const invitation = () =>
+    created(fx, "/api/v1/projects/team/invitations", { email: `temp${next()}@guests.test`, role: "viewer" });
+  const alert = () => created(fx, "/api/v1/projects/team/alerts", alertBody());
+  const channel = () => created(fx, "/api/v1/projects/team/notification-channels", channelBody());
+  return {
+    // ---- projects ----
+    [`GET ${P}`]: { call: fixed("/api/v1/projects/team") },
+    [`PATCH ${P}`]: { call: fixed("/api/v1/projects/team", { description: "Edited" }) },
+    [`DELETE ${P}`]: { ownProject: true, call: (_who, project) => ({ url: `/api/v1/projects/${project}` }) },
+    // ---- apps ----
+    [`GET ${P}/apps`]: { call: fixed("/api/v1/projects/team/apps") },
+    [`POST ${P}/apps`]: {
+      call: () => ({ url: "/api/v1/projects/team/apps", body: { name: `App ${next()}` } }),
+    },
+    [`GET ${P}/apps/:app_slug`]: { call: fixed("/api/v1/projects/team/apps/web") },
+    [`PATCH ${P}/apps/:app_slug`]: { call: fixed("/api/v1/projects/team/apps/web", { description: "x" }) },
+    [`DELETE ${P}/apps/:app_slug`]: {
+      call: fixed("/api/v1/projects/team/apps/web"),
+      allowedCall: async () => ({ url: `/api/v1/projects/team/apps/${await app()}` }),
+    },
+    "POST /api/v1/apps": {
+      call: () => ({ url: "/api/v1/apps", body: { project_slug: "team", name: `App ${next()}` } }),
+    },
+    [`GET ${A}`]: { call: fixed("/api/v1/apps/web") },
+    [`PATCH ${A}`]: { call: fixed("/api/v1/apps/web", { description: "y" }) },
+    [`DELETE ${A}`]: {
+      call: fixed("/api/v1/apps/web"),
+      allowedCall: async () => ({ url: `/api/v1/apps/${await app()}` }),
+    },
+    // ---- API keys ----
+    [`POST ${P}/api-keys`]: { call: fixed("/api/v1/projects/team/api-keys", { name: "k" }) },
+    [`GET ${P}/api-keys`]: { call: fixed("/api/v1/projects/team/api-keys") },
+    [`DELETE ${P}/api-keys/:key_id`]: {
+      call: fixed(`/api/v1/projects/team/api-keys/${fx.keyId}`),
+      allowedCall: async () => ({ url: `/api/v1/projects/team/api-keys/${await projectKey()}` }),
+    },
+    [`POST ${A}/api-keys`]: { call: fixed("/api/v1/apps/web/api-keys", { name: "k" }) },
+    [`GET ${A}/api-keys`]: { call: fixed("/api/v1/apps/web/api-keys") },
+    [`DELETE ${A}/api-keys/:key_id`]: {
+      call: fixed(`/api/v1/apps/web/api-keys/${fx.appKeyId}`),
+      allowedCall: async () => ({ url: `/api/v1/apps/web/api-keys/${await appKey()}` }),
+    },
+    // ---- environments and endpoints ----
+    [`GET ${A}/environments`]: { call: fixed("/api/v1/apps/web/environments") },
+    [`POST ${A}/environments`]: {
+      call: () => ({ url: "/api/v1/apps/web/environments", body: { name: `env-${next()}` } }),
+    },
+    [`PATCH ${A}/environments/:env_slug`]: {
+      call: fixed("/api/v1/apps/web/environments/production", { color: "#22c55e" }),
+    },
+    [`DELETE ${A}/environments/:env_slug`]: {
+      call: fixed("/api/v1/apps/web/environments/production"),
+      allowedCall: async () => ({ url: `/api/v1/apps/web/environments/${await env()}` }),
+    },
+    [`GET ${A}/endpoints`]: { call: fixed("/api/v1/apps/web/endpoints") },
+    [`POST ${A}/endpoints`]: {
+      call: () => ({ url: "/api/v1/apps/web/endpoints", body: { method: "POST", path: `/e/${next()}` } }),
+    },
+    [`GET ${A}/endpoints/:endpoint_id`]: { call: fixed(`/api/v1/apps/web/endpoints/${fx.endpointId}`) },
+    [`PATCH ${A}/endpoints/:endpoint_id`]: {
+      call: fixed(`/api/v1/apps/web/endpoints/${fx.endpointId}`, { description: "z" }),
+    },
+    [`DELETE ${A}/endpoints/:endpoint_id`]: {
+      call: fixed(`/api/v1/apps/web/endpoints/${fx.endpointId}`),
+      allowedCall: async () => ({ url: `/api/v1/apps/web/endpoints/${await endpoint()}` }),
+    },
+    // ---- members, invitations, audit ----
+    [`GET ${P}/members`]: { call: fixed("/api/v1/projects/team/members") },
+    [`PATCH ${P}/members/:user_id`]: {
+      call: fixed(`/api/v1/projects/team/members/${fx.team.viewer.userId}`, { role: "viewer" }),
+    },
+    [`DELETE ${P}/members/:user_id`]: {
+      ownProject: true,
+      // Leaving: every role may; the project's only owner is refused (409), never 403.
+      call: (who, project) => ({ url: `/api/v1/projects/${project}/members/${who.userId}` }),
+      allowedStatus: (role) => (role === "owner" ? 409 : undefined),
+    },
+    [`POST ${P}/transfer-ownership`]: {
+      ownProject: true,
+      call: (_who, project) => ({
+        url: `/api/v1/projects/${project}/transfer-ownership`,
+        body: { user_id: fx.team.admin.userId },
+      }),
+    },
+    [`POST ${P}/invitations`]: {
+      call: () => ({
+        url: "/api/v1/projects/team/invitations",
+        body: { email: `guest${next()}@guests.test`, role: "viewer" },
+      }),
+    },
+    [`GET ${P}/invitations`]: { call: fixed("/api/v1/projects/team/invitations") },
+    [`DELETE ${P}/invitations/:invitation_id`]: {
+      call: fixed(`/api/v1/projects/team/invitations/${fx.invitationId}`),
+      allowedCall: async () => ({ url: `/api/v1/projects/team/invitations/${await invitation()}` }),
+    },
+    [`GET ${P}/audit-log`]: { call: fixed("/api/v1/projects/team/audit-log") },
+    // ---- data and analytics ----
+    [`GET ${P}/data/requests`]: { call: fixed("/api/v1/projects/team/data/requests") },
+    [`GET ${P}/data/requests/:id`]: { call: fixed(`/api/v1/projects/team/data/requests/${fx.requestId}`) },
+    [`GET ${P}/data/logs`]: { call: fixed("/api/v1/projects/team/data/logs") },
+    [`GET ${P}/analytics/environments`]: { call: fixed("/api/v1/projects/team/analytics/environments") },
+    [`GET ${P}/analytics/summary`]: { call: fixed("/api/v1/projects/team/analytics/summary") },
+    [`GET ${P}/analytics/timeseries`]: { call: fixed("/api/v1/projects/team/analytics/timeseries") },
+    [`GET ${P}/analytics/endpoints`]: { call: fixed("/api/v1/projects/team/analytics/endpoints") },
+    [`GET ${P}/analytics/consumers`]: { call: fixed("/api/v1/projects/team/analytics/consumers") },
+    [`GET ${A}/endpoint-stats`]: { call: fixed("/api/v1/apps/web/endpoint-stats") },
+    [`GET ${A}/endpoint-options`]: { call: fixed("/api/v1/apps/web/endpoint-options") },
+    [`GET ${A}/consumers`]: { call: fixed("/api/v1/apps/web/consumers") },
+    [`GET ${A}/analytics/summary`]: { call: fixed("/api/v1/apps/web/analytics/summary") },
+    [`GET ${A}/analytics/timeseries`]: { call: fixed("/api/v1/apps/web/analytics/timeseries") },
+    [`GET ${A}/analytics/related-apis`]: { call: fixed("/api/v1/apps/web/analytics/related-apis") },
+    [`GET ${A}/analytics/endpoint-detail`]: {
+      call: fixed(`/api/v1/apps/web/analytics/endpoint-detail?${ENDPOINT}`),
+    },
+    [`GET ${A}/analytics/endpoint-timeseries`]: {
+      call: fixed(`/api/v1/apps/web/analytics/endpoint-timeseries?${ENDPOINT}`),
+    },
+    [`GET ${A}/analytics/endpoint-consumers`]: {
+      call: fixed(`/api/v1/apps/web/analytics/endpoint-consumers?${ENDPOINT}`),
+    },
+    [`GET ${A}/analytics/endpoint-status-codes`]: {
+      call: fixed(`/api/v1/apps/web/analytics/endpoint-status-codes?${ENDPOINT}`),
+    },
+    // ---- alerts and notification channels ----
+    [`POST ${P}/alerts`]: { call: () => ({ url: "/api/v1/projects/team/alerts", body: alertBody() }) },
+    [`GET ${P}/alerts`]: { call: fixed("/api/v1/projects/team/alerts") },
+    [`GET ${P}/alerts/:alert_id`]: { call: fixed(`/api/v1/projects/team/alerts/${fx.alertId}`) },
+    [`PATCH ${P}/alerts/:alert_id`]: {
+      call: fixed(`/api/v1/projects/team/alerts/${fx.alertId}`, { name: "Renamed" }),
+    },
+    [`DELETE ${P}/alerts/:alert_id`]: {
+      call: fixed(`/api/v1/projects/team/alerts/${fx.alertId}`),
+      allowedCall: async () => ({ url: `/api/v1/projects/team/alerts/${await alert()}` }),
+    },
+    [`GET ${P}/alerts/:alert_id/events`]: {
+      call: fixed(`/api/v1/projects/team/alerts/${fx.alertId}/events`),
+    },
+    [`POST ${P}/alerts/:alert_id/test`]: { call: fixed(`/api/v1/projects/team/alerts/${fx.alertId}/test`) },
+    [`POST ${P}/notification-channels`]: {
+      call: () => ({ url: "/api/v1/projects/team/notification-channels", body: channelBody() }),
+    },
+    [`GET ${P}/notification-channels`]: { call: fixed("/api/v1/projects/team/notification-channels") },
+    [`GET ${P}/notification-channels/:channel_id`]: {
+      call: fixed(`/api/v1/projects/team/notification-channels/${fx.channelId}`),
+    },
+    [`PATCH ${P}/notification-channels/:channel_id`]: {
+      call: fixed(`/api/v1/projects/team/notification-channels/${fx.channelId}`, { name: "Renamed" }),
+    },
+    [`DELETE ${P}/notification-channels/:channel_id`]: {
+      call: fixed(`/api/v1/projects/team/notification-channels/${fx.channelId}`),
+      allowedCall: async () => ({ url: `/api/v1/projects/team/notification-channels/${await channel()}` }),
+    },
+    [`GET ${A}/analytics/endpoint-payloads`]: {
+      call: fixed(`/api/v1/apps/web/analytics/endpoint-payloads?${ENDPOINT}`),
+    },
+  };
+}
+
+const keyOf = (entry: RouteAccessEntry) => `${entry.method} ${entry.url}`;
+const isScoped = (entry: RouteAccessEntry) =>
+  entry.access.scope === "project" || entry.access.scope === "app";
+
+async function send(who: Person, method: string, call: Call): Promise<Reply> {
+  switch (method) {
+    case "GET":
+      return who.client.get(call.url);
+    case "POST":
+      return who.client.post(call.url, call.body);
+    case "PATCH":
+      return who.client.patch(call.url, call.body);
+    case "DELETE":
+      return who.client.delete(call.url);
+    default:
+      throw new Error(`no client method for ${method}`);
+  }
+}
+
+describe.each(metadataBackends())("role x route on $name", (backend: MetadataBackend) => {
+  let ctx: TestContext;
+  let fx: Fixture;
+  let table: readonly RouteAccessEntry[];
+  let ownProjects = 0;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ metadata: backend });
+    table = ctx.app.routeAccess;
+    const team = await signInTeam(ctx);
+    await teamProject(ctx, team, "team");
+    const owner = team.owner.client;
+    const id = async (url: string, body: unknown) => {
+      const response = await owner.post(url, body);
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(201);
+      return response.json<{ id: string; key?: string }>();
+    };
+    await id("/api/v1/projects/team/apps", { name: "Web", slug: "web" });
+    const projectKey = await id("/api/v1/projects/team/api-keys", { name: "ingest" });
+    const appKey = await id("/api/v1/apps/web/api-keys", { name: "web only" });
+    await id("/api/v1/apps/web/environments", { name: "production" });
+    const endpoint = await id("/api/v1/apps/web/endpoints", { method: "GET", path: "/users/{id}" });
+    const invitation = await id("/api/v1/projects/team/invitations", {
+      email: "pending@guests.test",
+      role: "member",
+    });
+    await ingest(ctx, "requests", [request(new Date(), { app_id: "web" })], projectKey.key as string);
+    const page = (await owner.get("/api/v1/projects/team/data/requests")).json<{
+      items: Array<{ id: string }>;
+    }>();
+    const alertRule = await id("/api/v1/projects/team/alerts", alertBody());
+    const channel = await id("/api/v1/projects/team/notification-channels", channelBody());
+    fx = {
+      team,
+      alertId: alertRule.id,
+      channelId: channel.id,
+      keyId: projectKey.id,
+      appKeyId: appKey.id,
+      endpointId: endpoint.id,
+      invitationId: invitation.id,
+      requestId: page.items[0]?.id as string,
+    };
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it("declares every API route, and has a call for each project and app route", async () => {
+    const documented = Object.entries(
+      (await ctx.app.inject({ url: "/api/v1/openapi.json" })).json<{ paths: Record<string, object> }>().paths,
+    ).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const declared = table.map((entry) => `${entry.method} ${entry.url.replace(/:(\w+)/g, "{$1}")}`);
+    expect(new Set(declared)).toEqual(new Set(documented));
+    expect(Object.keys(routeCases(fx)).sort()).toEqual(table.filter(isScoped).map(keyOf).sort());
+    // Each route's reference page says what it requires.
+    for (const entry of table.filter(isScoped)) {
+      const permission = (entry.access as { permission: Permission }).permission;
+      const path = entry.url.replace(/:(\w+)/g, "{$1}");
+      const document = (await ctx.app.inject({ url: "/api/v1/openapi.json" })).json<{
+        paths: Record<string, Record<string, { description?: string; responses: Record<string, unknown> }>>;
+      }>();
+      const operation = document.paths[path]?.[entry.method.toLowerCase()];
+      expect(operation?.description, keyOf(entry)).toContain(`Requires \`${permission}\``);
+      expect(Object.keys(operation?.responses ?? {}), keyOf(entry)).toEqual(
+        expect.arrayContaining(["401", "403", "404"]),
+      );
+    }
+  });
+
+  it("answers 401 without credentials on every route that needs a signed-in user", async () => {
+    for (const entry of table.filter((e) => e.access.scope !== "public" && e.access.scope !== "api-key")) {
+      const url = entry.url
+        .replace(":project_slug", "team")
+        .replace(":app_slug", "web")
+        .replace(/:\w+/g, "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21");
+      const response = await ctx.app.inject({ method: entry.method as "GET", url, payload: {} });
+      expect({ route: keyOf(entry), status: response.statusCode }).toEqual({
+        route: keyOf(entry),
+        status: 401,
+      });
+      // Fastify's HEAD twin of a GET route shares its declaration.
+      if (entry.method === "GET")
+        expect((await ctx.app.inject({ method: "HEAD", url })).statusCode).toBe(401);
+    }
+  });
+
+  it("answers each caller as the matrix says on every project and app route", async () => {
+    const cases = routeCases(fx);
+    const seen: string[] = [];
+    for (const entry of table.filter(isScoped)) {
+      const route = keyOf(entry);
+      const routeCase = cases[route] as RouteCase;
+      const permission = (entry.access as { permission: Permission }).permission;
+      let project = "team";
+      if (routeCase.ownProject === true) {
+        ownProjects += 1;
+        project = `own-${ownProjects}`;
+        await teamProject(ctx, fx.team, project);
+      }
+      const outsider = await send(
+        fx.team.outsider,
+        entry.method,
+        await routeCase.call(fx.team.outsider, project),
+      );
+      expect({ route, who: "outsider", status: outsider.statusCode }).toEqual({
+        route,
+        who: "outsider",
+        status: 404,
+      });
+      expectProblem(outsider, "not_found");
+      const allowed = ROLES.filter((role) => roleCan(role, permission));
+      for (const role of ROLES.filter((r) => !allowed.includes(r))) {
+        const reply = await send(fx.team[role], entry.method, await routeCase.call(fx.team[role], project));
+        expect({ route, role, status: reply.statusCode }, reply.body).toEqual({ route, role, status: 403 });
+        expect(expectProblem(reply, "forbidden").permission).toBe(permission);
+      }
+      for (const role of allowed) {
+        const make = routeCase.allowedCall ?? routeCase.call;
+        const reply = await send(fx.team[role], entry.method, await make(fx.team[role], project));
+        const expected = routeCase.allowedStatus?.(role);
+        const status =
+          expected === undefined && reply.statusCode >= 200 && reply.statusCode < 300
+            ? "2xx"
+            : reply.statusCode;
+        expect({ route, role, status }, reply.body).toEqual({ route, role, status: expected ?? "2xx" });
+      }
+      seen.push(route);
+    }
+    expect(seen.length).toBeGreaterThan(50);
+  });
+});

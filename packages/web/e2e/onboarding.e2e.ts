@@ -1,0 +1,100 @@
+// A new person's first minutes: an empty projects list leading to a new project, an app, a key
+// shown once (and copied), the curl snippet run for real from this test, and the waiting panel
+// turning green by itself when the record arrives.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { type Opened, signInFast } from "./support/browser";
+import { ingest } from "./support/seed";
+import { browserSuite } from "./support/suite";
+
+const run = promisify(execFile);
+
+describe.skipIf(inject("browserSkipReason") !== "")("onboarding", () => {
+  const suite = browserSuite();
+  let opened: Opened;
+
+  beforeAll(async () => {
+    opened = await suite.open();
+  });
+
+  it("goes from no project to a first request seen, with the snippet as shown", async () => {
+    const { page, context } = opened;
+    await signInFast(context, suite.server, "first-timer@example.com");
+    await page.goto("/");
+    await page.getByRole("heading", { name: "No projects yet" }).waitFor();
+    await page.getByRole("link", { name: "New project" }).click();
+    await page.getByLabel("Project name").fill("Acme Store");
+    await page.getByLabel("Description (optional)").fill("Everything the storefront calls.");
+    await page.getByRole("button", { name: "Create project" }).click();
+    await page.getByRole("heading", { name: "Set up Acme Store" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/projects/acme-store/setup");
+
+    await page.getByLabel("App name").fill("Storefront API");
+    await page.getByLabel("Framework").selectOption("express");
+    await page.getByLabel("Environment").fill("production");
+    await page.getByRole("button", { name: "Create app" }).click();
+    await page.getByRole("button", { name: "Create an API key for Storefront API" }).click();
+    const secret = page.locator("[data-secret]");
+    await secret.waitFor();
+    const key = (await secret.innerText()).trim();
+    expect(key).toMatch(/^sl_/);
+    expect(new URL(page.url()).searchParams.get("app")).toBe("storefront-api");
+
+    await page.getByRole("button", { name: /^Copy\s+API key/ }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+
+    const panel = page.locator("[data-state='waiting']");
+    await panel.getByText("Waiting for your first request…").waitFor();
+    await page.getByRole("tab", { name: "curl" }).click();
+    const snippet = await page.getByRole("tabpanel").locator("pre").innerText();
+    expect(snippet).toContain(key);
+    expect(snippet).toContain(`${suite.server.url}/api/v1/ingest/requests`);
+    expect(snippet).toContain('"app_id": "storefront-api"');
+
+    // Exactly what a person would paste into a terminal.
+    const { stdout } = await run("sh", ["-c", snippet]);
+    expect(JSON.parse(stdout)).toMatchObject({ accepted: 1, rejected: 0 });
+
+    const received = page.locator("[data-state='received']");
+    await received.getByText("First request received").waitFor({ timeout: 20_000 });
+    expect((await received.innerText()).replace(/\s+/g, " ")).toContain("GET /hello → 200");
+
+    // The Python tab carries the same key and app; the APILens SDK's record shape is accepted.
+    await page.getByRole("tab", { name: "Python · FastAPI" }).click();
+    const python = await page.getByRole("tabpanel").locator("pre").innerText();
+    expect(python).toContain(`api_key="${key}"`);
+    expect(python).toContain('app_id="storefront-api"');
+    expect(python).toContain(`base_url="${suite.server.url}/api/v1"`);
+    const sdkRecord = {
+      app_id: "storefront-api",
+      timestamp: new Date().toISOString(),
+      environment: "production",
+      method: "GET",
+      path: "/health",
+      status_code: 200,
+      response_time_ms: 3.5,
+      request_size: 0,
+      response_size: 12,
+      ip_address: "",
+      user_agent: "",
+      consumer_id: "",
+      consumer_name: "",
+      consumer_group: "",
+      request_payload: "",
+      response_payload: "",
+    };
+    expect(await ingest(context.request, key, [sdkRecord])).toMatchObject({ accepted: 1, rejected: 0 });
+
+    // The key is never kept: after a reload it is gone from the page and the snippets.
+    await page.reload();
+    await page.getByText("First request received").waitFor();
+    expect(await page.locator("[data-secret]").count()).toBe(0);
+    expect(await page.getByRole("tabpanel").locator("pre").innerText()).toContain("<your API key>");
+    expect(
+      await page.evaluate(
+        () => JSON.stringify({ ...window.localStorage }) + JSON.stringify({ ...window.sessionStorage }),
+      ),
+    ).not.toContain(key);
+  });
+});

@@ -1,0 +1,84 @@
+// Test data through the real API, as the signed-in browser context (cookie + CSRF header): a
+// project with apps, environments and keys, and request records sent with a real API key.
+import type { CreatedApiKey } from "@sightline/contracts";
+import type { APIRequestContext } from "playwright-core";
+import { sameOriginHeaders } from "./browser";
+import type { Sightline } from "./server";
+
+export interface Api {
+  post<T>(path: string, data?: unknown): Promise<T>;
+  patch<T>(path: string, data: unknown): Promise<T>;
+  get<T>(path: string): Promise<T>;
+}
+
+export function apiAs(request: APIRequestContext, server: Sightline): Api {
+  const call = async <T>(method: "GET" | "POST" | "PATCH", path: string, data?: unknown): Promise<T> => {
+    const response = await request.fetch(`/api/v1${path}`, {
+      method,
+      ...(data === undefined ? {} : { data }),
+      headers: method === "GET" ? {} : sameOriginHeaders(server),
+    });
+    if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  return {
+    post: (path, data) => call("POST", path, data ?? {}),
+    patch: (path, data) => call("PATCH", path, data),
+    get: (path) => call("GET", path),
+  };
+}
+
+/** Sends request records with an API key, the way an instrumented app does. */
+export async function ingest(
+  request: APIRequestContext,
+  key: string,
+  records: ReadonlyArray<Record<string, unknown>>,
+): Promise<{ accepted: number; rejected: number }> {
+  const response = await request.post("/api/v1/ingest/requests", {
+    data: { requests: records },
+    headers: { "x-api-key": key },
+  });
+  if (!response.ok()) throw new Error(`ingest: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as { accepted: number; rejected: number };
+}
+
+export function record(app: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    app_id: app,
+    timestamp: new Date().toISOString(),
+    environment: "production",
+    method: "GET",
+    path: "/orders/42",
+    route: "/orders/{id}",
+    status_code: 200,
+    response_time_ms: 18.4,
+    ...overrides,
+  };
+}
+
+/** A project that looks lived-in: two apps, environments, keys, endpoints from traffic. */
+export async function seedShop(api: Api, request: APIRequestContext): Promise<{ key: CreatedApiKey }> {
+  await api.post("/projects", {
+    name: "Shop",
+    description: "Public REST API of the shop and its billing service.",
+  });
+  await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
+  await api.post("/projects/shop/apps", { name: "Billing", framework: "django" });
+  for (const [name, color] of [
+    ["production", "#22c55e"],
+    ["staging", "#f59e0b"],
+  ] as const) {
+    await api.post("/apps/checkout-api/environments?project=shop", { name, color });
+  }
+  const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", {
+    name: "Checkout production",
+  });
+  await api.post("/projects/shop/api-keys", { name: "CI smoke tests" });
+  await ingest(request, key.key, [
+    record("checkout-api"),
+    record("checkout-api", { method: "POST", path: "/orders", route: "/orders", status_code: 201 }),
+    record("checkout-api", { method: "GET", path: "/health", route: "/health" }),
+    record("checkout-api", { method: "DELETE", path: "/orders/42", route: "/orders/{id}", status_code: 204 }),
+  ]);
+  return { key };
+}

@@ -1,0 +1,92 @@
+// The real Sightline for browser tests: the built CLI as a child process on a free loopback
+// port, embedded stores in a temporary DATA_DIR, the development mailer's outbox for links.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { magicLinkTokenOf } from "../../../server/test/support/mail";
+import { freePort } from "../../../server/test/support/process";
+
+const CLI = fileURLToPath(new URL("../../../server/dist/cli.js", import.meta.url));
+
+export interface Sightline {
+  /** e.g. http://127.0.0.1:41234 (also PUBLIC_URL). */
+  readonly url: string;
+  readonly dataDir: string;
+  /** The newest sign-in token e-mailed to `email` after `since` (waits for the mail). */
+  linkTokenFor(email: string, since?: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startSightline(): Promise<Sightline> {
+  const dataDir = await mkdtemp(join(tmpdir(), "sightline-e2e-"));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [CLI, "start"], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: url,
+      LOG_LEVEL: "warn",
+    },
+    stdio: "pipe",
+  });
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Sightline did not start:\n${output}`)), 90_000);
+    const check = () => {
+      if (/Dashboard\s+http/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Sightline exited (${code}) before serving:\n${output}`));
+    });
+  });
+  const outbox = join(dataDir, "outbox");
+  // Tokens already handed out: two sign-ins of one address in a second get one link each.
+  const handedOut = new Set<string>();
+
+  return {
+    url,
+    dataDir,
+    async linkTokenFor(email, since = 0) {
+      const deadline = Date.now() + 15_000;
+      const to = new RegExp(`^To: .*${email.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "im");
+      for (;;) {
+        const names = (await readdir(outbox).catch(() => [] as string[]))
+          .filter((n) => n.endsWith(".eml"))
+          .sort();
+        for (const name of names.reverse()) {
+          const path = join(outbox, name);
+          const message = await readFile(path, "utf8");
+          const { mtimeMs } = await stat(path);
+          if (!to.test(message) || mtimeMs < since) continue;
+          const token = magicLinkTokenOf(message);
+          if (handedOut.has(token)) continue;
+          handedOut.add(token);
+          return token;
+        }
+        if (Date.now() > deadline) throw new Error(`no sign-in e-mail for ${email} in ${outbox}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await once(child, "exit");
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// The signed-in frame: sidebar (project switcher, the project's sections, account) and a top
+// bar (breadcrumbs, theme), around the current page. Only sections that exist are listed.
+import { useQuery } from "@tanstack/react-query";
+import { Link, Outlet, useParams } from "@tanstack/react-router";
+import { BookOpen, LayoutGrid, type LucideIcon, Rocket, Settings2, UserRound } from "lucide-react";
+import { meQuery } from "../../lib/queries";
+import { Breadcrumbs } from "./Breadcrumbs";
+import { Logo } from "./Logo";
+import { ProjectSwitcher } from "./ProjectSwitcher";
+import styles from "./Shell.module.css";
+import { ThemeToggle } from "./ThemeToggle";
+import { UserMenu } from "./UserMenu";
+
+function NavLink({
+  to,
+  params,
+  icon: Icon,
+  label,
+  exact = false,
+}: {
+  to: string;
+  params?: Record<string, string>;
+  icon: LucideIcon;
+  label: string;
+  exact?: boolean;
+}) {
+  return (
+    <Link
+      // Paths come from the route tree; the router resolves them at run time.
+      to={to as never}
+      params={params as never}
+      className={styles.navLink}
+      activeOptions={{ exact }}
+      activeProps={{ "aria-current": "page" }}
+    >
+      <Icon size={17} aria-hidden="true" />
+      {label}
+    </Link>
+  );
+}
+
+export function AppShell() {
+  const params = useParams({ strict: false }) as { project?: string };
+  const me = useQuery(meQuery);
+  return (
+    <div className={styles.shell}>
+      <a className={styles.skip} href="#main">
+        Skip to content
+      </a>
+      <aside className={styles.sidebar} aria-label="Sidebar">
+        <Link to="/projects" className={styles.logoLink} aria-label="Sightline: all projects">
+          <Logo />
+        </Link>
+        <ProjectSwitcher current={params.project} />
+        {params.project !== undefined ? (
+          <nav className={styles.navGroup} aria-label="Project">
+            <span className={styles.navHeading}>Project</span>
+            <NavLink
+              to="/projects/$project/setup"
+              params={{ project: params.project }}
+              icon={Rocket}
+              label="Setup"
+            />
+            <NavLink
+              to="/projects/$project/settings"
+              params={{ project: params.project }}
+              icon={Settings2}
+              label="Settings"
+            />
+          </nav>
+        ) : null}
+        <nav className={styles.navGroup} aria-label="Workspace">
+          <span className={styles.navHeading}>Workspace</span>
+          <NavLink to="/projects" icon={LayoutGrid} label="All projects" exact />
+          <NavLink to="/account" icon={UserRound} label="Account" />
+          <a className={styles.navLink} href="/api/v1/docs">
+            <BookOpen size={17} aria-hidden="true" />
+            API reference
+          </a>
+        </nav>
+        <div className={styles.spacer} />
+        <UserMenu profile={me.data} />
+      </aside>
+      <div className={styles.main}>
+        <header className={styles.topbar}>
+          <Breadcrumbs />
+          <div className={styles.topActions}>
+            <ThemeToggle />
+          </div>
+        </header>
+        <main id="main" className={styles.content} tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,204 @@
+// Modal dialogs on Radix (focus trap, Escape, focus returned to the trigger), and the
+// confirmation dialog every destructive action goes through, optionally typed to confirm.
+import * as RadixDialog from "@radix-ui/react-dialog";
+import { X } from "lucide-react";
+import { type FormEvent, type ReactNode, useState } from "react";
+import { isApiError } from "../../lib/api-client";
+import { Button } from "./Button";
+import styles from "./Dialog.module.css";
+import { TextField } from "./Field";
+import { Notice } from "./Feedback";
+
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  footer,
+  onSubmit,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  footer?: ReactNode;
+  /** Makes the body a form: Enter submits. */
+  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
+}) {
+  const inner = (
+    <>
+      <div className={styles.body}>{children}</div>
+      {footer ? <div className={styles.footer}>{footer}</div> : null}
+    </>
+  );
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className={styles.overlay} />
+        <RadixDialog.Content
+          className={styles.content}
+          // Without a description Radix wants an explicit "none".
+          {...(description ? {} : { "aria-describedby": undefined })}
+        >
+          <div className={styles.header}>
+            <div>
+              <RadixDialog.Title className={styles.title}>{title}</RadixDialog.Title>
+              {description ? (
+                <RadixDialog.Description className={styles.description}>
+                  {description}
+                </RadixDialog.Description>
+              ) : null}
+            </div>
+            <RadixDialog.Close asChild>
+              <Button variant="ghost" size="sm" iconOnly aria-label="Close">
+                <X size={16} aria-hidden="true" />
+              </Button>
+            </RadixDialog.Close>
+          </div>
+          {onSubmit ? (
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                onSubmit(event);
+              }}
+            >
+              {inner}
+            </form>
+          ) : (
+            inner
+          )}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  /** What will happen, one line each. */
+  consequences?: readonly ReactNode[];
+  /** When set, the person must type this exact text to enable the button. */
+  confirmText?: string;
+  confirmLabel: string;
+  busy?: boolean;
+  error?: unknown;
+  onConfirm: () => void;
+}
+
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  consequences,
+  confirmText,
+  confirmLabel,
+  busy = false,
+  error,
+  onConfirm,
+}: ConfirmDialogProps) {
+  const [typed, setTyped] = useState("");
+  const ready = confirmText === undefined || typed === confirmText;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) setTyped("");
+        onOpenChange(next);
+      }}
+      title={title}
+      description={description}
+      onSubmit={() => {
+        if (ready && !busy) onConfirm();
+      }}
+      footer={
+        <>
+          <Button onClick={() => onOpenChange(false)}>Cancel</Button>
+          <Button type="submit" variant="danger" disabled={!ready} busy={busy}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {consequences && consequences.length > 0 ? (
+        <ul className={styles.consequences}>
+          {consequences.map((line, index) => (
+            <li key={index}>{line}</li>
+          ))}
+        </ul>
+      ) : null}
+      {confirmText !== undefined ? (
+        <TextField
+          label={
+            <>
+              Type <strong>{confirmText}</strong> to confirm
+            </>
+          }
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          autoFocus
+        />
+      ) : null}
+      {error ? (
+        <Notice tone="danger" role="alert">
+          {isApiError(error) ? error.detail : "That did not work; try again."}
+        </Notice>
+      ) : null}
+    </Dialog>
+  );
+}
+
+/** The pending-or-failed state of a mutation, as ConfirmOn needs it. */
+export interface ConfirmableMutation<T> {
+  readonly isPending: boolean;
+  readonly error: unknown;
+  reset(): void;
+  mutate(target: T): void;
+}
+
+/**
+ * Confirms an action on one item (the row whose delete button was pressed): open while there is
+ * a target; Cancel, Escape and closing forget the target and the last failure.
+ */
+export function ConfirmOn<T>({
+  target,
+  onClose,
+  mutation,
+  title,
+  description,
+  confirmLabel,
+}: {
+  target: T | null;
+  onClose: () => void;
+  mutation: ConfirmableMutation<T>;
+  title: (target: T) => ReactNode;
+  description?: (target: T) => ReactNode;
+  confirmLabel: string;
+}) {
+  return (
+    <ConfirmDialog
+      open={target !== null}
+      onOpenChange={(open) => {
+        if (!open) {
+          onClose();
+          mutation.reset();
+        }
+      }}
+      title={target === null ? "" : title(target)}
+      description={target === null || description === undefined ? undefined : description(target)}
+      confirmLabel={confirmLabel}
+      busy={mutation.isPending}
+      error={mutation.error}
+      onConfirm={() => {
+        if (target !== null) mutation.mutate(target);
+      }}
+    />
+  );
+}

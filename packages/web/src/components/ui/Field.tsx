@@ -1,0 +1,128 @@
+// Labelled form controls: every input has a visible label, an optional hint, and the server's
+// message for that field shown under it (and announced: aria-describedby, aria-invalid).
+import {
+  forwardRef,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  useId,
+} from "react";
+import styles from "./Field.module.css";
+
+interface FieldFrame {
+  readonly label: ReactNode;
+  readonly hint?: ReactNode;
+  readonly error?: string | undefined;
+  readonly optional?: boolean;
+}
+
+function Frame({
+  id,
+  label,
+  hint,
+  error,
+  optional,
+  children,
+}: FieldFrame & { id: string; children: ReactNode }) {
+  return (
+    <div className={styles.field}>
+      <label className={styles.label} htmlFor={id}>
+        {label}
+        {optional ? <span className={styles.optional}> (optional)</span> : null}
+      </label>
+      {children}
+      {error ? (
+        <span className={styles.error} id={`${id}-error`}>
+          {error}
+        </span>
+      ) : hint ? (
+        <span className={styles.hint} id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function describedBy(id: string, { hint, error }: FieldFrame): string | undefined {
+  if (error) return `${id}-error`;
+  return hint ? `${id}-hint` : undefined;
+}
+
+export type TextFieldProps = FieldFrame & InputHTMLAttributes<HTMLInputElement>;
+
+export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField(
+  { label, hint, error, optional, id: givenId, className, ...input },
+  ref,
+) {
+  const generated = useId();
+  const id = givenId ?? generated;
+  return (
+    <Frame id={id} label={label} hint={hint} error={error} optional={optional}>
+      <input
+        ref={ref}
+        id={id}
+        className={[styles.control, className].filter(Boolean).join(" ")}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, { label, hint, error })}
+        {...input}
+      />
+    </Frame>
+  );
+});
+
+export type TextAreaFieldProps = FieldFrame & TextareaHTMLAttributes<HTMLTextAreaElement>;
+
+export function TextAreaField({ label, hint, error, optional, id: givenId, ...input }: TextAreaFieldProps) {
+  const generated = useId();
+  const id = givenId ?? generated;
+  return (
+    <Frame id={id} label={label} hint={hint} error={error} optional={optional}>
+      <textarea
+        id={id}
+        className={styles.control}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, { label, hint, error })}
+        {...input}
+      />
+    </Frame>
+  );
+}
+
+export type SelectFieldProps = FieldFrame & SelectHTMLAttributes<HTMLSelectElement>;
+
+export function SelectField({
+  label,
+  hint,
+  error,
+  optional,
+  id: givenId,
+  children,
+  ...select
+}: SelectFieldProps) {
+  const generated = useId();
+  const id = givenId ?? generated;
+  return (
+    <Frame id={id} label={label} hint={hint} error={error} optional={optional}>
+      <select
+        id={id}
+        className={styles.control}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, { label, hint, error })}
+        {...select}
+      >
+        {children}
+      </select>
+    </Frame>
+  );
+}
+
+export function Checkbox({ label, ...input }: { label: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label className={styles.check}>
+      <input type="checkbox" {...input} />
+      {label}
+    </label>
+  );
+}

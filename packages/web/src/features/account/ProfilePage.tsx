@@ -1,0 +1,180 @@
+// The profile: picture (upload, remove), names, and the time zone every date and chart uses,
+// chosen from the IANA zones the browser knows, with the browser's own zone suggested.
+import type { Message, PictureResult, UpdateProfileBody, UserProfile } from "@sightline/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Upload } from "lucide-react";
+import { type FormEvent, useMemo, useRef, useState } from "react";
+import { Avatar } from "../../components/ui/Avatar";
+import { Button } from "../../components/ui/Button";
+import { SelectField, TextField } from "../../components/ui/Field";
+import { useToast } from "../../components/ui/Toast";
+import { FailureNotice, loadingOrFailed, Notice } from "../../components/ui/Feedback";
+import { Card, Grid2, Stack, SubmitRow } from "../../components/ui/Surface";
+import { api, isApiError } from "../../lib/api-client";
+import { keys, meQuery } from "../../lib/queries";
+import { browserZone, supportedZones, zoneOptions } from "../../lib/timezones";
+import styles from "./Account.module.css";
+
+export function ProfilePage() {
+  const me = useQuery(meQuery);
+  const notLoaded = loadingOrFailed(me, { title: "Profile", what: "your profile" });
+  if (me.data === undefined) return notLoaded;
+  return (
+    <>
+      <PictureCard profile={me.data} />
+      <ProfileForm
+        key={`${me.data.first_name}\n${me.data.last_name}\n${me.data.timezone}`}
+        profile={me.data}
+      />
+    </>
+  );
+}
+
+function PictureCard({ profile }: { profile: UserProfile }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const input = useRef<HTMLInputElement>(null);
+  const upload = useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append("file", file);
+      return api.post<PictureResult>("/users/me/picture", form);
+    },
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: keys.me });
+      toast("Picture updated");
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => api.delete<Message>("/users/me/picture"),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: keys.me });
+      toast("Picture removed");
+    },
+  });
+  const error = upload.error ?? remove.error;
+  return (
+    <Card title="Picture" description="Shown next to your name. PNG, JPEG, WebP or GIF, up to 5 MB.">
+      <div className={styles.pictureRow}>
+        <Avatar name={profile.display_name} picture={profile.picture} size="lg" />
+        <div className={styles.pictureActions}>
+          <div className={styles.pictureButtons}>
+            <Button onClick={() => input.current?.click()} busy={upload.isPending}>
+              <Upload size={15} aria-hidden="true" />
+              {profile.picture ? "Replace picture" : "Upload picture"}
+            </Button>
+            {profile.picture ? (
+              <Button variant="ghost" onClick={() => remove.mutate()} busy={remove.isPending}>
+                Remove
+              </Button>
+            ) : null}
+          </div>
+          <input
+            ref={input}
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/gif"
+            className="visually-hidden"
+            aria-label="Picture file"
+            tabIndex={-1}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = "";
+              if (file) upload.mutate(file);
+            }}
+          />
+          {error ? (
+            <Notice tone="danger" role="alert">
+              {isApiError(error) ? error.detail : "The picture could not be changed."}
+            </Notice>
+          ) : null}
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+function ProfileForm({ profile }: { profile: UserProfile }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [firstName, setFirstName] = useState(profile.first_name);
+  const [lastName, setLastName] = useState(profile.last_name);
+  const [timezone, setTimezone] = useState(profile.timezone);
+  const zones = useMemo(() => {
+    const known = supportedZones();
+    return zoneOptions(known.includes(profile.timezone) ? known : [profile.timezone, ...known]);
+  }, [profile.timezone]);
+  const local = browserZone();
+  const save = useMutation({
+    mutationFn: (body: UpdateProfileBody) => api.patch<UserProfile>("/users/me", body),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(keys.me, updated);
+      toast("Profile saved");
+    },
+  });
+  const error = isApiError(save.error) ? save.error : undefined;
+  const dirty =
+    firstName.trim() !== profile.first_name ||
+    lastName.trim() !== profile.last_name ||
+    timezone !== profile.timezone;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate({ first_name: firstName.trim(), last_name: lastName.trim(), timezone });
+  };
+  return (
+    <Card title="Profile" description="Your name as others see it, and the time zone dates are shown in.">
+      <form onSubmit={submit}>
+        <Stack>
+          <Grid2>
+            <TextField
+              label="First name"
+              value={firstName}
+              onChange={(event) => setFirstName(event.target.value)}
+              maxLength={150}
+              autoComplete="given-name"
+              error={error?.fieldMessage("/first_name")}
+            />
+            <TextField
+              label="Last name"
+              value={lastName}
+              onChange={(event) => setLastName(event.target.value)}
+              maxLength={150}
+              autoComplete="family-name"
+              error={error?.fieldMessage("/last_name")}
+            />
+          </Grid2>
+          <TextField
+            label="E-mail address"
+            value={profile.email}
+            readOnly
+            hint="You sign in with this address."
+          />
+          <SelectField
+            label="Time zone"
+            value={timezone}
+            onChange={(event) => setTimezone(event.target.value)}
+            error={error?.fieldMessage("/timezone")}
+            hint="Dates, times and chart buckets use this zone."
+          >
+            {zones.map((option) => (
+              <option key={option.zone} value={option.zone}>
+                {option.label}
+              </option>
+            ))}
+          </SelectField>
+          {local !== timezone ? (
+            <div className={styles.zoneRow}>
+              <span>This browser is in {local.replaceAll("_", " ")}.</span>
+              <button type="button" className={styles.linkButton} onClick={() => setTimezone(local)}>
+                Use {local.replaceAll("_", " ")}
+              </button>
+            </div>
+          ) : null}
+          <FailureNotice error={error} fieldsInline />
+          <SubmitRow busy={save.isPending} disabled={!dirty}>
+            Save profile
+          </SubmitRow>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

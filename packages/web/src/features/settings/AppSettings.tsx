@@ -1,0 +1,193 @@
+// One app: its details, environments, endpoint catalogue and keys, and deleting it.
+import type { AppListItem, App as AppRecord, Framework, UpdateAppBody } from "@sightline/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
+import { Rocket } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { Button, buttonClass } from "../../components/ui/Button";
+import { Mono } from "../../components/ui/Code";
+import { ConfirmDialog } from "../../components/ui/Dialog";
+import { SelectField, TextAreaField, TextField } from "../../components/ui/Field";
+import { FailureNotice, loadingOrFailed } from "../../components/ui/Feedback";
+import { useToast } from "../../components/ui/Toast";
+import { Card, Grid2, Stack, SubmitRow } from "../../components/ui/Surface";
+import { isApiError } from "../../lib/api-client";
+import { FRAMEWORK_OPTIONS } from "../../lib/frameworks";
+import { appQuery, keys } from "../../lib/queries";
+import { appsApi } from "../../lib/resources-api";
+import { AppKeysCard } from "./AppKeysCard";
+import { EndpointsCard } from "./EndpointsCard";
+import { EnvironmentsCard } from "./EnvironmentsCard";
+import styles from "./Settings.module.css";
+
+const route = getRouteApi("/app/projects/$project/settings/apps/$app");
+
+export function AppSettings() {
+  const { project, app } = route.useParams();
+  const info = useQuery(appQuery(project, app));
+  const notLoaded = loadingOrFailed(info, { title: "App", what: "this app" });
+  if (info.data === undefined) return notLoaded;
+  return (
+    <>
+      <DetailsCard key={info.data.updated_at} project={project} app={info.data} />
+      <EnvironmentsCard project={project} app={info.data} />
+      <EndpointsCard project={project} app={info.data} />
+      <AppKeysCard project={project} app={info.data} />
+      <DangerZone project={project} app={info.data} />
+    </>
+  );
+}
+
+function DetailsCard({ project, app }: { project: string; app: AppRecord }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [name, setName] = useState(app.name);
+  const [description, setDescription] = useState(app.description);
+  const [framework, setFramework] = useState(app.framework);
+  const [icon, setIcon] = useState(app.icon);
+  const save = useMutation({
+    mutationFn: (body: UpdateAppBody) => appsApi.update(project, app.slug, body),
+    onSuccess: async (updated) => {
+      queryClient.setQueryData(keys.app(project, app.slug), updated);
+      await queryClient.invalidateQueries({ queryKey: keys.apps(project) });
+      toast("App saved");
+    },
+  });
+  const error = isApiError(save.error) ? save.error : undefined;
+  const dirty =
+    name.trim() !== app.name ||
+    description.trim() !== app.description ||
+    framework !== app.framework ||
+    icon !== app.icon;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate({
+      name: name.trim(),
+      description: description.trim(),
+      framework: framework as Framework,
+      icon,
+    });
+  };
+  return (
+    <Card
+      title={app.name}
+      description={
+        <>
+          Records name this app as <Mono>{app.slug}</Mono> in their <Mono>app_id</Mono>.
+        </>
+      }
+      actions={
+        <Link
+          to="/projects/$project/setup"
+          params={{ project }}
+          search={{ app: app.slug }}
+          className={buttonClass({ size: "sm" })}
+        >
+          <Rocket size={14} aria-hidden="true" />
+          Setup
+        </Link>
+      }
+    >
+      <form onSubmit={submit}>
+        <Stack>
+          <Grid2>
+            <TextField
+              label="App name"
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              required
+              maxLength={100}
+              error={error?.fieldMessage("/name")}
+            />
+            <SelectField
+              label="Framework"
+              value={framework}
+              onChange={(event) => setFramework(event.target.value)}
+            >
+              {FRAMEWORK_OPTIONS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </SelectField>
+          </Grid2>
+          <TextAreaField
+            label="Description"
+            optional
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+            maxLength={2000}
+            error={error?.fieldMessage("/description")}
+          />
+          <TextField
+            label="Icon"
+            optional
+            value={icon}
+            onChange={(event) => setIcon(event.target.value)}
+            maxLength={32}
+            placeholder="An emoji, e.g. a shopping cart"
+            hint="Shown next to the app's name."
+            error={error?.fieldMessage("/icon")}
+          />
+          <FailureNotice error={error} fieldsInline />
+          <SubmitRow busy={save.isPending} disabled={!dirty || name.trim() === ""}>
+            Save changes
+          </SubmitRow>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function DangerZone({ project, app }: { project: string; app: AppRecord }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => appsApi.remove(project, app.slug),
+    onSuccess: async () => {
+      setOpen(false);
+      queryClient.removeQueries({ queryKey: keys.app(project, app.slug) });
+      // The list the page returns to must not show the deleted app while it refetches.
+      queryClient.setQueryData(keys.apps(project), (apps: AppListItem[] | undefined) =>
+        apps?.filter((item) => item.slug !== app.slug),
+      );
+      await queryClient.invalidateQueries({ queryKey: keys.apps(project) });
+      await queryClient.invalidateQueries({ queryKey: keys.projects });
+      toast(`App “${app.name}” deleted`);
+      await navigate({ to: "/projects/$project/settings/apps", params: { project } });
+    },
+  });
+  return (
+    <Card title="Danger zone" tone="danger">
+      <div className={styles.dangerRow}>
+        <div className={styles.dangerText}>
+          <span className={styles.dangerTitle}>Delete this app</span>
+          <span className={styles.dangerMeta}>Its keys stop working and new records for it are refused.</span>
+        </div>
+        <Button variant="dangerOutline" onClick={() => setOpen(true)}>
+          Delete app
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          if (!next) remove.reset();
+        }}
+        title={`Delete ${app.name}?`}
+        consequences={[
+          "The app, its environments and its endpoint catalogue are deleted.",
+          "Its app keys are revoked at once; records naming it are refused.",
+          "Recorded requests and logs stay until retention removes them.",
+        ]}
+        confirmText={app.slug}
+        confirmLabel="Delete app"
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => remove.mutate()}
+      />
+    </Card>
+  );
+}

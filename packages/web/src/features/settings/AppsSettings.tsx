@@ -1,0 +1,132 @@
+// The project's apps: each with its framework and creation date, opening its own settings;
+// "New app" creates one with its first environment.
+import { useQuery } from "@tanstack/react-query";
+import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
+import { AppWindow, ChevronRight, Plus } from "lucide-react";
+import { useId, useState } from "react";
+import { initialsOf } from "../../components/ui/Avatar";
+import { Button } from "../../components/ui/Button";
+import { Dialog } from "../../components/ui/Dialog";
+import { EmptyState, ErrorPanel, SkeletonRows } from "../../components/ui/Feedback";
+import { Card } from "../../components/ui/Surface";
+import { HiddenHeader, table } from "../../components/ui/Table";
+import { useToast } from "../../components/ui/Toast";
+import { formatDate } from "../../lib/format";
+import { frameworkLabel } from "../../lib/frameworks";
+import { appsQuery } from "../../lib/queries";
+import { useTimeZone } from "../../lib/use-time-zone";
+import { CreateAppFields, useCreateApp } from "../apps/CreateAppForm";
+import styles from "./Settings.module.css";
+
+const route = getRouteApi("/app/projects/$project/settings/apps");
+
+export function AppsSettings() {
+  const { project } = route.useParams();
+  const apps = useQuery(appsQuery(project));
+  const timeZone = useTimeZone();
+  const [creating, setCreating] = useState(false);
+  const newButton = (
+    <Button variant="primary" onClick={() => setCreating(true)}>
+      <Plus size={16} aria-hidden="true" />
+      New app
+    </Button>
+  );
+  return (
+    <Card
+      title="Apps"
+      description="Each app is one service sending request records; records name their app by its slug."
+      actions={apps.data && apps.data.length > 0 ? newButton : undefined}
+    >
+      {apps.isPending ? (
+        <SkeletonRows rows={3} label="Loading apps" />
+      ) : apps.isError ? (
+        <ErrorPanel what="the apps" error={apps.error} onRetry={() => void apps.refetch()} />
+      ) : apps.data.length === 0 ? (
+        <EmptyState icon={AppWindow} title="No apps yet" action={newButton}>
+          Create an app for each service you want to watch, then send its records with an API key.
+        </EmptyState>
+      ) : (
+        <div className={table.wrap}>
+          <table className={table.table}>
+            <thead>
+              <tr>
+                <th scope="col">App</th>
+                <th scope="col">Framework</th>
+                <th scope="col">Created</th>
+                <HiddenHeader label="Open" />
+              </tr>
+            </thead>
+            <tbody>
+              {apps.data.map((app) => (
+                <tr key={app.id}>
+                  <td>
+                    <Link
+                      to="/projects/$project/settings/apps/$app"
+                      params={{ project, app: app.slug }}
+                      className={styles.appName}
+                    >
+                      <span className={styles.appIcon} aria-hidden="true">
+                        {app.icon || initialsOf(app.name)}
+                      </span>
+                      <span>
+                        {app.name}
+                        <br />
+                        <span className={styles.slug}>{app.slug}</span>
+                      </span>
+                    </Link>
+                  </td>
+                  <td>{frameworkLabel(app.framework)}</td>
+                  <td className={table.muted}>{formatDate(app.created_at, timeZone)}</td>
+                  <td className={table.right}>
+                    <ChevronRight size={16} aria-hidden="true" />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <NewAppDialog project={project} open={creating} onOpenChange={setCreating} />
+    </Card>
+  );
+}
+
+function NewAppDialog({
+  project,
+  open,
+  onOpenChange,
+}: {
+  project: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const formId = useId();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const create = useCreateApp(project, (app) => {
+    onOpenChange(false);
+    toast(`App “${app.name}” created`);
+    void navigate({ to: "/projects/$project/settings/apps/$app", params: { project, app: app.slug } });
+  });
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) create.reset();
+        onOpenChange(next);
+      }}
+      title="New app"
+      description="One service whose requests you want to see."
+      footer={
+        <>
+          <Button onClick={() => onOpenChange(false)}>Cancel</Button>
+          <Button type="submit" form={formId} variant="primary" busy={create.isPending}>
+            Create app
+          </Button>
+        </>
+      }
+    >
+      <CreateAppFields formId={formId} error={create.error} onSubmit={(app) => create.mutate(app)} />
+    </Dialog>
+  );
+}

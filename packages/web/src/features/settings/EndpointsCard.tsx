@@ -1,0 +1,157 @@
+// An app's endpoint catalogue: every method and route seen in its records (or declared),
+// with a description to edit and a switch to turn an endpoint off; endpoints can be deleted.
+import type { App as AppRecord, Endpoint } from "@sightline/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Route, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { Button } from "../../components/ui/Button";
+import { ConfirmOn } from "../../components/ui/Dialog";
+import { EmptyState, ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
+import { Card } from "../../components/ui/Surface";
+import { Switch } from "../../components/ui/Switch";
+import { HiddenHeader, table } from "../../components/ui/Table";
+import { useToast } from "../../components/ui/Toast";
+import { isApiError } from "../../lib/api-client";
+import { relativeTime } from "../../lib/format";
+import { endpointsQuery, keys } from "../../lib/queries";
+import { endpointsApi } from "../../lib/resources-api";
+import styles from "./Settings.module.css";
+
+export function EndpointsCard({ project, app }: { project: string; app: AppRecord }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const endpoints = useQuery(endpointsQuery(project, app.slug));
+  const [deleting, setDeleting] = useState<Endpoint | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.endpoints(project, app.slug) });
+  const update = useMutation({
+    mutationFn: ({ id, ...body }: { id: string; description?: string; is_active?: boolean }) =>
+      endpointsApi.update(project, app.slug, id, body),
+    onSuccess: async (endpoint, variables) => {
+      await refresh();
+      if (variables.is_active !== undefined) {
+        toast(`${endpoint.method} ${endpoint.path} switched ${endpoint.is_active ? "on" : "off"}`);
+      } else toast("Description saved");
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (endpoint: Endpoint) => endpointsApi.remove(project, app.slug, endpoint.id),
+    onSuccess: async () => {
+      setDeleting(null);
+      await refresh();
+      toast("Endpoint deleted");
+    },
+  });
+  return (
+    <Card
+      title="Endpoints"
+      description="The routes this app serves, as its records report them. Switch off the ones you do not want to track."
+    >
+      {endpoints.isPending ? (
+        <SkeletonRows rows={3} label="Loading endpoints" />
+      ) : endpoints.isError ? (
+        <ErrorPanel what="the endpoints" error={endpoints.error} onRetry={() => void refresh()} />
+      ) : endpoints.data.length === 0 ? (
+        <EmptyState icon={Route} title="No endpoints yet">
+          Endpoints appear here by themselves as request records arrive, one per method and route.
+        </EmptyState>
+      ) : (
+        <>
+          {update.isError ? (
+            <Notice tone="danger" role="alert">
+              {isApiError(update.error) ? update.error.detail : "The change could not be saved."}
+            </Notice>
+          ) : null}
+          <div className={table.wrap}>
+            <table className={table.table}>
+              <thead>
+                <tr>
+                  <th scope="col">Method</th>
+                  <th scope="col">Route</th>
+                  <th scope="col">Description</th>
+                  <th scope="col">Last seen</th>
+                  <th scope="col">Tracked</th>
+                  <HiddenHeader label="Actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {endpoints.data.map((endpoint) => (
+                  <tr key={endpoint.id} className={endpoint.is_active ? undefined : table.revoked}>
+                    <td>
+                      <span className={styles.method}>{endpoint.method}</span>
+                    </td>
+                    <td className={styles.path}>{endpoint.path}</td>
+                    <td>
+                      <DescriptionInput
+                        key={endpoint.updated_at}
+                        endpoint={endpoint}
+                        onSave={(description) => update.mutate({ id: endpoint.id, description })}
+                      />
+                    </td>
+                    <td className={table.muted}>
+                      {endpoint.last_seen_at ? relativeTime(endpoint.last_seen_at) : "Never"}
+                    </td>
+                    <td>
+                      <Switch
+                        checked={endpoint.is_active}
+                        label={`Track ${endpoint.method} ${endpoint.path}`}
+                        disabled={update.isPending}
+                        onChange={(checked) => update.mutate({ id: endpoint.id, is_active: checked })}
+                      />
+                    </td>
+                    <td>
+                      <div className={table.actions}>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          iconOnly
+                          aria-label={`Delete ${endpoint.method} ${endpoint.path}`}
+                          onClick={() => setDeleting(endpoint)}
+                        >
+                          <Trash2 size={15} aria-hidden="true" />
+                        </Button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      <ConfirmOn
+        target={deleting}
+        onClose={() => setDeleting(null)}
+        mutation={remove}
+        title={(endpoint) => `Delete ${endpoint.method} ${endpoint.path}?`}
+        description={() => "It leaves the catalogue; if records keep arriving for it, it comes back."}
+        confirmLabel="Delete endpoint"
+      />
+    </Card>
+  );
+}
+
+/** Edits in place; Enter or leaving the field saves, Escape restores. */
+function DescriptionInput({ endpoint, onSave }: { endpoint: Endpoint; onSave: (value: string) => void }) {
+  const [value, setValue] = useState(endpoint.description);
+  const commit = () => {
+    if (value.trim() !== endpoint.description) onSave(value.trim());
+  };
+  return (
+    <input
+      className={styles.descriptionInput}
+      value={value}
+      maxLength={2000}
+      placeholder="Add a description"
+      aria-label={`Description of ${endpoint.method} ${endpoint.path}`}
+      onChange={(event) => setValue(event.target.value)}
+      onBlur={commit}
+      onKeyDown={(event) => {
+        if (event.key === "Enter") {
+          event.preventDefault();
+          commit();
+        }
+        if (event.key === "Escape") setValue(endpoint.description);
+      }}
+    />
+  );
+}

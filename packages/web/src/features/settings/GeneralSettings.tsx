@@ -1,0 +1,143 @@
+// A project's name and description (the slug, and so every URL, stays as it is), and deleting
+// the project behind a typed confirmation that says what happens.
+import type { Project, ProjectListItem, UpdateProjectBody } from "@sightline/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getRouteApi, useNavigate } from "@tanstack/react-router";
+import { type FormEvent, useState } from "react";
+import { Mono } from "../../components/ui/Code";
+import { Button } from "../../components/ui/Button";
+import { ConfirmDialog } from "../../components/ui/Dialog";
+import { TextAreaField, TextField } from "../../components/ui/Field";
+import { FailureNotice, loadingOrFailed } from "../../components/ui/Feedback";
+import { useToast } from "../../components/ui/Toast";
+import { Card, Stack, SubmitRow } from "../../components/ui/Surface";
+import { isApiError } from "../../lib/api-client";
+import { keys, projectQuery } from "../../lib/queries";
+import { projectsApi } from "../../lib/resources-api";
+import styles from "./Settings.module.css";
+
+const route = getRouteApi("/app/projects/$project/settings/");
+
+export function GeneralSettings() {
+  const { project } = route.useParams();
+  const info = useQuery(projectQuery(project));
+  const notLoaded = loadingOrFailed(info, { title: "General", what: "this project", rows: 3 });
+  if (info.data === undefined) return notLoaded;
+  return (
+    <>
+      {/* Keyed by the stored version: a saved change elsewhere resets the form. */}
+      <GeneralForm key={info.data.updated_at} project={info.data} />
+      <DangerZone project={info.data} />
+    </>
+  );
+}
+
+function GeneralForm({ project }: { project: Project }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [name, setName] = useState(project.name);
+  const [description, setDescription] = useState(project.description);
+  const save = useMutation({
+    mutationFn: (body: UpdateProjectBody) => projectsApi.update(project.slug, body),
+    onSuccess: async (updated) => {
+      queryClient.setQueryData(keys.project(project.slug), updated);
+      await queryClient.invalidateQueries({ queryKey: keys.projects });
+      toast("Project saved");
+    },
+  });
+  const error = isApiError(save.error) ? save.error : undefined;
+  const dirty = name.trim() !== project.name || description.trim() !== project.description;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate({ name: name.trim(), description: description.trim() });
+  };
+  return (
+    <Card title="General" description="How the project appears in the dashboard.">
+      <form onSubmit={submit}>
+        <Stack>
+          <TextField
+            label="Project name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            maxLength={100}
+            error={error?.fieldMessage("/name")}
+          />
+          <TextAreaField
+            label="Description"
+            optional
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+            maxLength={2000}
+            error={error?.fieldMessage("/description")}
+          />
+          <div className={styles.readOnly}>
+            <span className={styles.readOnlyLabel}>Slug</span>
+            <span>
+              <Mono>{project.slug}</Mono>{" "}
+              <span className={styles.dangerMeta}>Used in URLs and by SDKs; renaming never changes it.</span>
+            </span>
+          </div>
+          <FailureNotice error={error} fieldsInline />
+          <SubmitRow busy={save.isPending} disabled={!dirty || name.trim() === ""}>
+            Save changes
+          </SubmitRow>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function DangerZone({ project }: { project: Project }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => projectsApi.remove(project.slug),
+    onSuccess: async () => {
+      setOpen(false);
+      queryClient.removeQueries({ queryKey: keys.project(project.slug) });
+      queryClient.setQueryData(keys.projects, (projects: ProjectListItem[] | undefined) =>
+        projects?.filter((item) => item.slug !== project.slug),
+      );
+      await queryClient.invalidateQueries({ queryKey: keys.projects });
+      toast(`Project “${project.name}” deleted`);
+      await navigate({ to: "/projects" });
+    },
+  });
+  return (
+    <Card title="Danger zone" tone="danger">
+      <div className={styles.dangerRow}>
+        <div className={styles.dangerText}>
+          <span className={styles.dangerTitle}>Delete this project</span>
+          <span className={styles.dangerMeta}>
+            Its apps go with it and its API keys stop working at once.
+          </span>
+        </div>
+        <Button variant="dangerOutline" onClick={() => setOpen(true)}>
+          Delete project
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          if (!next) remove.reset();
+        }}
+        title={`Delete ${project.name}?`}
+        description="This cannot be undone from the dashboard."
+        consequences={[
+          "Every app of the project is deleted.",
+          "Every API key is revoked: ingest with them stops at once.",
+          "Recorded requests and logs stay until retention removes them, but nobody can read them.",
+        ]}
+        confirmText={project.slug}
+        confirmLabel="Delete project"
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => remove.mutate()}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,177 @@
+// API keys as a table (name, scope, prefix, created, last used, state) with revoke behind a
+// confirmation, and the dialog that creates a key and shows it once.
+import type { ApiKeyListItem, CreatedApiKey } from "@sightline/contracts";
+import { useMutation } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
+import { Button } from "../../components/ui/Button";
+import { Mono, SecretValue } from "../../components/ui/Code";
+import { ConfirmOn, Dialog } from "../../components/ui/Dialog";
+import { TextField } from "../../components/ui/Field";
+import { Badge, Notice } from "../../components/ui/Feedback";
+import { HiddenHeader, table } from "../../components/ui/Table";
+import { isApiError } from "../../lib/api-client";
+import { formatDateTime, relativeTime } from "../../lib/format";
+import { useTimeZone } from "../../lib/use-time-zone";
+import styles from "./Settings.module.css";
+
+export interface KeyRow {
+  readonly key: ApiKeyListItem;
+  /** "Project" or the app's name. */
+  readonly scope: string;
+  revoke(): Promise<unknown>;
+}
+
+export function KeysTable({
+  rows,
+  onRevoked,
+}: {
+  rows: readonly KeyRow[];
+  onRevoked: (row: KeyRow) => void;
+}) {
+  const timeZone = useTimeZone();
+  const [revoking, setRevoking] = useState<KeyRow | null>(null);
+  const revoke = useMutation({
+    mutationFn: (row: KeyRow) => row.revoke(),
+    onSuccess: (_data, row) => {
+      setRevoking(null);
+      onRevoked(row);
+    },
+  });
+  return (
+    <div className={table.wrap}>
+      <table className={table.table}>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Scope</th>
+            <th scope="col">Key</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">State</th>
+            <HiddenHeader label="Actions" />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key.id} className={row.key.is_revoked ? table.revoked : undefined}>
+              <td className={styles.keyName}>{row.key.name}</td>
+              <td>{row.scope}</td>
+              <td>
+                <Mono>{row.key.prefix}…</Mono>
+              </td>
+              <td className={table.muted} title={formatDateTime(row.key.created_at, timeZone)}>
+                {relativeTime(row.key.created_at)}
+              </td>
+              <td className={table.muted}>
+                {row.key.last_used_at ? relativeTime(row.key.last_used_at) : "Never"}
+              </td>
+              <td>{row.key.is_revoked ? <Badge>Revoked</Badge> : <Badge tone="success">Live</Badge>}</td>
+              <td>
+                <div className={table.actions}>
+                  {row.key.is_revoked ? null : (
+                    <Button
+                      size="sm"
+                      variant="dangerOutline"
+                      onClick={() => setRevoking(row)}
+                      aria-label={`Revoke key ${row.key.name}`}
+                    >
+                      Revoke
+                    </Button>
+                  )}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ConfirmOn
+        target={revoking}
+        onClose={() => setRevoking(null)}
+        mutation={revoke}
+        title={(row) => `Revoke “${row.key.name}”?`}
+        description={(row) =>
+          `Key ${row.key.prefix}… stops working at once: anything still sending with it gets 401.`
+        }
+        confirmLabel="Revoke key"
+      />
+    </div>
+  );
+}
+
+/** Name → create → the whole key, once, with copy; closing forgets it. */
+export function CreateKeyDialog({
+  open,
+  onOpenChange,
+  create,
+  extraFields,
+  defaultName = "",
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  create: (name: string) => Promise<CreatedApiKey>;
+  extraFields?: ReactNode;
+  defaultName?: string;
+}) {
+  const [name, setName] = useState(defaultName);
+  const mutation = useMutation({ mutationFn: (keyName: string) => create(keyName) });
+  const close = (next: boolean) => {
+    if (!next) {
+      mutation.reset();
+      setName(defaultName);
+    }
+    onOpenChange(next);
+  };
+  const error = isApiError(mutation.error) ? mutation.error : undefined;
+  if (mutation.data) {
+    return (
+      <Dialog
+        open={open}
+        onOpenChange={close}
+        title="Your new API key"
+        description="Copy it now. This is the only time Sightline shows the whole key; it stores only a hash."
+        footer={
+          <Button variant="primary" onClick={() => close(false)}>
+            I've stored it
+          </Button>
+        }
+      >
+        <SecretValue value={mutation.data.key} label={`API key ${mutation.data.name}`} />
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="Create an API key"
+      description="Applications send records with it in the X-API-Key header."
+      onSubmit={() => mutation.mutate(name.trim())}
+      footer={
+        <>
+          <Button onClick={() => close(false)}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={mutation.isPending} disabled={name.trim() === ""}>
+            Create key
+          </Button>
+        </>
+      }
+    >
+      <TextField
+        label="Key name"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        placeholder="production ingest"
+        maxLength={100}
+        required
+        autoFocus
+        hint="Say where it is used, so you know what breaks if you revoke it."
+        error={error?.fieldMessage("/name")}
+      />
+      {extraFields}
+      {error && error.fieldErrors.length === 0 ? (
+        <Notice tone={error.code === "limit_reached" ? "warning" : "danger"} role="alert">
+          {error.detail}
+        </Notice>
+      ) : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,121 @@
+// Every server read the dashboard makes, as TanStack Query options: one key scheme, one place
+// per route. Response types are the server's own (@sightline/contracts, types only).
+import type {
+  AppListItem,
+  App as AppRecord,
+  ApiKeyListItem,
+  BrowserSession,
+  Endpoint,
+  Environment,
+  Project,
+  ProjectListItem,
+  RequestsPage,
+  Session,
+  UserProfile,
+} from "@sightline/contracts";
+import { queryOptions } from "@tanstack/react-query";
+import { api } from "./api-client";
+
+const p = encodeURIComponent;
+/** `/apps/{slug}/…` routes take `?project=` so two projects' apps with one slug never clash. */
+const inProject = (projectSlug: string) => ({ query: { project: projectSlug } });
+
+export const keys = {
+  session: ["session"] as const,
+  me: ["me"] as const,
+  sessions: ["sessions"] as const,
+  projects: ["projects"] as const,
+  project: (slug: string) => ["projects", slug] as const,
+  apps: (project: string) => ["projects", project, "apps"] as const,
+  app: (project: string, app: string) => ["projects", project, "apps", app] as const,
+  projectKeys: (project: string) => ["projects", project, "keys"] as const,
+  appKeys: (project: string, app: string) => ["projects", project, "apps", app, "keys"] as const,
+  environments: (project: string, app: string) => ["projects", project, "apps", app, "environments"] as const,
+  endpoints: (project: string, app: string) => ["projects", project, "apps", app, "endpoints"] as const,
+  firstRequest: (project: string, app: string) =>
+    ["projects", project, "apps", app, "first-request"] as const,
+};
+
+export const sessionQuery = queryOptions({
+  queryKey: keys.session,
+  queryFn: ({ signal }) => api.get<BrowserSession>("/auth/session", { signal }),
+  staleTime: 60_000,
+  retry: false,
+});
+
+export const meQuery = queryOptions({
+  queryKey: keys.me,
+  queryFn: ({ signal }) => api.get<UserProfile>("/users/me", { signal }),
+  staleTime: 60_000,
+});
+
+export const sessionsQuery = queryOptions({
+  queryKey: keys.sessions,
+  queryFn: ({ signal }) => api.get<Session[]>("/users/sessions", { signal }),
+});
+
+export const projectsQuery = queryOptions({
+  queryKey: keys.projects,
+  queryFn: ({ signal }) => api.get<ProjectListItem[]>("/projects", { signal }),
+  staleTime: 30_000,
+});
+
+export const projectQuery = (slug: string) =>
+  queryOptions({
+    queryKey: keys.project(slug),
+    queryFn: ({ signal }) => api.get<Project>(`/projects/${p(slug)}`, { signal }),
+    staleTime: 30_000,
+  });
+
+export const appsQuery = (project: string) =>
+  queryOptions({
+    queryKey: keys.apps(project),
+    queryFn: ({ signal }) => api.get<AppListItem[]>(`/projects/${p(project)}/apps`, { signal }),
+    staleTime: 30_000,
+  });
+
+export const appQuery = (project: string, app: string) =>
+  queryOptions({
+    queryKey: keys.app(project, app),
+    queryFn: ({ signal }) => api.get<AppRecord>(`/projects/${p(project)}/apps/${p(app)}`, { signal }),
+  });
+
+export const projectKeysQuery = (project: string) =>
+  queryOptions({
+    queryKey: keys.projectKeys(project),
+    queryFn: ({ signal }) => api.get<ApiKeyListItem[]>(`/projects/${p(project)}/api-keys`, { signal }),
+  });
+
+export const appKeysQuery = (project: string, app: string) =>
+  queryOptions({
+    queryKey: keys.appKeys(project, app),
+    queryFn: ({ signal }) =>
+      api.get<ApiKeyListItem[]>(`/apps/${p(app)}/api-keys`, { signal, ...inProject(project) }),
+  });
+
+export const environmentsQuery = (project: string, app: string) =>
+  queryOptions({
+    queryKey: keys.environments(project, app),
+    queryFn: ({ signal }) =>
+      api.get<Environment[]>(`/apps/${p(app)}/environments`, { signal, ...inProject(project) }),
+  });
+
+export const endpointsQuery = (project: string, app: string) =>
+  queryOptions({
+    queryKey: keys.endpoints(project, app),
+    queryFn: ({ signal }) =>
+      api.get<Endpoint[]>(`/apps/${p(app)}/endpoints`, { signal, ...inProject(project) }),
+  });
+
+/** The newest request record of an app, if any: what the setup page waits for. */
+export const firstRequestQuery = (project: string, app: string) =>
+  queryOptions({
+    queryKey: keys.firstRequest(project, app),
+    queryFn: async ({ signal }) => {
+      const page = await api.get<RequestsPage>(`/projects/${p(project)}/data/requests`, {
+        signal,
+        query: { app_slugs: app, page_size: 1 },
+      });
+      return page.items[0] ?? null;
+    },
+  });

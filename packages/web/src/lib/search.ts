@@ -1,0 +1,20 @@
+// Validators for URL search params: every view's state lives in the URL, typed, and anything
+// malformed is dropped rather than trusted.
+export function optionalString(value: unknown, maxLength = 2048): string | undefined {
+  return typeof value === "string" && value !== "" && value.length <= maxLength ? value : undefined;
+}
+
+/** A same-origin path to return to after signing in; anything else (other origins) is dropped. */
+export function safeNext(value: unknown): string | undefined {
+  const next = optionalString(value);
+  if (next === undefined || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\"))
+    return undefined;
+  return next.startsWith("/auth/") ? undefined : next;
+}
+
+export const SIGN_IN_REASONS = ["ended", "signed-out", "deleted"] as const;
+export type SignInReason = (typeof SIGN_IN_REASONS)[number];
+
+export function signInReason(value: unknown): SignInReason | undefined {
+  return SIGN_IN_REASONS.find((reason) => reason === value);
+}

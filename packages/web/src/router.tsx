@@ -1,0 +1,208 @@
+// The route tree (code-based, typed): public sign-in pages, and behind the session check the
+// shell with projects, a project's setup and settings, and the account. Settings, account and
+// setup load as separate chunks; every view's state is in its URL.
+import type { QueryClient } from "@tanstack/react-query";
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  redirect,
+} from "@tanstack/react-router";
+import { AppShell } from "./components/shell/AppShell";
+import { NotFoundPage, RouteErrorPage } from "./components/shell/StatusPages";
+import { SignInPage } from "./features/auth/SignInPage";
+import { VerifyPage } from "./features/auth/VerifyPage";
+import { NewProjectPage } from "./features/projects/NewProjectPage";
+import { ProjectsPage } from "./features/projects/ProjectsPage";
+import { isSessionEnded } from "./lib/api-client";
+import { sessionQuery } from "./lib/queries";
+import { optionalString, safeNext, type SignInReason, signInReason } from "./lib/search";
+
+export interface RouterContext {
+  readonly queryClient: QueryClient;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  notFoundComponent: NotFoundPage,
+  errorComponent: RouteErrorPage,
+});
+
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/",
+  beforeLoad: () => {
+    throw redirect({ to: "/projects", replace: true });
+  },
+});
+
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/auth/sign-in",
+  validateSearch: (
+    search: Record<string, unknown>,
+  ): { next?: string; reason?: SignInReason; email?: string } => ({
+    next: safeNext(search.next),
+    reason: signInReason(search.reason),
+    email: optionalString(search.email, 254),
+  }),
+  component: SignInPage,
+});
+
+const verifyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/auth/verify",
+  validateSearch: (search: Record<string, unknown>): { token?: string; next?: string } => ({
+    token: optionalString(search.token, 512),
+    next: safeNext(search.next),
+  }),
+  component: VerifyPage,
+});
+
+/** Everything behind sign-in: a live session or a trip to the sign-in page. */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: "app",
+  beforeLoad: async ({ context, location }) => {
+    const hadSession = context.queryClient.getQueryData(sessionQuery.queryKey) !== undefined;
+    try {
+      // Revalidated on every navigation (one indexed read): a session ended elsewhere is
+      // noticed on the next page, not after a stale render.
+      return { session: await context.queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 }) };
+    } catch (error) {
+      if (isSessionEnded(error)) {
+        throw redirect({
+          to: "/auth/sign-in",
+          search: { next: location.href, ...(hadSession ? { reason: "ended" as const } : {}) },
+          replace: true,
+        });
+      }
+      throw error;
+    }
+  },
+  component: AppShell,
+});
+
+const projectsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/projects",
+  component: ProjectsPage,
+});
+
+const newProjectRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/projects/new",
+  component: NewProjectPage,
+});
+
+export const projectRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/projects/$project",
+  component: Outlet,
+});
+
+const projectIndexRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/",
+  beforeLoad: ({ params }) => {
+    // The overview arrives with the traffic pages; until then a project opens on its setup.
+    throw redirect({ to: "/projects/$project/setup", params, replace: true });
+  },
+});
+
+export const setupRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/setup",
+  validateSearch: (search: Record<string, unknown>): { app?: string } => ({
+    app: optionalString(search.app, 64),
+  }),
+  component: lazyRouteComponent(() => import("./features/setup/SetupPage"), "SetupPage"),
+});
+
+const settingsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/settings",
+  component: lazyRouteComponent(() => import("./features/settings/SettingsLayout"), "SettingsLayout"),
+});
+
+const settingsGeneralRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/",
+  component: lazyRouteComponent(() => import("./features/settings/GeneralSettings"), "GeneralSettings"),
+});
+
+const settingsAppsRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/apps",
+  component: lazyRouteComponent(() => import("./features/settings/AppsSettings"), "AppsSettings"),
+});
+
+export const settingsAppRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/apps/$app",
+  component: lazyRouteComponent(() => import("./features/settings/AppSettings"), "AppSettings"),
+});
+
+const settingsKeysRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/keys",
+  component: lazyRouteComponent(() => import("./features/settings/KeysSettings"), "KeysSettings"),
+});
+
+const accountRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/account",
+  component: lazyRouteComponent(() => import("./features/account/AccountLayout"), "AccountLayout"),
+});
+
+const accountProfileRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: "/",
+  component: lazyRouteComponent(() => import("./features/account/ProfilePage"), "ProfilePage"),
+});
+
+const accountSecurityRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: "/security",
+  component: lazyRouteComponent(() => import("./features/account/SecurityPage"), "SecurityPage"),
+});
+
+const routeTree = rootRoute.addChildren([
+  indexRoute,
+  signInRoute,
+  verifyRoute,
+  appRoute.addChildren([
+    projectsRoute,
+    newProjectRoute,
+    projectRoute.addChildren([
+      projectIndexRoute,
+      setupRoute,
+      settingsRoute.addChildren([
+        settingsGeneralRoute,
+        settingsAppsRoute,
+        settingsAppRoute,
+        settingsKeysRoute,
+      ]),
+    ]),
+    accountRoute.addChildren([accountProfileRoute, accountSecurityRoute]),
+  ]),
+]);
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    context: { queryClient },
+    defaultPreload: "intent",
+    // The query cache decides freshness; the router never serves its own stale copy.
+    defaultPreloadStaleTime: 0,
+    scrollRestoration: true,
+  });
+}
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}
