@@ -5,9 +5,11 @@
 // route over HTTP (keep-alive) and asks the child to replay, in-process and without HTTP, exactly
 // the events-store statements that route ran; it prints both, their ratio and the targets.
 // Knobs: BENCH_ROWS (10000000), BENCH_LOG_ROWS (1000000), BENCH_CALLS (15 per route),
-// BENCH_TIMEOUT_SECONDS (1500, after which everything is stopped).
+// BENCH_TIMEOUT_SECONDS (1500, after which everything is stopped), BENCH_USERS (8 dashboard
+// users loading the overview at once, the read-concurrency phase at the end).
 import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -36,6 +38,9 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 15);
 const WARMUP_CALLS = 2;
 const TIMEOUT_SECONDS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 1500);
 const DAY = 86_400_000;
+const CONCURRENT_USERS = Number(process.env.BENCH_USERS ?? 8);
+/** Linux's USER_HZ: /proc reports CPU times in these ticks. */
+const CLOCK_TICKS = 100;
 
 // ---- messages between the two processes ----
 
@@ -356,6 +361,14 @@ class Child {
     clearTimeout(timer);
   }
 
+  /** The server process's CPU time so far (user + system, all threads), in seconds. */
+  cpuSeconds(): number {
+    const stat = readFileSync(`/proc/${this.#process.pid}/stat`, "utf8");
+    // Fields after the parenthesised command name: state is the first, utime the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  }
+
   kill(): void {
     this.#process.kill("SIGKILL");
   }
@@ -366,8 +379,8 @@ interface Http {
   post(path: string, body: unknown): Promise<{ status: number; body: string }>;
 }
 
-function httpClient(port: number, token: () => string): Http {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+function httpClient(port: number, token: () => string, sockets = 1): Http {
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
   const send = (method: string, path: string, body?: unknown) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
@@ -479,6 +492,54 @@ function report(result: Result): void {
     `${result.name.padEnd(46)}${fmt(result.http.p50)}${fmt(result.http.p95)}${fmt(result.local.p50)}` +
       `${fmt(result.sql.p50)}${fmt(result.sql.p95)}  ${ratio(result.http.p50).toFixed(2).padStart(5)}x` +
       `${ratio(result.local.p50).toFixed(2).padStart(6)}x${target}`,
+  );
+}
+
+/**
+ * Dashboard users loading the overview: each user fires the page's calls at once over its own
+ * keep-alive connections (as a browser does) and waits for all of them; one user alone, then
+ * CONCURRENT_USERS at once. The server's CPU use over each phase tells whether the calls wait on
+ * the cores (≈ 2 cores busy) or on each other (cores idle while calls queue).
+ */
+async function readConcurrency(child: Child, port: number, token: string, paths: string[]): Promise<void> {
+  const loads = async (users: number): Promise<{ ms: number[]; cores: number }> => {
+    const clients = Array.from({ length: users }, () => httpClient(port, () => token, paths.length));
+    const page = async (http: Http): Promise<number> => {
+      const started = performance.now();
+      const answers = await Promise.all(paths.map((path) => http.get(path)));
+      const failed = answers.find((answer) => answer.status !== 200);
+      if (failed !== undefined) throw new Error(`overview call answered ${failed.status}: ${failed.body}`);
+      return performance.now() - started;
+    };
+    await Promise.all(clients.map(page));
+    const cpuBefore = child.cpuSeconds();
+    const wallBefore = performance.now();
+    const ms = (
+      await Promise.all(
+        clients.map(async (http) => {
+          const own: number[] = [];
+          for (let round = 0; round < CALLS; round += 1) own.push(await page(http));
+          return own;
+        }),
+      )
+    ).flat();
+    const cores = (child.cpuSeconds() - cpuBefore) / ((performance.now() - wallBefore) / 1000);
+    return { ms, cores };
+  };
+  say(`read concurrency: the overview's ${paths.length} calls (24 h) per page load, ${CALLS} loads per user`);
+  const alone = await loads(1);
+  const crowd = await loads(CONCURRENT_USERS);
+  const line = (label: string, run: { ms: number[]; cores: number }) =>
+    say(
+      `${label.padEnd(46)}${fmt(percentile(run.ms, 0.5))}${fmt(percentile(run.ms, 0.95))}` +
+        `   server CPU ${run.cores.toFixed(2)} cores`,
+    );
+  line("1 user, page load p50 / p95", alone);
+  line(`${CONCURRENT_USERS} users at once, page load p50 / p95`, crowd);
+  say(
+    `${CONCURRENT_USERS} users' p50 is ${(percentile(crowd.ms, 0.5) / percentile(alone.ms, 0.5)).toFixed(1)}x ` +
+      `one user's; pages per second ${(1000 / percentile(alone.ms, 0.5)).toFixed(1)} alone, ` +
+      `${((CONCURRENT_USERS * 1000) / percentile(crowd.ms, 0.5)).toFixed(1)} together`,
   );
 }
 
@@ -695,6 +756,13 @@ async function main(): Promise<number> {
     }
     const churned = await child.ask({ type: "churn", on: false }, "churned", 120_000);
     say(`(${churned.inserts} inserts of 10k rows ran meanwhile)`);
+
+    say();
+    await readConcurrency(child, port, tokens.access_token, [
+      `/api/v1/projects/big/analytics/summary?${day}`,
+      `/api/v1/projects/big/analytics/timeseries?${day}&timezone=UTC`,
+      `/api/v1/projects/big/analytics/endpoints?${day}`,
+    ]);
 
     const missed = results.filter(
       (result) => result.targetMs !== undefined && result.http.p50 >= result.targetMs,
