@@ -102,7 +102,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("team: members, roles and in
     await tab.getByRole("link", { name: /Checkout API/ }).waitFor();
     expect(await tab.getByRole("button", { name: "New app" }).count()).toBe(0);
     await tab.goto("/projects/shop/settings/apps/checkout-api");
-    await tab.getByRole("cell", { name: "staging" }).waitFor();
+    await tab.getByRole("cell", { name: "staging" }).first().waitFor();
     expect(await tab.getByLabel("App name").isDisabled()).toBe(true);
     expect(await tab.getByLabel("Colour of staging").isDisabled()).toBe(true);
     expect(await tab.getByLabel("New environment").count()).toBe(0);
@@ -133,7 +133,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("team: members, roles and in
     ]);
     expect(await tab.getByRole("button", { name: "Delete project" }).count()).toBe(0);
     await tab.goto("/projects/shop/settings/keys");
-    await tab.getByRole("cell", { name: "Checkout production" }).waitFor();
+    await tab.getByRole("cell", { name: "Checkout production", exact: true }).waitFor();
     await tab.goto("/projects/shop/settings/members");
     await tab.getByRole("button", { name: "Invite people" }).waitFor();
     // An admin manages members, not owners: Ada's row offers nothing.
