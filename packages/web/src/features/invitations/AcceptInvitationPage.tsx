@@ -4,10 +4,9 @@
 import type { AcceptedInvitation } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
-import { MailCheck } from "lucide-react";
 import { Button, buttonClass } from "../../components/ui/Button";
 import { Notice } from "../../components/ui/Feedback";
-import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { Card, Page, PageHeader, Stack } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
 import { api, type ApiError, isApiError } from "../../lib/api-client";
 import { meQuery } from "../../lib/queries";
@@ -66,7 +65,7 @@ export function AcceptInvitationPage() {
       <>
         <p className={styles.meta}>
           You are signed in as <strong>{email || "…"}</strong>. Accepting adds this account to the project
-          with the role the invitation names.
+          with the role the invitation names; the e-mail says which project and role.
         </p>
         {failure ? (
           <AnswerProblem error={failure} email={email} onSwitch={() => switchAccount.mutate()} />
@@ -94,11 +93,8 @@ export function AcceptInvitationPage() {
   return (
     <Page narrow>
       <PageHeader title="Join a project" description="Someone invited you to a Sightline project." />
-      <Card>
-        <div className={styles.invitationText}>
-          <MailCheck size={22} aria-hidden="true" />
-          {body}
-        </div>
+      <Card title="Your invitation">
+        <Stack>{body}</Stack>
       </Card>
     </Page>
   );

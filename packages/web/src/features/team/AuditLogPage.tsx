@@ -51,9 +51,13 @@ export function describeDetails(details: Record<string, unknown>): string {
         ? JSON.stringify(value)
         : String(value);
   const parts: string[] = [];
+  // Ids of other records (the invitation, the inviter) mean nothing to a reader.
+  const isId = (value: unknown) =>
+    typeof value === "string" &&
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
   if ("from" in details && "to" in details) parts.push(`${text(details.from)} → ${text(details.to)}`);
   for (const [name, value] of Object.entries(details)) {
-    if (name === "from" || name === "to") continue;
+    if (name === "from" || name === "to" || isId(value)) continue;
     parts.push(`${name.replaceAll("_", " ")}: ${text(value)}`);
   }
   return parts.join("; ");
@@ -146,10 +150,13 @@ export function AuditLogPage() {
                   <td className={table.muted} title={formatDateTime(event.created_at, timeZone)}>
                     {relativeTime(event.created_at)}
                   </td>
-                  <td className={table.strong}>{actorOf(event)}</td>
+                  <td className={[table.strong, styles.nowrap].join(" ")}>{actorOf(event)}</td>
                   <td>
                     {ACTIONS[event.action] ?? event.action}{" "}
-                    {event.target.label ? <strong>{event.target.label}</strong> : null}
+                    {/* "grace joined", not "grace joined grace@…": the actor is the target. */}
+                    {event.target.label && event.actor?.user_id !== event.target.id ? (
+                      <strong>{event.target.label}</strong>
+                    ) : null}
                   </td>
                   <td className={styles.details}>{describeDetails(event.details)}</td>
                 </tr>

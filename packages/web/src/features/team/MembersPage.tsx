@@ -431,17 +431,16 @@ function TransferCard({
     },
   });
   return (
-    <Card title="Transfer ownership" tone="danger" description="Hand the project to another member.">
+    <Card
+      title="Transfer ownership"
+      tone="danger"
+      description="Hand the project to another member: they become an owner and you become an admin, in one step."
+    >
       {others.length === 0 ? (
         <p className={styles.meta}>Invite someone first: ownership goes to an existing member.</p>
       ) : (
         <div className={styles.transferRow}>
-          <SelectField
-            label="New owner"
-            value={target}
-            onChange={(event) => setTarget(event.target.value)}
-            hint="They become an owner and you become an admin, in one step."
-          >
+          <SelectField label="New owner" value={target} onChange={(event) => setTarget(event.target.value)}>
             <option value="">Choose a member…</option>
             {others.map((member) => (
               <option key={member.user_id} value={member.user_id}>
