@@ -117,6 +117,11 @@ describe.skipIf(inject("browserSkipReason") !== "")("team: members, roles and in
     await tab.getByText("Admins and owners create API keys.", { exact: false }).waitFor();
     expect(await tab.getByRole("button", { name: /Create an API key/ }).count()).toBe(0);
 
+    await tab.goto("/projects/shop/settings");
+    await tab.getByLabel("Project name").waitFor();
+    await expectAccessible(tab, "read-only settings");
+    await screenshot(tab, "settings-general-viewer", "light");
+
     // Promoted to admin: keys, members and settings open up; deleting stays the owner's.
     const granteeRow = page.getByRole("row", { name: new RegExp(INVITEE) });
     await granteeRow.getByRole("combobox", { name: `Role of ${INVITEE}` }).selectOption("admin");
@@ -250,5 +255,36 @@ describe.skipIf(inject("browserSkipReason") !== "")("team: members, roles and in
       await screenshot(guest.page, "invitation-accept", theme);
       await guest.close();
     }
+  });
+
+  it("hands the project over: the new owner may delete it, the old one becomes admin", async () => {
+    const heir = "mary@example.com";
+    const invitation = await api.post<{ id: string }>("/projects/shop/invitations", {
+      email: heir,
+      role: "member",
+    });
+    const other = await suite.open();
+    await signInFast(other.context, suite.server, heir);
+    await apiAs(other.context.request, suite.server).post("/invitations/accept", { id: invitation.id });
+
+    const { page } = owner;
+    await page.goto("/projects/shop/settings/members");
+    const transfer = page.getByRole("region", { name: "Transfer ownership" });
+    await transfer.getByLabel("New owner").selectOption({ label: `mary (${heir})` });
+    await transfer.getByRole("button", { name: "Transfer ownership" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Transfer ownership" }).click();
+    await page.getByText("mary now owns the project").waitFor();
+    const me = page.getByRole("row", { name: new RegExp(OWNER) });
+    await expect.poll(() => me.getByRole("cell").nth(1).innerText()).toBe("Admin");
+    expect(await page.getByRole("region", { name: "Transfer ownership" }).count()).toBe(0);
+    await page.goto("/projects/shop/settings");
+    await page.getByLabel("Project name").waitFor();
+    expect(await page.getByRole("button", { name: "Delete project" }).count()).toBe(0);
+
+    await other.page.goto("/projects");
+    expect(await other.page.getByRole("link", { name: /Shop/ }).innerText()).toContain("Owner");
+    await other.page.goto("/projects/shop/settings");
+    await other.page.getByRole("button", { name: "Delete project" }).waitFor();
   });
 });

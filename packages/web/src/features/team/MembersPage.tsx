@@ -433,6 +433,7 @@ function TransferCard({
   return (
     <Card
       title="Transfer ownership"
+      labelledBy="transfer-ownership"
       tone="danger"
       description="Hand the project to another member: they become an owner and you become an admin, in one step."
     >
