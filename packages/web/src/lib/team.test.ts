@@ -3,6 +3,9 @@
 // the URL, and the way back to an invitation after a sign-in finished in another tab.
 import { afterEach, describe, expect, it } from "vitest";
 import { describeDetails } from "../features/team/AuditLogPage";
+import { ApiError } from "./api-client";
+import { keys } from "./queries";
+import { createQueryClient } from "./query-client";
 import { rememberReturnTo, takeReturnTo } from "./return-to";
 import { positiveInt } from "./search";
 
@@ -42,5 +45,25 @@ describe("returning after a sign-in in another tab", () => {
     expect(takeReturnTo()).toBeUndefined();
     window.localStorage.setItem("sightline.return-to", "not json");
     expect(takeReturnTo()).toBeUndefined();
+  });
+});
+
+describe("roles read again after a refusal", () => {
+  const refusal = (status: number) => () => {
+    throw new ApiError({ status, code: `http_${status}`, detail: "no" });
+  };
+
+  it("marks the caller's roles stale on 403 and 404, not on other failures", async () => {
+    for (const [status, invalidated] of [
+      [403, true],
+      [404, true],
+      [422, false],
+    ] as const) {
+      const client = createQueryClient();
+      client.setQueryData(keys.userContext, { projects: [] });
+      await client.fetchQuery({ queryKey: ["probe"], queryFn: refusal(status) }).catch(() => undefined);
+      expect(client.getQueryState(keys.userContext)?.isInvalidated, String(status)).toBe(invalidated);
+      client.clear();
+    }
   });
 });
