@@ -1,8 +1,14 @@
 // A new person's first minutes: an empty projects list leading to a new project, an app, a key
 // shown once (and copied), the curl snippet run for real from this test, and the waiting panel
-// turning green by itself when the record arrives.
-import { execFile } from "node:child_process";
+// turning green by itself when the record arrives. The Express tab's file, run as shown with the
+// Node SDK, records its own traffic too.
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import type { RequestsPage } from "@sightline/contracts";
+import { freePort } from "../../server/test/support/process";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { type Opened, signInFast } from "./support/browser";
 import { ingest } from "./support/seed";
@@ -34,6 +40,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("onboarding", () => {
     await page.getByLabel("Framework").selectOption("express");
     await page.getByLabel("Environment").fill("production");
     await page.getByRole("button", { name: "Create app" }).click();
+    // The app's framework decides the first tab: the Node SDK's Express quick start.
+    expect(await page.getByRole("tab", { selected: true }).innerText()).toBe("Express");
     await page.getByRole("button", { name: "Create an API key for Storefront API" }).click();
     const secret = page.locator("[data-secret]");
     await secret.waitFor();
@@ -59,6 +67,40 @@ describe.skipIf(inject("browserSkipReason") !== "")("onboarding", () => {
     const received = page.locator("[data-state='received']");
     await received.getByText("First request received").waitFor({ timeout: 20_000 });
     expect((await received.innerText()).replace(/\s+/g, " ")).toContain("GET /hello → 200");
+
+    // The Express tab is a whole server with the SDK, filled in; run exactly as shown, it records
+    // its own requests with their route template.
+    await page.getByRole("tab", { name: "Express" }).click();
+    const expressFile = await page.getByRole("tabpanel").locator("pre").innerText();
+    expect(expressFile).toContain('from "@sightline/node/express"');
+    expect(expressFile).toContain(`apiKey: "${key}"`);
+    expect(expressFile).toContain(`url: "${suite.server.url}"`);
+    await runNodeSnippet(expressFile, async (port) => {
+      const answer = await fetch(`http://127.0.0.1:${port}/hello`, {
+        headers: { "user-agent": "onboarding-express-check" },
+      });
+      expect(answer.status).toBe(200);
+      // The app stays up until its record is stored (the SDK sends in batches, every 2 s).
+      await expect
+        .poll(
+          async () => {
+            const found = await context.request.get(
+              "/api/v1/projects/acme-store/data/requests?app_slugs=storefront-api&page_size=50",
+            );
+            const body = (await found.json()) as RequestsPage;
+            return body.items.find((item) => item.user_agent === "onboarding-express-check")?.route ?? null;
+          },
+          { timeout: 20_000 },
+        )
+        .toBe("/hello");
+    });
+    for (const framework of ["Fastify", "Hono", "Koa", "NestJS", "Next.js"]) {
+      await page.getByRole("tab", { name: framework, exact: true }).click();
+      const code = await page.getByRole("tabpanel").locator("pre").innerText();
+      expect(code, framework).toContain(`apiKey: "${key}"`);
+      expect(code, framework).toContain('app: "storefront-api"');
+      expect(code, framework).toMatch(/from "@sightline\/node\/(fastify|hono|koa|nestjs|next)"/);
+    }
 
     // The Python tab carries the same key and app; the APILens SDK's record shape is accepted.
     await page.getByRole("tab", { name: "Python · FastAPI" }).click();
@@ -98,3 +140,43 @@ describe.skipIf(inject("browserSkipReason") !== "")("onboarding", () => {
     ).not.toContain(key);
   });
 });
+
+/**
+ * Writes a snippet to a file inside the repository (so `express` and `@sightline/node` resolve
+ * from its node_modules, as they would from the reader's project), runs it with node on a free
+ * port, calls `use` once it answers, and stops it.
+ */
+async function runNodeSnippet<T>(code: string, use: (port: number) => Promise<T>): Promise<T> {
+  const dir = fileURLToPath(new URL(`../../../test-results/snippet-${process.pid}/`, import.meta.url));
+  await mkdir(dir, { recursive: true });
+  const file = `${dir}server.mjs`;
+  await writeFile(file, code);
+  const port = await freePort();
+  const child = spawn(process.execPath, [file], {
+    env: { PATH: process.env.PATH, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the snippet exited (${child.exitCode}):\n${output}`);
+      try {
+        await fetch(`http://127.0.0.1:${port}/`);
+        break;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`the snippet never listened:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    return await use(port);
+  } finally {
+    if (child.exitCode === null) {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
+    await rm(dir, { recursive: true, force: true });
+  }
+}

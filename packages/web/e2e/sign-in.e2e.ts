@@ -26,8 +26,11 @@ describe.skipIf(inject("browserSkipReason") !== "")("signing in", () => {
     await page.goto(`/auth/verify?token=${token}`);
     await page.getByRole("heading", { name: "Sign in to Sightline" }).waitFor();
     await page.getByRole("button", { name: "Continue" }).click();
+    // Back to the page asked for: the link carries no `next`, the sign-in page remembered it.
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/projects/some-project/settings");
+    await page.getByText("Could not load this project").waitFor();
+    await page.goto("/projects");
     await page.getByRole("heading", { name: "No projects yet" }).waitFor();
-    expect(new URL(page.url()).pathname).toBe("/projects");
 
     const cookie = (await context.cookies()).find((c) => c.name === "sightline_session");
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/", secure: false });

@@ -18,7 +18,7 @@ import { NewProjectPage } from "./features/projects/NewProjectPage";
 import { ProjectsPage } from "./features/projects/ProjectsPage";
 import { isSessionEnded } from "./lib/api-client";
 import { sessionQuery } from "./lib/queries";
-import { optionalString, safeNext, type SignInReason, signInReason } from "./lib/search";
+import { optionalString, positiveInt, safeNext, type SignInReason, signInReason } from "./lib/search";
 
 export interface RouterContext {
   readonly queryClient: QueryClient;
@@ -151,6 +151,40 @@ const settingsKeysRoute = createRoute({
   component: lazyRouteComponent(() => import("./features/settings/KeysSettings"), "KeysSettings"),
 });
 
+const settingsMembersRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/members",
+  component: lazyRouteComponent(() => import("./features/team/MembersPage"), "MembersPage"),
+});
+
+const settingsAuditRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/audit-log",
+  validateSearch: (search: Record<string, unknown>): { page: number } => ({
+    page: positiveInt(search.page) ?? 1,
+  }),
+  component: lazyRouteComponent(() => import("./features/team/AuditLogPage"), "AuditLogPage"),
+});
+
+const invitationsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/invitations",
+  component: lazyRouteComponent(() => import("./features/invitations/InvitationsPage"), "InvitationsPage"),
+});
+
+/** The e-mailed link: behind the session check, so a signed-out visitor signs in and comes back. */
+const acceptInvitationRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/invitations/accept",
+  validateSearch: (search: Record<string, unknown>): { token?: string } => ({
+    token: optionalString(search.token, 200),
+  }),
+  component: lazyRouteComponent(
+    () => import("./features/invitations/AcceptInvitationPage"),
+    "AcceptInvitationPage",
+  ),
+});
+
 const accountRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "/account",
@@ -184,9 +218,13 @@ const routeTree = rootRoute.addChildren([
         settingsAppsRoute,
         settingsAppRoute,
         settingsKeysRoute,
+        settingsMembersRoute,
+        settingsAuditRoute,
       ]),
     ]),
     accountRoute.addChildren([accountProfileRoute, accountSecurityRoute]),
+    invitationsRoute,
+    acceptInvitationRoute,
   ]),
 ]);
 

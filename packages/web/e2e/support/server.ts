@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { magicLinkTokenOf } from "../../../server/test/support/mail";
 import { freePort } from "../../../server/test/support/process";
+import type { TestSmtpServer } from "../../../server/test/support/smtp";
 
 const CLI = fileURLToPath(new URL("../../../server/dist/cli.js", import.meta.url));
 
@@ -20,7 +21,8 @@ export interface Sightline {
   stop(): Promise<void>;
 }
 
-export async function startSightline(): Promise<Sightline> {
+/** With `smtp`, the server sends every e-mail there (a real SMTP conversation), not to the outbox. */
+export async function startSightline(options: { smtp?: TestSmtpServer } = {}): Promise<Sightline> {
   const dataDir = await mkdtemp(join(tmpdir(), "sightline-e2e-"));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -33,6 +35,7 @@ export async function startSightline(): Promise<Sightline> {
       HOST: "127.0.0.1",
       PUBLIC_URL: url,
       LOG_LEVEL: "warn",
+      ...(options.smtp === undefined ? {} : { SMTP_URL: options.smtp.url }),
     },
     stdio: "pipe",
   });
@@ -62,6 +65,25 @@ export async function startSightline(): Promise<Sightline> {
     dataDir,
     async linkTokenFor(email, since = 0) {
       const deadline = Date.now() + 15_000;
+      const { smtp } = options;
+      if (smtp !== undefined) {
+        for (;;) {
+          // Newest first; mails carry no arrival time, so "since" is "not handed out yet".
+          for (const mail of smtp.mailsTo(email).reverse()) {
+            let token: string | undefined;
+            try {
+              token = magicLinkTokenOf(mail.raw);
+            } catch {
+              continue; // not a sign-in e-mail (an invitation)
+            }
+            if (token === undefined || handedOut.has(token)) continue;
+            handedOut.add(token);
+            return token;
+          }
+          if (Date.now() > deadline) throw new Error(`no sign-in e-mail for ${email} over SMTP`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
       const to = new RegExp(`^To: .*${email.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "im");
       for (;;) {
         const names = (await readdir(outbox).catch(() => [] as string[]))

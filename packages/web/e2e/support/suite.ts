@@ -3,31 +3,47 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
 import { connectBrowser, openContext, type Opened } from "./browser";
+import { startSmtpServer, type TestSmtpServer } from "../../../server/test/support/smtp";
 import { type Sightline, startSightline } from "./server";
 
 export interface BrowserSuite {
   readonly server: Sightline;
   readonly browser: Browser;
+  /** The SMTP server every e-mail goes to, when the suite asked for one. */
+  readonly smtp: TestSmtpServer;
   open(options?: Parameters<typeof openContext>[2]): Promise<Opened>;
 }
 
-/** Call inside `describe`: registers the hooks, returns the suite (filled in by beforeAll). */
-export function browserSuite(): BrowserSuite {
+/**
+ * Call inside `describe`: registers the hooks, returns the suite (filled in by beforeAll). With
+ * `smtp`, e-mail goes over a real SMTP conversation to a test server instead of the outbox.
+ */
+export function browserSuite(options: { smtp?: boolean } = {}): BrowserSuite {
   let server: Sightline | undefined;
   let browser: Browser | undefined;
+  let smtp: TestSmtpServer | undefined;
   const opened: Opened[] = [];
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startSightline(), connectBrowser()]);
+    if (options.smtp) smtp = await startSmtpServer();
+    [server, browser] = await Promise.all([
+      startSightline(smtp === undefined ? {} : { smtp }),
+      connectBrowser(),
+    ]);
   });
   afterAll(async () => {
     for (const context of opened) expect(context.problems, "browser problems").toEqual([]);
     await browser?.close();
     await server?.stop();
+    await smtp?.close();
   });
   return {
     get server() {
       if (server === undefined) throw new Error("the suite's server is not started yet");
       return server;
+    },
+    get smtp() {
+      if (smtp === undefined) throw new Error("this suite has no SMTP server (browserSuite({ smtp: true }))");
+      return smtp;
     },
     get browser() {
       if (browser === undefined) throw new Error("the suite's browser is not connected yet");

@@ -1,6 +1,7 @@
 // The dashboard's small pieces of logic: retries, safe redirects, time zones, formats,
 // snippets, user agents, environment reordering, breadcrumbs, the waiting panel's polling.
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { crumbsFor } from "../components/shell/Breadcrumbs";
 import { describeUserAgent } from "../features/account/user-agent";
@@ -11,7 +12,13 @@ import { formatLatency, pluralise, relativeTime } from "./format";
 import { FRAMEWORK_OPTIONS } from "./frameworks";
 import { retryDelay, shouldRetry } from "./query-client";
 import { safeNext, signInReason } from "./search";
-import { API_KEY_PLACEHOLDER, defaultSnippetFor, SNIPPETS, type SnippetContext } from "./snippets";
+import {
+  API_KEY_PLACEHOLDER,
+  defaultSnippetFor,
+  NODE_SNIPPETS,
+  SNIPPETS,
+  type SnippetContext,
+} from "./snippets";
 import { formatOffset, offsetMinutes, zoneOptions } from "./timezones";
 
 const apiError = (status: number, retryAfterSeconds?: number) =>
@@ -105,7 +112,10 @@ describe("snippets", () => {
       const code = snippet.render(context);
       expect(code, snippet.id).toContain("sl_secret");
       expect(code, snippet.id).toContain("checkout-api");
-      expect(code, snippet.id).toContain("http://localhost:8080/api/v1");
+      // The Node SDK takes the server's address; the others name the API's base.
+      expect(code, snippet.id).toContain(
+        NODE_SNIPPETS.includes(snippet) ? 'url: "http://localhost:8080"' : "http://localhost:8080/api/v1",
+      );
     }
     expect(SNIPPETS.find((s) => s.id === "python-fastapi")?.render(context)).toContain('project_slug="shop"');
   });
@@ -120,7 +130,7 @@ describe("snippets", () => {
 
   it("give the shell a valid batch, whatever the environment's name holds", () => {
     const environment = `it's "quoted"; $(echo substituted) \\ done`;
-    const code = SNIPPETS[0]?.render({ ...context, environment }) ?? "";
+    const code = SNIPPETS.find((s) => s.id === "curl")?.render({ ...context, environment }) ?? "";
     // A stand-in curl that prints what it would send.
     const stub = 'curl() { while [ $# -gt 0 ]; do [ "$1" = -d ] && printf "%s" "$2"; shift; done; }';
     const sent = JSON.parse(execFileSync("sh", ["-c", `${stub}\n${code}`], { encoding: "utf8" }));
@@ -134,10 +144,44 @@ describe("snippets", () => {
     expect(Date.parse(sent.requests[0].timestamp)).toBeGreaterThan(Date.now() - 60_000);
   });
 
-  it("pick the app's language first", () => {
+  it("pick the app's framework first", () => {
     expect(defaultSnippetFor("fastapi").id).toBe("python-fastapi");
     expect(defaultSnippetFor("flask").id).toBe("python-client");
-    expect(defaultSnippetFor("express").id).toBe("curl");
+    for (const framework of ["express", "fastify", "hono", "koa", "nestjs", "nextjs"])
+      expect(defaultSnippetFor(framework).id).toBe(`node-${framework}`);
+    expect(defaultSnippetFor("go").id).toBe("curl");
+  });
+
+  it("import from the Node SDK only what its package exports", () => {
+    const sdk = new URL("../../../sdk-node/", import.meta.url);
+    const exportsMap = JSON.parse(readFileSync(new URL("package.json", sdk), "utf8")).exports as Record<
+      string,
+      unknown
+    >;
+    const seen = new Set<string>();
+    for (const snippet of NODE_SNIPPETS) {
+      const code = snippet.render(context);
+      const imports = [...code.matchAll(/import \{ ([^}]+) \} from "@sightline\/node(\/[a-z]+)?";/g)];
+      expect(imports.length, snippet.id).toBeGreaterThan(0);
+      for (const [, names, subpath] of imports) {
+        const entry = subpath === undefined ? "." : `.${subpath}`;
+        expect(Object.keys(exportsMap), snippet.id).toContain(entry);
+        const source = readFileSync(
+          new URL(subpath === undefined ? "src/index.ts" : `src/adapters${subpath}.ts`, sdk),
+          "utf8",
+        );
+        for (const name of (names as string).split(",").map((part) => part.trim())) {
+          expect(source, `${snippet.id}: ${name}`).toMatch(
+            new RegExp(`export (async )?(function|class|const) ${name}\\b|export \\{[^}]*\\b${name}\\b`),
+          );
+          seen.add(entry);
+        }
+      }
+    }
+    // Every framework adapter is shown somewhere.
+    expect([...seen].sort()).toEqual(
+      ["."].concat(["./express", "./fastify", "./hono", "./koa", "./nestjs", "./next"]).sort(),
+    );
   });
 });
 

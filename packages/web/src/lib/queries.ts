@@ -1,6 +1,11 @@
 // Every server read the dashboard makes, as TanStack Query options: one key scheme, one place
 // per route. Response types are the server's own (@sightline/contracts, types only).
 import type {
+  AuditLogPage,
+  Invitations,
+  Members,
+  ReceivedInvitations,
+  UserContext,
   AppListItem,
   App as AppRecord,
   ApiKeyListItem,
@@ -34,6 +39,11 @@ export const keys = {
   endpoints: (project: string, app: string) => ["projects", project, "apps", app, "endpoints"] as const,
   firstRequest: (project: string, app: string) =>
     ["projects", project, "apps", app, "first-request"] as const,
+  userContext: ["user-context"] as const,
+  receivedInvitations: ["received-invitations"] as const,
+  members: (project: string) => ["projects", project, "members"] as const,
+  invitations: (project: string) => ["projects", project, "invitations"] as const,
+  auditLog: (project: string, page: number) => ["projects", project, "audit-log", page] as const,
 };
 
 export const sessionQuery = queryOptions({
@@ -118,4 +128,41 @@ export const firstRequestQuery = (project: string, app: string) =>
       });
       return page.items[0] ?? null;
     },
+  });
+
+/** The caller's projects with their role and what it allows: what the dashboard hides by. */
+export const userContextQuery = queryOptions({
+  queryKey: keys.userContext,
+  queryFn: ({ signal }) => api.get<UserContext>("/users/context", { signal }),
+  staleTime: 15_000,
+});
+
+export const receivedInvitationsQuery = queryOptions({
+  queryKey: keys.receivedInvitations,
+  queryFn: ({ signal }) => api.get<ReceivedInvitations>("/users/invitations", { signal }),
+  staleTime: 30_000,
+});
+
+export const membersQuery = (project: string) =>
+  queryOptions({
+    queryKey: keys.members(project),
+    queryFn: ({ signal }) => api.get<Members>(`/projects/${p(project)}/members`, { signal }),
+  });
+
+export const invitationsQuery = (project: string) =>
+  queryOptions({
+    queryKey: keys.invitations(project),
+    queryFn: ({ signal }) => api.get<Invitations>(`/projects/${p(project)}/invitations`, { signal }),
+  });
+
+export const AUDIT_PAGE_SIZE = 50;
+
+export const auditLogQuery = (project: string, page: number) =>
+  queryOptions({
+    queryKey: keys.auditLog(project, page),
+    queryFn: ({ signal }) =>
+      api.get<AuditLogPage>(`/projects/${p(project)}/audit-log`, {
+        signal,
+        query: { page, page_size: AUDIT_PAGE_SIZE },
+      }),
   });

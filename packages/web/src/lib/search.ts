@@ -4,6 +4,12 @@ export function optionalString(value: unknown, maxLength = 2048): string | undef
   return typeof value === "string" && value !== "" && value.length <= maxLength ? value : undefined;
 }
 
+/** A whole number ≥ 1 from a search param (`?page=2`), or undefined. */
+export function positiveInt(value: unknown): number | undefined {
+  const number = typeof value === "number" ? value : typeof value === "string" ? Number(value) : Number.NaN;
+  return Number.isInteger(number) && number >= 1 && number <= 1_000_000 ? number : undefined;
+}
+
 /** A same-origin path to return to after signing in; anything else (other origins) is dropped. */
 export function safeNext(value: unknown): string | undefined {
   const next = optionalString(value);

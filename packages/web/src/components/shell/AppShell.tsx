@@ -2,8 +2,8 @@
 // bar (breadcrumbs, theme), around the current page. Only sections that exist are listed.
 import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet, useParams } from "@tanstack/react-router";
-import { BookOpen, LayoutGrid, type LucideIcon, Rocket, Settings2, UserRound } from "lucide-react";
-import { meQuery } from "../../lib/queries";
+import { BookOpen, Inbox, LayoutGrid, type LucideIcon, Rocket, Settings2, UserRound } from "lucide-react";
+import { meQuery, receivedInvitationsQuery } from "../../lib/queries";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { Logo } from "./Logo";
 import { ProjectSwitcher } from "./ProjectSwitcher";
@@ -17,12 +17,15 @@ function NavLink({
   icon: Icon,
   label,
   exact = false,
+  count,
 }: {
   to: string;
   params?: Record<string, string>;
   icon: LucideIcon;
   label: string;
   exact?: boolean;
+  /** A number shown after the label (pending invitations), left out when zero. */
+  count?: number;
 }) {
   return (
     <Link
@@ -35,6 +38,12 @@ function NavLink({
     >
       <Icon size={17} aria-hidden="true" />
       {label}
+      {count ? (
+        <span className={styles.navCount}>
+          {count}
+          <span className="visually-hidden"> pending</span>
+        </span>
+      ) : null}
     </Link>
   );
 }
@@ -42,6 +51,7 @@ function NavLink({
 export function AppShell() {
   const params = useParams({ strict: false }) as { project?: string };
   const me = useQuery(meQuery);
+  const invitations = useQuery(receivedInvitationsQuery);
   return (
     <div className={styles.shell}>
       <a className={styles.skip} href="#main">
@@ -72,6 +82,13 @@ export function AppShell() {
         <nav className={styles.navGroup} aria-label="Workspace">
           <span className={styles.navHeading}>Workspace</span>
           <NavLink to="/projects" icon={LayoutGrid} label="All projects" exact />
+          <NavLink
+            to="/invitations"
+            icon={Inbox}
+            label="Invitations"
+            exact
+            count={invitations.data?.invitations.length}
+          />
           <NavLink to="/account" icon={UserRound} label="Account" />
           <a className={styles.navLink} href="/api/v1/docs">
             <BookOpen size={17} aria-hidden="true" />

@@ -9,6 +9,7 @@ import { Checkbox, TextField } from "../../components/ui/Field";
 import { Notice } from "../../components/ui/Feedback";
 import { type ApiError, isApiError } from "../../lib/api-client";
 import { sessionQuery } from "../../lib/queries";
+import { rememberReturnTo, takeReturnTo } from "../../lib/return-to";
 import type { SignInReason } from "../../lib/search";
 import styles from "./Auth.module.css";
 import { signInWithLink, signInWithPassword } from "./auth-api";
@@ -29,7 +30,9 @@ const REASONS: Record<SignInReason, { tone: "info" | "warning"; text: string }> 
 export function useSignedIn() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  return async (next: string | undefined) => {
+  return async (given: string | undefined) => {
+    // Read (and forget) what a sign-in begun in another tab asked to return to.
+    const next = given ?? takeReturnTo();
     queryClient.clear();
     await queryClient.prefetchQuery(sessionQuery);
     if (next !== undefined) await navigate({ href: next, replace: true });
@@ -102,6 +105,8 @@ export function SignInPage() {
 
   const submitLink = (event: FormEvent) => {
     event.preventDefault();
+    // The e-mailed link opens a new tab without `next`: it finds it here.
+    if (next !== undefined) rememberReturnTo(next);
     sendLink.mutate(email.trim());
   };
   const submitPassword = (event: FormEvent<HTMLFormElement>) => {

@@ -2,11 +2,12 @@
 // leads straight to creating the first one.
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { AppWindow, CalendarDays, FolderPlus, Plus } from "lucide-react";
+import { AppWindow, CalendarDays, FolderPlus, Plus, ShieldCheck } from "lucide-react";
 import { initialsOf } from "../../components/ui/Avatar";
 import { buttonClass } from "../../components/ui/Button";
 import { EmptyState, ErrorPanel, Skeleton } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { ROLE_LABELS } from "../../lib/access";
 import { formatDate, pluralise } from "../../lib/format";
 import { projectsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
@@ -71,6 +72,10 @@ export function ProjectsPage() {
                   <span>
                     <AppWindow size={14} aria-hidden="true" />
                     {pluralise(project.app_count, "app")}
+                  </span>
+                  <span>
+                    <ShieldCheck size={14} aria-hidden="true" />
+                    {ROLE_LABELS[project.role].label}
                   </span>
                   <span>
                     <CalendarDays size={14} aria-hidden="true" />

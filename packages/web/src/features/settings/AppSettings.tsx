@@ -11,6 +11,7 @@ import { SelectField, TextAreaField, TextField } from "../../components/ui/Field
 import { FailureNotice, loadingOrFailed } from "../../components/ui/Feedback";
 import { useToast } from "../../components/ui/Toast";
 import { Card, Grid2, Stack, SubmitRow } from "../../components/ui/Surface";
+import { useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
 import { FRAMEWORK_OPTIONS } from "../../lib/frameworks";
 import { appQuery, keys } from "../../lib/queries";
@@ -25,20 +26,26 @@ const route = getRouteApi("/app/projects/$project/settings/apps/$app");
 export function AppSettings() {
   const { project, app } = route.useParams();
   const info = useQuery(appQuery(project, app));
+  const access = useProjectAccess(project);
   const notLoaded = loadingOrFailed(info, { title: "App", what: "this app" });
   if (info.data === undefined) return notLoaded;
   return (
     <>
-      <DetailsCard key={info.data.updated_at} project={project} app={info.data} />
+      <DetailsCard
+        key={info.data.updated_at}
+        project={project}
+        app={info.data}
+        canEdit={access.can("apps:write")}
+      />
       <EnvironmentsCard project={project} app={info.data} />
       <EndpointsCard project={project} app={info.data} />
-      <AppKeysCard project={project} app={info.data} />
-      <DangerZone project={project} app={info.data} />
+      {access.can("keys:manage") ? <AppKeysCard project={project} app={info.data} /> : null}
+      {access.can("apps:write") ? <DangerZone project={project} app={info.data} /> : null}
     </>
   );
 }
 
-function DetailsCard({ project, app }: { project: string; app: AppRecord }) {
+function DetailsCard({ project, app, canEdit }: { project: string; app: AppRecord; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const [name, setName] = useState(app.name);
@@ -89,51 +96,56 @@ function DetailsCard({ project, app }: { project: string; app: AppRecord }) {
       }
     >
       <form onSubmit={submit}>
-        <Stack>
-          <Grid2>
-            <TextField
-              label="App name"
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              required
-              maxLength={100}
-              error={error?.fieldMessage("/name")}
+        {/* A disabled fieldset: viewers read the details; members and up change them. */}
+        <fieldset className={styles.fieldset} disabled={!canEdit}>
+          <Stack>
+            <Grid2>
+              <TextField
+                label="App name"
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+                required
+                maxLength={100}
+                error={error?.fieldMessage("/name")}
+              />
+              <SelectField
+                label="Framework"
+                value={framework}
+                onChange={(event) => setFramework(event.target.value)}
+              >
+                {FRAMEWORK_OPTIONS.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </SelectField>
+            </Grid2>
+            <TextAreaField
+              label="Description"
+              optional
+              value={description}
+              onChange={(event) => setDescription(event.target.value)}
+              maxLength={2000}
+              error={error?.fieldMessage("/description")}
             />
-            <SelectField
-              label="Framework"
-              value={framework}
-              onChange={(event) => setFramework(event.target.value)}
-            >
-              {FRAMEWORK_OPTIONS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </SelectField>
-          </Grid2>
-          <TextAreaField
-            label="Description"
-            optional
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            maxLength={2000}
-            error={error?.fieldMessage("/description")}
-          />
-          <TextField
-            label="Icon"
-            optional
-            value={icon}
-            onChange={(event) => setIcon(event.target.value)}
-            maxLength={32}
-            placeholder="An emoji, e.g. a shopping cart"
-            hint="Shown next to the app's name."
-            error={error?.fieldMessage("/icon")}
-          />
-          <FailureNotice error={error} fieldsInline />
-          <SubmitRow busy={save.isPending} disabled={!dirty || name.trim() === ""}>
-            Save changes
-          </SubmitRow>
-        </Stack>
+            <TextField
+              label="Icon"
+              optional
+              value={icon}
+              onChange={(event) => setIcon(event.target.value)}
+              maxLength={32}
+              placeholder="An emoji, e.g. a shopping cart"
+              hint="Shown next to the app's name."
+              error={error?.fieldMessage("/icon")}
+            />
+            <FailureNotice error={error} fieldsInline />
+            {canEdit ? (
+              <SubmitRow busy={save.isPending} disabled={!dirty || name.trim() === ""}>
+                Save changes
+              </SubmitRow>
+            ) : null}
+          </Stack>
+        </fieldset>
       </form>
     </Card>
   );

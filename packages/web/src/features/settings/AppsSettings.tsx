@@ -11,6 +11,7 @@ import { EmptyState, ErrorPanel, SkeletonRows } from "../../components/ui/Feedba
 import { Card } from "../../components/ui/Surface";
 import { HiddenHeader, table } from "../../components/ui/Table";
 import { useToast } from "../../components/ui/Toast";
+import { useProjectAccess } from "../../lib/access";
 import { formatDate } from "../../lib/format";
 import { frameworkLabel } from "../../lib/frameworks";
 import { appsQuery } from "../../lib/queries";
@@ -25,12 +26,13 @@ export function AppsSettings() {
   const apps = useQuery(appsQuery(project));
   const timeZone = useTimeZone();
   const [creating, setCreating] = useState(false);
-  const newButton = (
+  const canCreate = useProjectAccess(project).can("apps:write");
+  const newButton = canCreate ? (
     <Button variant="primary" onClick={() => setCreating(true)}>
       <Plus size={16} aria-hidden="true" />
       New app
     </Button>
-  );
+  ) : undefined;
   return (
     <Card
       title="Apps"

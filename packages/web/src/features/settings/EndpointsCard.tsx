@@ -11,6 +11,7 @@ import { Card } from "../../components/ui/Surface";
 import { Switch } from "../../components/ui/Switch";
 import { HiddenHeader, table } from "../../components/ui/Table";
 import { useToast } from "../../components/ui/Toast";
+import { useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
 import { relativeTime } from "../../lib/format";
 import { endpointsQuery, keys } from "../../lib/queries";
@@ -21,6 +22,7 @@ export function EndpointsCard({ project, app }: { project: string; app: AppRecor
   const queryClient = useQueryClient();
   const toast = useToast();
   const endpoints = useQuery(endpointsQuery(project, app.slug));
+  const canEdit = useProjectAccess(project).can("endpoints:write");
   const [deleting, setDeleting] = useState<Endpoint | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: keys.endpoints(project, app.slug) });
   const update = useMutation({
@@ -81,11 +83,15 @@ export function EndpointsCard({ project, app }: { project: string; app: AppRecor
                     </td>
                     <td className={styles.path}>{endpoint.path}</td>
                     <td>
-                      <DescriptionInput
-                        key={endpoint.updated_at}
-                        endpoint={endpoint}
-                        onSave={(description) => update.mutate({ id: endpoint.id, description })}
-                      />
+                      {canEdit ? (
+                        <DescriptionInput
+                          key={endpoint.updated_at}
+                          endpoint={endpoint}
+                          onSave={(description) => update.mutate({ id: endpoint.id, description })}
+                        />
+                      ) : (
+                        endpoint.description || <span className={table.muted}>No description</span>
+                      )}
                     </td>
                     <td className={table.muted}>
                       {endpoint.last_seen_at ? relativeTime(endpoint.last_seen_at) : "Never"}
@@ -94,21 +100,23 @@ export function EndpointsCard({ project, app }: { project: string; app: AppRecor
                       <Switch
                         checked={endpoint.is_active}
                         label={`Track ${endpoint.method} ${endpoint.path}`}
-                        disabled={update.isPending}
+                        disabled={update.isPending || !canEdit}
                         onChange={(checked) => update.mutate({ id: endpoint.id, is_active: checked })}
                       />
                     </td>
                     <td>
                       <div className={table.actions}>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          iconOnly
-                          aria-label={`Delete ${endpoint.method} ${endpoint.path}`}
-                          onClick={() => setDeleting(endpoint)}
-                        >
-                          <Trash2 size={15} aria-hidden="true" />
-                        </Button>
+                        {canEdit ? (
+                          <Button
+                            size="sm"
+                            variant="ghost"
+                            iconOnly
+                            aria-label={`Delete ${endpoint.method} ${endpoint.path}`}
+                            onClick={() => setDeleting(endpoint)}
+                          >
+                            <Trash2 size={15} aria-hidden="true" />
+                          </Button>
+                        ) : null}
                       </div>
                     </td>
                   </tr>

@@ -12,6 +12,7 @@ import { ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
 import { HiddenHeader, table } from "../../components/ui/Table";
 import { useToast } from "../../components/ui/Toast";
+import { useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
 import { environmentsQuery, keys } from "../../lib/queries";
 import { environmentsApi } from "../../lib/resources-api";
@@ -34,6 +35,8 @@ export function EnvironmentsCard({ project, app }: { project: string; app: AppRe
   const queryClient = useQueryClient();
   const toast = useToast();
   const environments = useQuery(environmentsQuery(project, app.slug));
+  // Viewers see the environments; members and up change them.
+  const canEdit = useProjectAccess(project).can("environments:write");
   const [name, setName] = useState("");
   const [deleting, setDeleting] = useState<Environment | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: keys.environments(project, app.slug) });
@@ -106,6 +109,7 @@ export function EnvironmentsCard({ project, app }: { project: string; app: AppRe
                           app={app.slug}
                           env={env}
                           onSaved={refresh}
+                          disabled={!canEdit}
                         />
                       </td>
                       <td>
@@ -115,40 +119,46 @@ export function EnvironmentsCard({ project, app }: { project: string; app: AppRe
                         <Mono>{env.slug}</Mono>
                       </td>
                       <td>
-                        <span className={styles.orderButtons}>
-                          <Button
-                            size="sm"
-                            variant="ghost"
-                            iconOnly
-                            aria-label={`Move ${env.name} up`}
-                            disabled={index === 0 || reorder.isPending}
-                            onClick={() => reorder.mutate(moved(list, index, index - 1))}
-                          >
-                            <ArrowUp size={15} aria-hidden="true" />
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="ghost"
-                            iconOnly
-                            aria-label={`Move ${env.name} down`}
-                            disabled={index === list.length - 1 || reorder.isPending}
-                            onClick={() => reorder.mutate(moved(list, index, index + 1))}
-                          >
-                            <ArrowDown size={15} aria-hidden="true" />
-                          </Button>
-                        </span>
+                        {canEdit ? (
+                          <span className={styles.orderButtons}>
+                            <Button
+                              size="sm"
+                              variant="ghost"
+                              iconOnly
+                              aria-label={`Move ${env.name} up`}
+                              disabled={index === 0 || reorder.isPending}
+                              onClick={() => reorder.mutate(moved(list, index, index - 1))}
+                            >
+                              <ArrowUp size={15} aria-hidden="true" />
+                            </Button>
+                            <Button
+                              size="sm"
+                              variant="ghost"
+                              iconOnly
+                              aria-label={`Move ${env.name} down`}
+                              disabled={index === list.length - 1 || reorder.isPending}
+                              onClick={() => reorder.mutate(moved(list, index, index + 1))}
+                            >
+                              <ArrowDown size={15} aria-hidden="true" />
+                            </Button>
+                          </span>
+                        ) : (
+                          index + 1
+                        )}
                       </td>
                       <td>
                         <div className={table.actions}>
-                          <Button
-                            size="sm"
-                            variant="ghost"
-                            iconOnly
-                            aria-label={`Delete environment ${env.name}`}
-                            onClick={() => setDeleting(env)}
-                          >
-                            <Trash2 size={15} aria-hidden="true" />
-                          </Button>
+                          {canEdit ? (
+                            <Button
+                              size="sm"
+                              variant="ghost"
+                              iconOnly
+                              aria-label={`Delete environment ${env.name}`}
+                              onClick={() => setDeleting(env)}
+                            >
+                              <Trash2 size={15} aria-hidden="true" />
+                            </Button>
+                          ) : null}
                         </div>
                       </td>
                     </tr>
@@ -162,20 +172,22 @@ export function EnvironmentsCard({ project, app }: { project: string; app: AppRe
               {isApiError(reorder.error) ? reorder.error.detail : "The order could not be saved."}
             </Notice>
           ) : null}
-          <form className={styles.addRow} onSubmit={submit}>
-            <TextField
-              label="New environment"
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              placeholder="e.g. staging"
-              maxLength={64}
-              error={addError?.detail}
-              hint={`Up to ${RESOURCE_LIMITS_ENVIRONMENTS} per app.`}
-            />
-            <Button type="submit" busy={add.isPending} disabled={name.trim() === ""}>
-              Add environment
-            </Button>
-          </form>
+          {canEdit ? (
+            <form className={styles.addRow} onSubmit={submit}>
+              <TextField
+                label="New environment"
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+                placeholder="e.g. staging"
+                maxLength={64}
+                error={addError?.detail}
+                hint={`Up to ${RESOURCE_LIMITS_ENVIRONMENTS} per app.`}
+              />
+              <Button type="submit" busy={add.isPending} disabled={name.trim() === ""}>
+                Add environment
+              </Button>
+            </form>
+          ) : null}
         </>
       )}
       <ConfirmOn
@@ -198,11 +210,13 @@ function ColourInput({
   app,
   env,
   onSaved,
+  disabled,
 }: {
   project: string;
   app: string;
   env: Environment;
   onSaved: () => Promise<unknown>;
+  disabled: boolean;
 }) {
   const toast = useToast();
   const [colour, setColour] = useState(env.color);
@@ -226,6 +240,7 @@ function ColourInput({
       value={/^#[0-9a-f]{6}$/i.test(colour) ? colour : "#6366f1"}
       onChange={(event) => setColour(event.target.value)}
       aria-label={`Colour of ${env.name}`}
+      disabled={disabled}
     />
   );
 }

@@ -11,6 +11,7 @@ import { TextAreaField, TextField } from "../../components/ui/Field";
 import { FailureNotice, loadingOrFailed } from "../../components/ui/Feedback";
 import { useToast } from "../../components/ui/Toast";
 import { Card, Stack, SubmitRow } from "../../components/ui/Surface";
+import { useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
 import { keys, projectQuery } from "../../lib/queries";
 import { projectsApi } from "../../lib/resources-api";
@@ -21,18 +22,19 @@ const route = getRouteApi("/app/projects/$project/settings/");
 export function GeneralSettings() {
   const { project } = route.useParams();
   const info = useQuery(projectQuery(project));
+  const access = useProjectAccess(project);
   const notLoaded = loadingOrFailed(info, { title: "General", what: "this project", rows: 3 });
   if (info.data === undefined) return notLoaded;
   return (
     <>
       {/* Keyed by the stored version: a saved change elsewhere resets the form. */}
-      <GeneralForm key={info.data.updated_at} project={info.data} />
-      <DangerZone project={info.data} />
+      <GeneralForm key={info.data.updated_at} project={info.data} canEdit={access.can("project:write")} />
+      {access.can("project:delete") ? <DangerZone project={info.data} /> : null}
     </>
   );
 }
 
-function GeneralForm({ project }: { project: Project }) {
+function GeneralForm({ project, canEdit }: { project: Project; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const [name, setName] = useState(project.name);
@@ -54,35 +56,42 @@ function GeneralForm({ project }: { project: Project }) {
   return (
     <Card title="General" description="How the project appears in the dashboard.">
       <form onSubmit={submit}>
-        <Stack>
-          <TextField
-            label="Project name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            required
-            maxLength={100}
-            error={error?.fieldMessage("/name")}
-          />
-          <TextAreaField
-            label="Description"
-            optional
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            maxLength={2000}
-            error={error?.fieldMessage("/description")}
-          />
-          <div className={styles.readOnly}>
-            <span className={styles.readOnlyLabel}>Slug</span>
-            <span>
-              <Mono>{project.slug}</Mono>{" "}
-              <span className={styles.dangerMeta}>Used in URLs and by SDKs; renaming never changes it.</span>
-            </span>
-          </div>
-          <FailureNotice error={error} fieldsInline />
-          <SubmitRow busy={save.isPending} disabled={!dirty || name.trim() === ""}>
-            Save changes
-          </SubmitRow>
-        </Stack>
+        {/* Admins and owners change the project; everyone else reads it. */}
+        <fieldset className={styles.fieldset} disabled={!canEdit}>
+          <Stack>
+            <TextField
+              label="Project name"
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              required
+              maxLength={100}
+              error={error?.fieldMessage("/name")}
+            />
+            <TextAreaField
+              label="Description"
+              optional
+              value={description}
+              onChange={(event) => setDescription(event.target.value)}
+              maxLength={2000}
+              error={error?.fieldMessage("/description")}
+            />
+            <div className={styles.readOnly}>
+              <span className={styles.readOnlyLabel}>Slug</span>
+              <span>
+                <Mono>{project.slug}</Mono>{" "}
+                <span className={styles.dangerMeta}>
+                  Used in URLs and by SDKs; renaming never changes it.
+                </span>
+              </span>
+            </div>
+            <FailureNotice error={error} fieldsInline />
+            {canEdit ? (
+              <SubmitRow busy={save.isPending} disabled={!dirty || name.trim() === ""}>
+                Save changes
+              </SubmitRow>
+            ) : null}
+          </Stack>
+        </fieldset>
       </form>
     </Card>
   );

@@ -10,6 +10,7 @@ import { SelectField } from "../../components/ui/Field";
 import { EmptyState, ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
+import { useProjectAccess } from "../../lib/access";
 import { appKeysQuery, appsQuery, projectKeysQuery } from "../../lib/queries";
 import { appsApi, projectsApi } from "../../lib/resources-api";
 import { CreateKeyDialog, type KeyRow, KeysTable } from "./KeysTable";
@@ -19,6 +20,27 @@ const route = getRouteApi("/app/projects/$project/settings/keys");
 
 export function KeysSettings() {
   const { project } = route.useParams();
+  const access = useProjectAccess(project);
+  if (!access.loaded) {
+    return (
+      <Card title="API keys">
+        <SkeletonRows rows={3} label="Loading API keys" />
+      </Card>
+    );
+  }
+  if (!access.can("keys:manage")) {
+    return (
+      <Card title="API keys">
+        <Notice tone="info" role="status">
+          Only admins and owners can see and manage this project's API keys.
+        </Notice>
+      </Card>
+    );
+  }
+  return <KeysCard project={project} />;
+}
+
+function KeysCard({ project }: { project: string }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const apps = useQuery(appsQuery(project));

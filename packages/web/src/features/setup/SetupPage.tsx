@@ -11,6 +11,7 @@ import { SecretValue } from "../../components/ui/Code";
 import { ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
+import { useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
 import { pluralise } from "../../lib/format";
 import {
@@ -46,6 +47,8 @@ export function SetupPage() {
   const navigate = useNavigate();
   const projectInfo = useQuery(projectQuery(project));
   const apps = useQuery(appsQuery(project));
+  const access = useProjectAccess(project);
+  const canCreateApp = access.can("apps:write");
   const [creating, setCreating] = useState(false);
   // The whole key exists only here, for this visit: never stored, never sent anywhere else.
   const [createdKeys, setCreatedKeys] = useState<Record<string, CreatedApiKey>>({});
@@ -53,7 +56,7 @@ export function SetupPage() {
 
   const selected: AppListItem | undefined =
     apps.data?.find((app) => app.slug === appParam) ?? (appParam === undefined ? apps.data?.[0] : undefined);
-  const showCreate = creating || (apps.data !== undefined && apps.data.length === 0);
+  const showCreate = canCreateApp && (creating || (apps.data !== undefined && apps.data.length === 0));
   // Shares the cache entry the waiting panel polls: no extra request.
   const firstRequest = useQuery({ ...firstRequestQuery(project, selected?.slug ?? ""), enabled: false });
   const received = selected !== undefined && !showCreate && Boolean(firstRequest.data);
@@ -80,7 +83,8 @@ export function SetupPage() {
           <AppStep
             project={project}
             apps={apps.data}
-            loading={apps.isPending}
+            loading={apps.isPending || !access.loaded}
+            canCreate={canCreateApp}
             selected={showCreate ? undefined : selected}
             showCreate={showCreate}
             onSelect={(slug) => {
@@ -102,6 +106,7 @@ export function SetupPage() {
             <KeyStep
               project={project}
               app={selected}
+              canCreateKey={access.can("keys:manage")}
               created={createdKeys[selected.slug]}
               onCreated={(key) => setCreatedKeys((current) => ({ ...current, [selected.slug]: key }))}
             />
@@ -130,6 +135,7 @@ function AppStep({
   project,
   apps,
   loading,
+  canCreate,
   selected,
   showCreate,
   onSelect,
@@ -139,6 +145,7 @@ function AppStep({
   project: string;
   apps: AppListItem[] | undefined;
   loading: boolean;
+  canCreate: boolean;
   selected: AppListItem | undefined;
   showCreate: boolean;
   onSelect: (slug: string) => void;
@@ -182,6 +189,10 @@ function AppStep({
         <SkeletonRows rows={2} label="Loading apps" />
       ) : showCreate ? (
         <CreateAppFields formId={formId} error={create.error} onSubmit={(app) => create.mutate(app)} />
+      ) : !hasApps ? (
+        <Notice tone="info" role="status">
+          This project has no apps yet. Members, admins and owners can create one; your role reads only.
+        </Notice>
       ) : (
         <div className={styles.appChoices} role="group" aria-label="Apps">
           {apps?.map((app) => (
@@ -195,10 +206,12 @@ function AppStep({
               {app.name}
             </button>
           ))}
-          <button type="button" className={styles.appChoice} onClick={onCreateNew}>
-            <Plus size={15} aria-hidden="true" />
-            New app
-          </button>
+          {canCreate ? (
+            <button type="button" className={styles.appChoice} onClick={onCreateNew}>
+              <Plus size={15} aria-hidden="true" />
+              New app
+            </button>
+          ) : null}
         </div>
       )}
     </Card>
@@ -206,6 +219,32 @@ function AppStep({
 }
 
 function KeyStep({
+  project,
+  app,
+  canCreateKey,
+  created,
+  onCreated,
+}: {
+  project: string;
+  app: AppListItem;
+  canCreateKey: boolean;
+  created: CreatedApiKey | undefined;
+  onCreated: (key: CreatedApiKey) => void;
+}) {
+  if (!canCreateKey) {
+    return (
+      <Card title="Get an API key" description={`Your app sends records for ${app.name} with a key.`}>
+        <Notice tone="info" role="status">
+          Admins and owners create API keys. Ask one for a key for {app.name}, then put it in the snippet in
+          place of &lt;your API key&gt;.
+        </Notice>
+      </Card>
+    );
+  }
+  return <KeyCreator project={project} app={app} created={created} onCreated={onCreated} />;
+}
+
+function KeyCreator({
   project,
   app,
   created,
