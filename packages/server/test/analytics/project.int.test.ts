@@ -112,6 +112,7 @@ describe.each(eventsBackends())("project analytics on $name", (backend: EventsBa
     ]);
     expect(first.items[0]).toEqual({
       app_id: fx.checkout.id,
+      app_slug: "checkout",
       method: "GET",
       path: "/users/{id}",
       total_requests: 3,
