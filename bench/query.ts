@@ -28,7 +28,7 @@ import type {
   QueryParams,
 } from "../packages/server/src/stores/events/index.js";
 import { magicLinkTokenOf, outboxMessagesFor } from "../packages/server/test/support/mail.js";
-import { requestsSql } from "./dataset.js";
+import { logsSql, requestsSql } from "./dataset.js";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
@@ -106,33 +106,6 @@ function recording(inner: EventsExecutor): { executor: EventsExecutor; start(): 
       return statements;
     },
   };
-}
-
-function logsSql(database: string, rows: number): string {
-  return `INSERT INTO ${database}.api_logs (id, project_id, app_id, timestamp, environment, level, message,
-      logger_name, payload, attributes, trace_id, span_id, endpoint_method, endpoint_path, endpoint_route,
-      status_code, consumer_id)
-    WITH
-      toInt64({end:Int64} - 30 * ${DAY} + intDiv(number * 30 * ${DAY}, ${rows})) AS ms,
-      leftPad(lower(hex(ms)), 12, '0') AS t,
-      leftPad(lower(hex(cityHash64(number, 21))), 16, '0') AS r,
-      cityHash64(number, 1) % 100 AS slot,
-      arrayFirstIndex(edge -> slot < edge, {edges:Array(UInt8)}) AS app,
-      cityHash64(number, 22) % 100 AS l
-    SELECT
-      toUUID(concat(substring(t, 1, 8), '-', substring(t, 9, 4), '-7', substring(r, 1, 3), '-8', substring(r, 4, 3),
-        '-', substring(r, 7, 10), 'ab')),
-      {projects:Array(String)}[app], {appIds:Array(String)}[app],
-      fromUnixTimestamp64Milli(ms, 'UTC'),
-      if(cityHash64(number, 6) % 10 < 8, 'production', 'staging'),
-      multiIf(l < 20, 'DEBUG', l < 80, 'INFO', l < 92, 'WARNING', l < 99, 'ERROR', 'CRITICAL'),
-      concat(['order placed', 'payment provider timed out', 'cache miss', 'user signed in', 'retrying request'][
-        l % 5 + 1], ' #', toString(number % 100000)),
-      ['app.orders', 'app.payments', 'app.cache', 'app.auth'][l % 4 + 1],
-      '',
-      map('order_id', concat('o-', toString(number % 50000)), 'attempt', toString(l % 4)),
-      '', '', '', '', '', 0, ''
-    FROM numbers(${rows})`;
 }
 
 const CHURN_COLUMNS = [
