@@ -20,7 +20,8 @@ export interface Sightline {
   stop(): Promise<void>;
 }
 
-export async function startSightline(): Promise<Sightline> {
+/** `env` adds settings for one suite (e.g. a short alert evaluation interval). */
+export async function startSightline(env: Readonly<Record<string, string>> = {}): Promise<Sightline> {
   const dataDir = await mkdtemp(join(tmpdir(), "sightline-e2e-"));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -33,6 +34,7 @@ export async function startSightline(): Promise<Sightline> {
       HOST: "127.0.0.1",
       PUBLIC_URL: url,
       LOG_LEVEL: "warn",
+      ...env,
     },
     stdio: "pipe",
   });

@@ -12,12 +12,12 @@ export interface BrowserSuite {
 }
 
 /** Call inside `describe`: registers the hooks, returns the suite (filled in by beforeAll). */
-export function browserSuite(): BrowserSuite {
+export function browserSuite(options: { env?: Readonly<Record<string, string>> } = {}): BrowserSuite {
   let server: Sightline | undefined;
   let browser: Browser | undefined;
   const opened: Opened[] = [];
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startSightline(), connectBrowser()]);
+    [server, browser] = await Promise.all([startSightline(options.env), connectBrowser()]);
   });
   afterAll(async () => {
     for (const context of opened) expect(context.problems, "browser problems").toEqual([]);
