@@ -100,209 +100,213 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
       ) : null}
       <form className={styles.editor} onSubmit={submit} noValidate>
         <Card title="Rule">
-          <div className={styles.fieldRow}>
-            <TextField
-              label="Rule name"
-              value={draft.name}
-              onChange={(event) => set({ name: event.target.value })}
-              maxLength={100}
-              required
-              placeholder="Checkout failing"
-              error={fieldError("/name")}
-            />
-          </div>
-          <fieldset className={styles.fieldset}>
-            <legend className={styles.legend}>Scope</legend>
+          <div className={styles.sections}>
             <div className={styles.fieldRow}>
-              <SelectField
-                label="App"
-                value={draft.app}
-                onChange={(event) => set({ app: event.target.value, environment: "", method: "", route: "" })}
-                error={fieldError("/scope/app") ?? fieldError("/scope")}
-              >
-                <option value="">Whole project</option>
-                {(apps.data ?? []).map((app) => (
-                  <option key={app.slug} value={app.slug}>
-                    {app.name}
-                  </option>
-                ))}
-              </SelectField>
-              <SelectField
-                label="Environment"
-                value={draft.environment}
-                disabled={draft.app === ""}
-                onChange={(event) => set({ environment: event.target.value })}
-                error={fieldError("/scope/environment")}
-              >
-                <option value="">All environments</option>
-                {(environments.data ?? []).map((environment) => (
-                  <option key={environment.id} value={environment.name}>
-                    {environment.name}
-                  </option>
-                ))}
-              </SelectField>
-              <SelectField
-                label="Endpoint"
-                value={endpointValue}
-                disabled={draft.app === ""}
-                onChange={(event) => {
-                  const [method = "", ...route] = event.target.value.split(" ");
-                  set({ method, route: route.join(" ") });
-                }}
-                error={fieldError("/scope/endpoint")}
-              >
-                <option value="">All endpoints</option>
-                {endpointValue !== "" &&
-                !(endpoints.data ?? []).some((e) => `${e.method} ${e.path}` === endpointValue) ? (
-                  <option value={endpointValue}>{endpointValue}</option>
-                ) : null}
-                {(endpoints.data ?? []).map((endpoint) => (
-                  <option key={endpoint.id} value={`${endpoint.method} ${endpoint.path}`}>
-                    {endpoint.method} {endpoint.path}
-                  </option>
-                ))}
-              </SelectField>
+              <TextField
+                label="Rule name"
+                value={draft.name}
+                onChange={(event) => set({ name: event.target.value })}
+                maxLength={100}
+                required
+                placeholder="Checkout failing"
+                error={fieldError("/name")}
+              />
             </div>
-          </fieldset>
-          <fieldset className={styles.fieldset}>
-            <legend className={styles.legend}>Condition</legend>
-            <div className={styles.fieldRow}>
-              <SelectField
-                label="Metric"
-                value={draft.metric}
-                onChange={(event) => {
-                  const metric = event.target.value as AlertMetric;
-                  set({ metric, ...METRIC_DEFAULTS[metric] });
-                }}
-                error={fieldError("/metric")}
-              >
-                {(Object.keys(METRIC_LABELS) as AlertMetric[]).map((metric) => (
-                  <option key={metric} value={metric}>
-                    {METRIC_LABELS[metric]}
-                  </option>
-                ))}
-              </SelectField>
-              {draft.metric === "error_rate" ? (
+            <fieldset className={styles.fieldset}>
+              <legend className={styles.legend}>Scope</legend>
+              <div className={styles.fieldRow}>
                 <SelectField
-                  label="Counted as errors"
-                  value={String(draft.error_status_from)}
+                  label="App"
+                  value={draft.app}
                   onChange={(event) =>
-                    set({ error_status_from: Number(event.target.value) === 400 ? 400 : 500 })
+                    set({ app: event.target.value, environment: "", method: "", route: "" })
                   }
-                  error={fieldError("/error_status_from")}
+                  error={fieldError("/scope/app") ?? fieldError("/scope")}
                 >
-                  <option value="500">Server errors (status ≥ 500)</option>
-                  <option value="400">All errors (status ≥ 400)</option>
+                  <option value="">Whole project</option>
+                  {(apps.data ?? []).map((app) => (
+                    <option key={app.slug} value={app.slug}>
+                      {app.name}
+                    </option>
+                  ))}
                 </SelectField>
-              ) : null}
-              {draft.metric === "status_count" ? (
-                <TextField
-                  label="Status code or class"
-                  value={draft.status}
-                  onChange={(event) => set({ status: event.target.value })}
-                  placeholder="5xx"
-                  maxLength={3}
-                  hint="A code like 503 or a class like 4xx."
-                  error={fieldError("/status")}
-                />
-              ) : null}
-              <SelectField
-                label="Fires when the value is"
-                value={draft.comparator}
-                onChange={(event) => set({ comparator: event.target.value as RuleDraft["comparator"] })}
-                error={fieldError("/comparator")}
-              >
-                {(Object.keys(COMPARATOR_WORDS) as RuleDraft["comparator"][]).map((comparator) => (
-                  <option key={comparator} value={comparator}>
-                    {COMPARATOR_WORDS[comparator]}
-                  </option>
-                ))}
-              </SelectField>
-              <TextField
-                label={unit === "" ? "Threshold" : `Threshold (${unit})`}
-                type="number"
-                inputMode="decimal"
-                min={0}
-                step="any"
-                value={draft.threshold}
-                onChange={(event) => set({ threshold: event.target.value })}
-                hint={
-                  draft.metric === "request_count" &&
-                  draft.comparator === "lt" &&
-                  numberOf(draft.threshold) === 1
-                    ? "Below 1: no traffic at all."
-                    : undefined
-                }
-                error={fieldError("/threshold")}
-              />
-            </div>
-            <div className={styles.fieldRow}>
-              <TextField
-                label="Window (minutes)"
-                type="number"
-                min={1}
-                max={1440}
-                step="any"
-                value={draft.window_minutes}
-                onChange={(event) => set({ window_minutes: event.target.value })}
-                hint="1 to 1440 (24 h)."
-                error={fieldError("/window_seconds")}
-              />
-              {draft.metric !== "request_count" ? (
-                <TextField
-                  label="Minimum requests"
-                  type="number"
-                  min={0}
-                  step={1}
-                  value={draft.min_requests}
-                  onChange={(event) => set({ min_requests: event.target.value })}
-                  hint="Fewer in the window never fire."
-                  error={fieldError("/min_requests")}
-                />
-              ) : null}
-              <TextField
-                label="Evaluations in a row"
-                type="number"
-                min={1}
-                max={1440}
-                step={1}
-                value={draft.for_evaluations}
-                onChange={(event) => set({ for_evaluations: event.target.value })}
-                hint="1 fires at once; more waits while pending."
-                error={fieldError("/for_evaluations")}
-              />
-            </div>
-          </fieldset>
-          <fieldset className={styles.fieldset}>
-            <legend className={styles.legend}>Notify</legend>
-            {channels.data !== undefined && channels.data.length === 0 ? (
-              <p className={styles.sub}>
-                No channels yet: the rule keeps its history, and you can add channels on the Alerts page.
-              </p>
-            ) : (
-              <div className={styles.checks}>
-                {(channels.data ?? []).map((channel) => (
-                  <Checkbox
-                    key={channel.id}
-                    label={`${channel.name} (${channel.type === "email" ? "e-mail" : channel.type})`}
-                    checked={draft.channel_ids.includes(channel.id)}
-                    onChange={(event) =>
-                      set({
-                        channel_ids: event.target.checked
-                          ? [...draft.channel_ids, channel.id]
-                          : draft.channel_ids.filter((id) => id !== channel.id),
-                      })
-                    }
-                  />
-                ))}
+                <SelectField
+                  label="Environment"
+                  value={draft.environment}
+                  disabled={draft.app === ""}
+                  onChange={(event) => set({ environment: event.target.value })}
+                  error={fieldError("/scope/environment")}
+                >
+                  <option value="">All environments</option>
+                  {(environments.data ?? []).map((environment) => (
+                    <option key={environment.id} value={environment.name}>
+                      {environment.name}
+                    </option>
+                  ))}
+                </SelectField>
+                <SelectField
+                  label="Endpoint"
+                  value={endpointValue}
+                  disabled={draft.app === ""}
+                  onChange={(event) => {
+                    const [method = "", ...route] = event.target.value.split(" ");
+                    set({ method, route: route.join(" ") });
+                  }}
+                  error={fieldError("/scope/endpoint")}
+                >
+                  <option value="">All endpoints</option>
+                  {endpointValue !== "" &&
+                  !(endpoints.data ?? []).some((e) => `${e.method} ${e.path}` === endpointValue) ? (
+                    <option value={endpointValue}>{endpointValue}</option>
+                  ) : null}
+                  {(endpoints.data ?? []).map((endpoint) => (
+                    <option key={endpoint.id} value={`${endpoint.method} ${endpoint.path}`}>
+                      {endpoint.method} {endpoint.path}
+                    </option>
+                  ))}
+                </SelectField>
               </div>
-            )}
-            <Checkbox
-              label="Enabled: evaluate this rule"
-              checked={draft.enabled}
-              onChange={(event) => set({ enabled: event.target.checked })}
-            />
-          </fieldset>
+            </fieldset>
+            <fieldset className={styles.fieldset}>
+              <legend className={styles.legend}>Condition</legend>
+              <div className={styles.fieldRow}>
+                <SelectField
+                  label="Metric"
+                  value={draft.metric}
+                  onChange={(event) => {
+                    const metric = event.target.value as AlertMetric;
+                    set({ metric, ...METRIC_DEFAULTS[metric] });
+                  }}
+                  error={fieldError("/metric")}
+                >
+                  {(Object.keys(METRIC_LABELS) as AlertMetric[]).map((metric) => (
+                    <option key={metric} value={metric}>
+                      {METRIC_LABELS[metric]}
+                    </option>
+                  ))}
+                </SelectField>
+                {draft.metric === "error_rate" ? (
+                  <SelectField
+                    label="Counted as errors"
+                    value={String(draft.error_status_from)}
+                    onChange={(event) =>
+                      set({ error_status_from: Number(event.target.value) === 400 ? 400 : 500 })
+                    }
+                    error={fieldError("/error_status_from")}
+                  >
+                    <option value="500">Status ≥ 500</option>
+                    <option value="400">Status ≥ 400</option>
+                  </SelectField>
+                ) : null}
+                {draft.metric === "status_count" ? (
+                  <TextField
+                    label="Status code or class"
+                    value={draft.status}
+                    onChange={(event) => set({ status: event.target.value })}
+                    placeholder="5xx"
+                    maxLength={3}
+                    hint="A code like 503 or a class like 4xx."
+                    error={fieldError("/status")}
+                  />
+                ) : null}
+                <SelectField
+                  label="Fires when the value is"
+                  value={draft.comparator}
+                  onChange={(event) => set({ comparator: event.target.value as RuleDraft["comparator"] })}
+                  error={fieldError("/comparator")}
+                >
+                  {(Object.keys(COMPARATOR_WORDS) as RuleDraft["comparator"][]).map((comparator) => (
+                    <option key={comparator} value={comparator}>
+                      {COMPARATOR_WORDS[comparator]}
+                    </option>
+                  ))}
+                </SelectField>
+                <TextField
+                  label={unit === "" ? "Threshold" : `Threshold (${unit})`}
+                  type="number"
+                  inputMode="decimal"
+                  min={0}
+                  step="any"
+                  value={draft.threshold}
+                  onChange={(event) => set({ threshold: event.target.value })}
+                  hint={
+                    draft.metric === "request_count" &&
+                    draft.comparator === "lt" &&
+                    numberOf(draft.threshold) === 1
+                      ? "Below 1: no traffic at all."
+                      : undefined
+                  }
+                  error={fieldError("/threshold")}
+                />
+              </div>
+              <div className={styles.fieldRow}>
+                <TextField
+                  label="Window (minutes)"
+                  type="number"
+                  min={1}
+                  max={1440}
+                  step="any"
+                  value={draft.window_minutes}
+                  onChange={(event) => set({ window_minutes: event.target.value })}
+                  hint="1 to 1440 (24 h)."
+                  error={fieldError("/window_seconds")}
+                />
+                {draft.metric !== "request_count" ? (
+                  <TextField
+                    label="Minimum requests"
+                    type="number"
+                    min={0}
+                    step={1}
+                    value={draft.min_requests}
+                    onChange={(event) => set({ min_requests: event.target.value })}
+                    hint="Fewer in the window never fire."
+                    error={fieldError("/min_requests")}
+                  />
+                ) : null}
+                <TextField
+                  label="Evaluations in a row"
+                  type="number"
+                  min={1}
+                  max={1440}
+                  step={1}
+                  value={draft.for_evaluations}
+                  onChange={(event) => set({ for_evaluations: event.target.value })}
+                  hint="1 fires at once; more waits while pending."
+                  error={fieldError("/for_evaluations")}
+                />
+              </div>
+            </fieldset>
+            <fieldset className={styles.fieldset}>
+              <legend className={styles.legend}>Notify</legend>
+              {channels.data !== undefined && channels.data.length === 0 ? (
+                <p className={styles.sub}>
+                  No channels yet: the rule keeps its history, and you can add channels on the Alerts page.
+                </p>
+              ) : (
+                <div className={styles.checks}>
+                  {(channels.data ?? []).map((channel) => (
+                    <Checkbox
+                      key={channel.id}
+                      label={`${channel.name} (${channel.type === "email" ? "e-mail" : channel.type})`}
+                      checked={draft.channel_ids.includes(channel.id)}
+                      onChange={(event) =>
+                        set({
+                          channel_ids: event.target.checked
+                            ? [...draft.channel_ids, channel.id]
+                            : draft.channel_ids.filter((id) => id !== channel.id),
+                        })
+                      }
+                    />
+                  ))}
+                </div>
+              )}
+              <Checkbox
+                label="Enabled: evaluate this rule"
+                checked={draft.enabled}
+                onChange={(event) => set({ enabled: event.target.checked })}
+              />
+            </fieldset>
+          </div>
         </Card>
         <Card
           title="Preview"
