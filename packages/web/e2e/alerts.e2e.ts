@@ -140,6 +140,11 @@ describe.skipIf(inject("browserSkipReason") !== "")("alerts", () => {
     await page.getByLabel("Metric").selectOption("error_rate");
     await page.getByLabel("Counted as errors").selectOption("500");
     await page.getByLabel("Fires when the value is").selectOption("gt");
+    // A bad value comes back from the server named on its field, and nothing is created.
+    await page.getByLabel("Threshold (%)").fill("");
+    await page.getByRole("button", { name: "Create rule" }).click();
+    await expect.poll(() => page.getByLabel("Threshold (%)").getAttribute("aria-invalid")).toBe("true");
+    expect(await api.get<AlertRule[]>("/projects/shop/alerts")).toEqual([]);
     await page.getByLabel("Threshold (%)").fill("10");
     await page.getByLabel("Window (minutes)").fill("5");
     await page.getByLabel("Minimum requests").fill("10");
@@ -303,7 +308,10 @@ describe.skipIf(inject("browserSkipReason") !== "")("alerts", () => {
     expect(await page.getByRole("link", { name: "New rule" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: "New channel" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: /^(Edit|Delete) channel/ }).count()).toBe(0);
-    await checkPage(page, "alerts-viewer", "dark");
+    for (const theme of ["dark", "light"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await checkPage(page, "alerts-viewer", theme);
+    }
 
     await page.getByRole("link", { name: "Checkout failing badly" }).click();
     await page.getByRole("heading", { name: "History" }).waitFor();

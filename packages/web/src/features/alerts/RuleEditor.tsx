@@ -59,7 +59,6 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
   const toast = useToast();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<RuleDraft>(() => (rule === null ? NEW_RULE : draftFromRule(rule)));
-  const set = (patch: Partial<RuleDraft>) => setDraft((current) => ({ ...current, ...patch }));
 
   const apps = useQuery(appsQuery(project));
   const environments = useQuery({ ...environmentsQuery(project, draft.app), enabled: draft.app !== "" });
@@ -77,6 +76,11 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
       void navigate({ to: "/projects/$project/alerts/$alertId", params: { project, alertId: saved.id } });
     },
   });
+  const set = (patch: Partial<RuleDraft>) => {
+    setDraft((current) => ({ ...current, ...patch }));
+    // A refusal is about what was sent: it goes once the person changes the form.
+    if (save.isError) save.reset();
+  };
   const error = isApiError(save.error) ? save.error : undefined;
   const fieldError = (pointer: string) => error?.fieldMessage(pointer);
   const unit = metricUnit(draft.metric);
