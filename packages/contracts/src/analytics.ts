@@ -4,12 +4,14 @@
 import { type Static, Type } from "typebox";
 import {
   AppSlugsParam,
+  ConsumerParam,
   EnvironmentParam,
   MethodsParam,
   PageParam,
   pageSizeParam,
   pagedSchema,
   sinceParam,
+  StatusClassesParam,
   StatusCodesParam,
   untilParam,
 } from "./data.js";
@@ -29,7 +31,8 @@ export const ANALYTICS_LIMITS = {
   projectEndpoints: { defaultPageSize: 25, maxPageSize: 200 },
   endpointOptions: { defaultLimit: 500, maxLimit: 1000 },
   consumers: { defaultLimit: 20, maxLimit: 100 },
-  projectConsumers: { defaultLimit: 50, maxLimit: 200 },
+  projectConsumers: { defaultPageSize: 50, maxPageSize: 200 },
+  projectErrors: { defaultPageSize: 25, maxPageSize: 200 },
   relatedApis: { defaultLimit: 20, maxLimit: 100 },
   endpointConsumers: { defaultLimit: 10, maxLimit: 50 },
   endpointStatusCodes: { defaultLimit: 20, maxLimit: 50 },
@@ -52,6 +55,25 @@ export const ENDPOINT_SORT_KEYS = [
   "last_seen_at",
 ] as const;
 export type EndpointSortKey = (typeof ENDPOINT_SORT_KEYS)[number];
+
+/** Sort keys of the project consumers list. */
+export const CONSUMER_SORT_KEYS = [
+  "consumer",
+  "total_requests",
+  "error_count",
+  "error_rate",
+  "avg_response_time_ms",
+  "p50_response_time_ms",
+  "p95_response_time_ms",
+  "p99_response_time_ms",
+  "data_transfer",
+  "last_seen_at",
+] as const;
+export type ConsumerSortKey = (typeof CONSUMER_SORT_KEYS)[number];
+
+/** Sort keys of the project errors breakdown. */
+export const ERROR_SORT_KEYS = ["count", "affected_consumers", "first_seen_at", "last_seen_at"] as const;
+export type ErrorSortKey = (typeof ERROR_SORT_KEYS)[number];
 
 /** A union of string literals with its Static type intact (a mapped array would lose it). */
 function literals<const T extends readonly string[]>(
@@ -83,6 +105,8 @@ const windowParams = {
   until: Type.Optional(untilParam("Default: now.")),
 };
 const projectParams = { app_slugs: Type.Optional(AppSlugsParam), ...windowParams };
+/** The project routes a consumer's page reads take its id too. */
+const consumerParam = { consumer: Type.Optional(ConsumerParam) };
 const timeseriesParams = {
   interval: Type.Optional(
     literals(TIMESERIES_INTERVALS, {
@@ -104,13 +128,7 @@ const timeseriesParams = {
   ),
 };
 const statusFilterParams = {
-  status_classes: Type.Optional(
-    Type.String({
-      maxLength: 64,
-      description: "Comma-separated classes 1xx–5xx (`4xx` = 400–499); OR-ed with the status codes.",
-      examples: ["4xx,5xx"],
-    }),
-  ),
+  status_classes: Type.Optional(StatusClassesParam),
   status_class: Type.Optional(
     Type.String({ maxLength: 8, description: "One class, as above.", examples: ["5xx"] }),
   ),
@@ -162,11 +180,14 @@ export const EnvironmentsQuerySchema = Type.Object(
 );
 export type EnvironmentsQuery = Static<typeof EnvironmentsQuerySchema>;
 
-export const ProjectAnalyticsQuerySchema = Type.Object(projectParams, { additionalProperties: false });
+export const ProjectAnalyticsQuerySchema = Type.Object(
+  { ...projectParams, ...consumerParam },
+  { additionalProperties: false },
+);
 export type ProjectAnalyticsQuery = Static<typeof ProjectAnalyticsQuerySchema>;
 
 export const ProjectTimeseriesQuerySchema = Type.Object(
-  { ...projectParams, ...timeseriesParams },
+  { ...projectParams, ...consumerParam, ...timeseriesParams },
   { additionalProperties: false },
 );
 export type ProjectTimeseriesQuery = Static<typeof ProjectTimeseriesQuerySchema>;
@@ -174,6 +195,7 @@ export type ProjectTimeseriesQuery = Static<typeof ProjectTimeseriesQuerySchema>
 export const ProjectEndpointsQuerySchema = Type.Object(
   {
     ...projectParams,
+    ...consumerParam,
     methods: statusFilterParams.methods,
     status_classes: statusFilterParams.status_classes,
     status_codes: statusFilterParams.status_codes,
@@ -192,10 +214,79 @@ export const ProjectEndpointsQuerySchema = Type.Object(
 export type ProjectEndpointsQuery = Static<typeof ProjectEndpointsQuerySchema>;
 
 export const ProjectConsumersQuerySchema = Type.Object(
-  { ...projectParams, limit: Type.Optional(limitParam(ANALYTICS_LIMITS.projectConsumers, "consumers")) },
+  {
+    ...projectParams,
+    q: Type.Optional(
+      Type.String({
+        maxLength: 256,
+        description:
+          "Case-insensitive substring of the consumer's id, name or group; every character is literal. " +
+          "The unknown consumer (requests without consumer_id) never matches a search.",
+        examples: ["acme"],
+      }),
+    ),
+    sort_by: Type.Optional(
+      literals(CONSUMER_SORT_KEYS, {
+        description:
+          "`consumer` sorts by the label; `data_transfer` by request + response bytes. Ties are broken " +
+          "by consumer_id, so paging is stable. Default `total_requests`.",
+        examples: ["total_requests"],
+      }),
+    ),
+    sort_dir: sortParams.sort_dir,
+    page: Type.Optional(PageParam),
+    page_size: Type.Optional(
+      pageSizeParam(
+        ANALYTICS_LIMITS.projectConsumers.defaultPageSize,
+        ANALYTICS_LIMITS.projectConsumers.maxPageSize,
+      ),
+    ),
+  },
   { additionalProperties: false },
 );
 export type ProjectConsumersQuery = Static<typeof ProjectConsumersQuerySchema>;
+
+export const ProjectErrorsQuerySchema = Type.Object(
+  {
+    ...projectParams,
+    ...consumerParam,
+    status_classes: Type.Optional(
+      Type.String({
+        maxLength: 16,
+        description: "Comma-separated classes among `4xx` and `5xx`; default both. Others answer 422.",
+        examples: ["5xx"],
+      }),
+    ),
+    status_codes: Type.Optional(
+      Type.String({
+        maxLength: 1024,
+        description: "Comma-separated status codes 400–599, OR-ed with the classes; others answer 422.",
+        examples: ["500,503"],
+      }),
+    ),
+    methods: statusFilterParams.methods,
+    q: statusFilterParams.q,
+    sort_by: Type.Optional(
+      literals(ERROR_SORT_KEYS, {
+        description:
+          "Default `count`. Ties are broken by app, method, route and status code, so paging is stable.",
+        examples: ["count"],
+      }),
+    ),
+    sort_dir: Type.Optional(
+      literals(["asc", "desc"] as const, { description: "Default `desc`.", examples: ["desc"] }),
+    ),
+    page: Type.Optional(PageParam),
+    page_size: Type.Optional(
+      pageSizeParam(
+        ANALYTICS_LIMITS.projectErrors.defaultPageSize,
+        ANALYTICS_LIMITS.projectErrors.maxPageSize,
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ProjectErrorsQuery = Static<typeof ProjectErrorsQuerySchema>;
 
 // ---- app analytics queries (the routes add `project`) ----
 
@@ -435,12 +526,20 @@ export type EndpointStats = Static<typeof EndpointStatsSchema>;
 export const EndpointStatsPageSchema = pagedSchema(EndpointStatsSchema);
 export type EndpointStatsPage = Static<typeof EndpointStatsPageSchema>;
 
+const appFields = {
+  app_id: Type.String({
+    description: "The app's UUID.",
+    examples: ["3f0b8c1e-5a4d-4b2f-9c1e-7d8a6b5c4d3e"],
+  }),
+  app_slug: Type.Union([Type.String(), Type.Null()], {
+    description: "The app's slug; null when the app has been deleted since (its records remain).",
+    examples: ["checkout-api"],
+  }),
+};
+
 export const ProjectEndpointStatsSchema = Type.Object(
   {
-    app_id: Type.String({
-      description: "The app's UUID.",
-      examples: ["3f0b8c1e-5a4d-4b2f-9c1e-7d8a6b5c4d3e"],
-    }),
+    ...appFields,
     ...EndpointStatsSchema.properties,
   },
   { additionalProperties: false },
@@ -464,6 +563,49 @@ export const ConsumerStatsSchema = Type.Object(
   { additionalProperties: false },
 );
 export type ConsumerStats = Static<typeof ConsumerStatsSchema>;
+
+/** A consumer of the project list: every traffic figure, and the last request in the window. */
+export const ProjectConsumerStatsSchema = Type.Object(
+  {
+    consumer: consumerFields.consumer,
+    consumer_id: consumerFields.consumer_id,
+    consumer_name: consumerFields.consumer_name,
+    consumer_group: consumerFields.consumer_group,
+    ...trafficFields,
+    last_seen_at: Type.String({ format: "date-time", examples: ["2026-11-21T05:59:58.120Z"] }),
+  },
+  { additionalProperties: false },
+);
+export type ProjectConsumerStats = Static<typeof ProjectConsumerStatsSchema>;
+
+export const ProjectConsumersPageSchema = pagedSchema(ProjectConsumerStatsSchema);
+export type ProjectConsumersPage = Static<typeof ProjectConsumersPageSchema>;
+
+/** One row of the errors breakdown: the failed requests of one endpoint with one status code. */
+export const ErrorGroupSchema = Type.Object(
+  {
+    ...appFields,
+    ...endpointFields,
+    status_code: Type.Integer({ minimum: 400, maximum: 599, examples: [503] }),
+    count: Count(42, "Requests of the endpoint answered with this status code in the window."),
+    affected_consumers: Count(7, "Distinct non-empty consumer_id values among them."),
+    first_seen_at: Type.String({
+      format: "date-time",
+      description: "Oldest such request in the window.",
+      examples: ["2026-11-20T06:12:01.004Z"],
+    }),
+    last_seen_at: Type.String({
+      format: "date-time",
+      description: "Newest such request in the window.",
+      examples: ["2026-11-21T05:59:58.120Z"],
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ErrorGroup = Static<typeof ErrorGroupSchema>;
+
+export const ErrorGroupsPageSchema = pagedSchema(ErrorGroupSchema);
+export type ErrorGroupsPage = Static<typeof ErrorGroupsPageSchema>;
 
 export const EndpointConsumerSchema = Type.Object(consumerFields, { additionalProperties: false });
 export type EndpointConsumer = Static<typeof EndpointConsumerSchema>;

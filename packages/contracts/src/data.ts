@@ -53,6 +53,23 @@ export const StatusCodesParam = Type.String({
   description: "Comma-separated status codes (integers 100–599); anything else answers 422.",
   examples: ["500,503"],
 });
+export const StatusClassesParam = Type.String({
+  maxLength: 64,
+  description: "Comma-separated classes 1xx–5xx (`4xx` = 400–499); OR-ed with the status codes.",
+  examples: ["4xx,5xx"],
+});
+export const ConsumerParam = Type.String({
+  maxLength: 256,
+  description:
+    "One consumer: its `consumer_id` exactly as the lists return it (case and blanks significant); " +
+    "empty means any.",
+  examples: ["customer-42"],
+});
+export const TraceIdParam = Type.String({
+  maxLength: 64,
+  description: "The records of one trace: 32 hex digits, any letter case.",
+  examples: ["4bf92f3577b34da6a3ce929d0e0e4736"],
+});
 export const PageParam = Type.Integer({
   minimum: 1,
   maximum: DATA_PAGING.maxPage,
@@ -106,6 +123,18 @@ export const RequestsQuerySchema = Type.Object(
     until: Type.Optional(untilParam(ALL_DATA)),
     methods: Type.Optional(MethodsParam),
     status_codes: Type.Optional(StatusCodesParam),
+    status_classes: Type.Optional(StatusClassesParam),
+    consumer: Type.Optional(ConsumerParam),
+    route: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description:
+          "One route template, exact (as the endpoint lists return it); unlike `path_filter` it matches " +
+          "every raw path the template grouped.",
+        examples: ["/users/{id}/orders"],
+      }),
+    ),
+    trace_id: Type.Optional(TraceIdParam),
     min_response_time: Type.Optional(responseTimeParam("Inclusive lower bound", 250)),
     max_response_time: Type.Optional(responseTimeParam("Inclusive upper bound", 2000)),
     path_filter: Type.Optional(
@@ -211,13 +240,7 @@ export const LogsQuerySchema = Type.Object(
         examples: ["app.payments"],
       }),
     ),
-    trace_id: Type.Optional(
-      Type.String({
-        maxLength: 64,
-        description: "The logs of one trace: 32 hex digits, any letter case.",
-        examples: ["4bf92f3577b34da6a3ce929d0e0e4736"],
-      }),
-    ),
+    trace_id: Type.Optional(TraceIdParam),
     since: Type.Optional(sinceParam(ALL_DATA)),
     until: Type.Optional(untilParam(ALL_DATA)),
     page: Type.Optional(PageParam),

@@ -185,6 +185,7 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
     [`GET ${P}/analytics/timeseries`]: { call: fixed("/api/v1/projects/team/analytics/timeseries") },
     [`GET ${P}/analytics/endpoints`]: { call: fixed("/api/v1/projects/team/analytics/endpoints") },
     [`GET ${P}/analytics/consumers`]: { call: fixed("/api/v1/projects/team/analytics/consumers") },
+    [`GET ${P}/analytics/errors`]: { call: fixed("/api/v1/projects/team/analytics/errors") },
     [`GET ${A}/endpoint-stats`]: { call: fixed("/api/v1/apps/web/endpoint-stats") },
     [`GET ${A}/endpoint-options`]: { call: fixed("/api/v1/apps/web/endpoint-options") },
     [`GET ${A}/consumers`]: { call: fixed("/api/v1/apps/web/consumers") },

@@ -134,7 +134,12 @@ describe.each(backends)("query isolation and injection on %s", (_name, backend, 
       await none(logs({ loggers: attack }), total);
       await none(logs({ environment: attack }), total);
       await none(`/api/v1/projects/shop/analytics/endpoints${qs({ q: attack })}`, total);
-      await none(`/api/v1/projects/shop/analytics/consumers${qs({ environment: attack })}`, length);
+      await none(`/api/v1/projects/shop/analytics/consumers${qs({ environment: attack })}`, total);
+      await none(`/api/v1/projects/shop/analytics/consumers${qs({ q: attack })}`, total);
+      await none(requests({ consumer: attack }), total);
+      await none(requests({ route: attack }), total);
+      await none(`/api/v1/projects/shop/analytics/endpoints${qs({ consumer: attack })}`, total);
+      await none(`/api/v1/projects/shop/analytics/errors${qs({ q: attack, consumer: attack })}`, total);
       await none(
         `/api/v1/apps/checkout/endpoint-stats${qs({ q: attack, paths: attack, methods: attack })}`,
         total,
@@ -151,6 +156,10 @@ describe.each(backends)("query isolation and injection on %s", (_name, backend, 
         `/api/v1/projects/shop/analytics/summary${qs({ environment: attack })}`,
       );
       expect(summary.total_requests).toBe(0);
+      const consumerSummary = await ok<{ total_requests: number }>(
+        `/api/v1/projects/shop/analytics/summary${qs({ consumer: attack })}`,
+      );
+      expect(consumerSummary.total_requests).toBe(0);
       // Parameters with a grammar refuse the text instead, naming the parameter.
       for (const [url, name] of [
         [requests({ app_slugs: attack }), "app_slugs"],
@@ -158,6 +167,9 @@ describe.each(backends)("query isolation and injection on %s", (_name, backend, 
         [requests({ since: attack }), "since"],
         [logs({ levels: attack }), "levels"],
         [logs({ trace_id: attack }), "trace_id"],
+        [requests({ trace_id: attack }), "trace_id"],
+        [requests({ status_classes: attack }), "status_classes"],
+        [`/api/v1/projects/shop/analytics/errors${qs({ status_codes: attack })}`, "status_codes"],
         [`/api/v1/projects/shop/analytics/timeseries${qs({ timezone: attack })}`, "timezone"],
         [`/api/v1/apps/checkout/endpoint-stats${qs({ status_classes: attack })}`, "status_classes"],
       ] as const) {
@@ -180,8 +192,12 @@ describe.each(backends)("query isolation and injection on %s", (_name, backend, 
   it("answers 503 on analytics routes when the events store is down", async () => {
     await fx.ctx.deps.events.close();
     for (const url of [
-      "/api/v1/projects/shop/analytics/summary",
+      "/api/v1/projects/shop/analytics/summary?consumer=c1",
       "/api/v1/projects/shop/analytics/environments",
+      "/api/v1/projects/shop/analytics/consumers?q=acme",
+      "/api/v1/projects/shop/analytics/errors",
+      "/api/v1/projects/shop/analytics/endpoints?consumer=c1",
+      "/api/v1/projects/shop/data/requests?consumer=c1&status_classes=4xx",
       "/api/v1/projects/shop/data/logs",
       `/api/v1/projects/shop/data/requests/${ownRecordId}`,
       "/api/v1/apps/checkout/endpoint-stats",

@@ -112,6 +112,7 @@ describe.each(eventsBackends())("project analytics on $name", (backend: EventsBa
     ]);
     expect(first.items[0]).toEqual({
       app_id: fx.checkout.id,
+      app_slug: "checkout",
       method: "GET",
       path: "/users/{id}",
       total_requests: 3,
@@ -157,7 +158,11 @@ describe.each(eventsBackends())("project analytics on $name", (backend: EventsBa
   });
 
   it("lists the project's consumers across apps, busiest first, unknown included", async () => {
-    const consumers = await get<Array<Record<string, unknown>>>("consumers");
+    const { items: consumers, total_count } = await get<{
+      items: Array<Record<string, unknown>>;
+      total_count: number;
+    }>("consumers");
+    expect(total_count).toBe(4);
     expect(consumers.map((consumer) => [consumer.consumer, consumer.total_requests])).toEqual([
       ["unknown", 3],
       ["Acme", 3],
@@ -171,6 +176,11 @@ describe.each(eventsBackends())("project analytics on $name", (backend: EventsBa
       avg_response_time_ms: expect.closeTo(35 / 3, 9),
       last_seen_at: minutesBefore(5).toISOString(),
     });
-    expect(await get<unknown[]>("consumers", { limit: 2 })).toHaveLength(2);
+    expect(await get<{ items: unknown[] }>("consumers", { page_size: 2 })).toMatchObject({
+      items: [{ consumer: "unknown" }, { consumer: "Acme" }],
+      total_count: 4,
+      page: 1,
+      page_size: 2,
+    });
   });
 });

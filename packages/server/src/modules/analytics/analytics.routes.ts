@@ -18,11 +18,14 @@ import {
   EndpointTimeseriesQuerySchema,
   EnvironmentsQuerySchema,
   EnvironmentsSchema,
+  ErrorGroupsPageSchema,
   PayloadSampleSchema,
   ProjectAnalyticsQuerySchema,
+  ProjectConsumersPageSchema,
   ProjectConsumersQuerySchema,
   ProjectEndpointsPageSchema,
   ProjectEndpointsQuerySchema,
+  ProjectErrorsQuerySchema,
   ProjectTimeseriesQuerySchema,
   RelatedApiSchema,
   RelatedApisQuerySchema,
@@ -138,14 +141,37 @@ export async function analyticsRoutes(
       schema: {
         ...common,
         operationId: "listProjectConsumers",
-        summary: "The project's busiest consumers",
-        description: `Consumers by requests in the window (ties: consumer_id). ${RULES}`,
+        summary: "Page through the project's consumers with their figures",
+        description:
+          "Consumers with traffic in the window (requests without consumer_id are the one `unknown` " +
+          "consumer), searchable by `q`, sorted (ties: consumer_id), one page at a time; `total_count` " +
+          `counts every matching consumer. ${RULES}`,
         params: ProjectParams,
         querystring: ProjectConsumersQuerySchema,
-        response: { 200: Type.Array(ConsumerStatsSchema), ...problems },
+        response: { 200: ProjectConsumersPageSchema, ...problems },
       },
     },
     async (request) => analytics.projectConsumers(projectScopeOf(request), request.query),
+  );
+
+  app.get(
+    "/projects/:project_slug/analytics/errors",
+    {
+      config: projectConfig,
+      schema: {
+        ...common,
+        operationId: "listProjectErrors",
+        summary: "Page through the project's failed requests by endpoint and status code",
+        description:
+          "Requests with status >= 400 in the window, grouped by (app, method, route template, status code), " +
+          "with the distinct consumers affected and the first and last request of each group; most " +
+          `frequent first by default. \`total_count\` counts every group. ${RULES}`,
+        params: ProjectParams,
+        querystring: ProjectErrorsQuerySchema,
+        response: { 200: ErrorGroupsPageSchema, ...problems },
+      },
+    },
+    async (request) => analytics.projectErrors(projectScopeOf(request), request.query),
   );
 
   // ---- app endpoint metrics (spec 4.5) ----

@@ -6,6 +6,7 @@ import {
   type AppConsumersQuery,
   type AppTimeseriesQuery,
   type AppWindowQuery,
+  type ConsumerSortKey,
   type ConsumerStats,
   type EndpointConsumer,
   type EndpointConsumersQuery,
@@ -20,12 +21,16 @@ import {
   type EndpointStatusCodesQuery,
   type EndpointTimeseriesQuery,
   type Environments,
+  type ErrorGroupsPage,
+  type ErrorSortKey,
   type EnvironmentsQuery,
   type PayloadSample,
   type ProjectAnalyticsQuery,
+  type ProjectConsumersPage,
   type ProjectConsumersQuery,
   type ProjectEndpointsPage,
   type ProjectEndpointsQuery,
+  type ProjectErrorsQuery,
   type ProjectTimeseriesQuery,
   type RelatedApi,
   type RelatedApisQuery,
@@ -46,9 +51,9 @@ import type { EventsExecutor } from "../../stores/events/index.js";
 import type { EndpointKey, RequestFilter } from "../../stores/events/queries/request-filter.js";
 import type { AppScope, ProjectScope } from "../access/index.js";
 import type { AppsService } from "../apps/index.js";
-import { readEnvironment, readPage, recordScopeOf } from "../data/index.js";
+import { readConsumer, readEnvironment, readPage, recordScopeOf } from "../data/index.js";
 import type { UsersService } from "../users/index.js";
-import { consumerStats } from "./figures/consumers.js";
+import { consumerStats, consumerStatsPage } from "./figures/consumers.js";
 import {
   endpointDetail,
   endpointOptions,
@@ -59,6 +64,7 @@ import {
   type EndpointSort,
 } from "./figures/endpoints.js";
 import { environmentsWithData } from "./figures/environments.js";
+import { errorGroupsPage } from "./figures/errors.js";
 import { summary, timeseries } from "./figures/traffic.js";
 import { type AnalyticsWindow, type Bucketing, readBucketing, readWindow } from "./window.js";
 
@@ -87,6 +93,34 @@ function readSort(query: {
 }): EndpointSort {
   const by = query.sort_by ?? "total_requests";
   return { by, direction: query.sort_dir ?? (by === "endpoint" ? "asc" : "desc") };
+}
+
+/** A sort of the consumers or errors list: `desc` unless asked, `asc` for the consumer label. */
+function readSortOf<K extends string>(
+  query: { sort_by?: K | undefined; sort_dir?: "asc" | "desc" | undefined },
+  fallback: K,
+  ascending: K | null,
+): { by: K; direction: "asc" | "desc" } {
+  const by = query.sort_by ?? fallback;
+  return { by, direction: query.sort_dir ?? (by === ascending ? "asc" : "desc") };
+}
+
+/** The statuses of the errors breakdown: classes 4xx/5xx and codes 400–599; both classes if neither. */
+function readErrorStatuses(
+  problems: QueryProblems,
+  query: { status_classes?: string | undefined; status_codes?: string | undefined },
+): Pick<RequestFilter, "statusClasses" | "statusCodes"> {
+  const classes = readStatusClasses(problems, "status_classes", query.status_classes).filter((value) => {
+    if (value >= 4) return true;
+    problems.add("status_classes", `${value}xx is not an error class (4xx or 5xx)`);
+    return false;
+  });
+  const codes = readStatusCodes(problems, "status_codes", query.status_codes).filter((code) => {
+    if (code >= 400) return true;
+    problems.add("status_codes", `${code} is not an error status (400–599)`);
+    return false;
+  });
+  return { statusClasses: classes.length === 0 && codes.length === 0 ? [4, 5] : classes, statusCodes: codes };
 }
 
 /** `GET /users/{id}` -> {method: "GET", route: "/users/{id}"}; anything else is a problem. */
@@ -139,7 +173,15 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     const window = readWindow(problems, query, clock.now().getTime());
     const extra = more(problems, window);
     problems.assertNone();
-    return [{ ...scope, ...window, environment: readEnvironment(query.environment) }, extra];
+    return [
+      {
+        ...scope,
+        ...window,
+        environment: readEnvironment(query.environment),
+        consumerId: readConsumer(query.consumer),
+      },
+      extra,
+    ];
   }
 
   /** The app's filter (its project and itself), window and environment, as projectFilter. */
@@ -196,6 +238,16 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     return stats;
   }
 
+  /** Adds each row's app slug (null for apps deleted since), from the cached live apps. */
+  async function withAppSlugs<T extends { app_id: string }>(
+    projectId: string,
+    rows: readonly T[],
+  ): Promise<Array<T & { app_slug: string | null }>> {
+    if (rows.length === 0) return [];
+    const slugs = new Map((await deps.apps.listLiveRefs(projectId)).map((ref) => [ref.id, ref.slug]));
+    return rows.map((row) => ({ ...row, app_slug: slugs.get(row.app_id) ?? null }));
+  }
+
   return {
     // ---- /projects/{project_slug}/analytics/... ----
 
@@ -230,12 +282,62 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         window,
         true,
       );
+      return {
+        items: (await withAppSlugs(filter.projectId, result.items)).map(({ app_id, app_slug, ...stats }) => ({
+          app_id,
+          app_slug,
+          ...stats,
+        })),
+        total_count: result.total,
+        page,
+        page_size: pageSize,
+      };
+    },
+
+    async projectConsumers(
+      project: ProjectScope,
+      query: ProjectConsumersQuery,
+    ): Promise<ProjectConsumersPage> {
+      const [filter] = await projectFilter(project, query, nothingMore);
+      const { page, pageSize, window } = readPage(query, ANALYTICS_LIMITS.projectConsumers);
+      const search = query.q?.trim();
+      const result = await consumerStatsPage(
+        events,
+        filter,
+        search === undefined || search === "" ? undefined : search,
+        readSortOf<ConsumerSortKey>(query, "total_requests", "consumer"),
+        window,
+      );
       return { items: result.items, total_count: result.total, page, page_size: pageSize };
     },
 
-    async projectConsumers(project: ProjectScope, query: ProjectConsumersQuery): Promise<ConsumerStats[]> {
-      const [filter] = await projectFilter(project, query, nothingMore);
-      return consumerStats(events, filter, capped(query.limit, ANALYTICS_LIMITS.projectConsumers));
+    async projectErrors(project: ProjectScope, query: ProjectErrorsQuery): Promise<ErrorGroupsPage> {
+      const [filter, statuses] = await projectFilter(project, query, (problems) =>
+        readErrorStatuses(problems, query),
+      );
+      const search = query.q?.trim();
+      const { page, pageSize, window } = readPage(query, ANALYTICS_LIMITS.projectErrors);
+      const result = await errorGroupsPage(
+        events,
+        {
+          ...filter,
+          ...statuses,
+          methods: readMethods(query.methods),
+          endpointSearch: search === undefined || search === "" ? undefined : search,
+        },
+        readSortOf<ErrorSortKey>(query, "count", null),
+        window,
+      );
+      return {
+        items: (await withAppSlugs(filter.projectId, result.items)).map(({ app_id, app_slug, ...group }) => ({
+          app_id,
+          app_slug,
+          ...group,
+        })),
+        total_count: result.total,
+        page,
+        page_size: pageSize,
+      };
     },
 
     // ---- /apps/{app_slug}/... ----

@@ -16,6 +16,7 @@ import { AppError } from "../../errors.js";
 import {
   QueryProblems,
   readMethods,
+  readStatusClasses,
   readStatusCodes,
   readTimeRange,
   splitList,
@@ -71,6 +72,19 @@ export function readEnvironment(text: string | undefined): string | undefined {
   return name === "" ? undefined : name;
 }
 
+/** A consumer filter: the exact consumer_id as stored (ingest keeps blanks); empty means none. */
+export function readConsumer(text: string | undefined): string | undefined {
+  return text === undefined || text === "" ? undefined : text;
+}
+
+/** A trace id filter, lower-cased as ingest stores it; blank means none, else 32 hex digits. */
+function readTraceId(problems: QueryProblems, text: string | undefined): string | undefined {
+  const traceId = text?.trim().toLowerCase();
+  if (traceId === undefined || traceId === "") return undefined;
+  if (!/^[0-9a-f]{32}$/.test(traceId)) problems.add("trace_id", "must be 32 hexadecimal digits");
+  return traceId;
+}
+
 /** The page asked for, with page_size capped; the envelope echoes what was served. */
 export function readPage(
   query: { page?: number | undefined; page_size?: number | undefined },
@@ -108,6 +122,9 @@ export function createDataService(deps: DataServiceDeps) {
       const scope = await recordScopeOf(apps, project, query.app_slugs, problems);
       const range = readTimeRange(problems, query);
       const statusCodes = readStatusCodes(problems, "status_codes", query.status_codes);
+      const statusClasses = readStatusClasses(problems, "status_classes", query.status_classes);
+      const traceId = readTraceId(problems, query.trace_id);
+      const route = query.route?.trim();
       if (
         query.min_response_time !== undefined &&
         query.max_response_time !== undefined &&
@@ -126,6 +143,10 @@ export function createDataService(deps: DataServiceDeps) {
           environment: readEnvironment(query.environment),
           methods: readMethods(query.methods),
           statusCodes,
+          statusClasses,
+          consumerId: readConsumer(query.consumer),
+          routes: route === undefined || route === "" ? undefined : [route],
+          traceId,
           minResponseTimeMs: query.min_response_time,
           maxResponseTimeMs: query.max_response_time,
           pathGlob:
@@ -161,10 +182,7 @@ export function createDataService(deps: DataServiceDeps) {
           levels.push(level);
         }
       }
-      const traceId = query.trace_id?.trim().toLowerCase();
-      if (traceId !== undefined && traceId !== "" && !/^[0-9a-f]{32}$/.test(traceId)) {
-        problems.add("trace_id", "must be 32 hexadecimal digits");
-      }
+      const traceId = readTraceId(problems, query.trace_id);
       problems.assertNone();
       const search = query.search?.trim();
       const { page, pageSize, window } = readPage(query, DATA_PAGING);
@@ -177,7 +195,7 @@ export function createDataService(deps: DataServiceDeps) {
           environment: readEnvironment(query.environment),
           levels,
           loggers: splitList(query.loggers),
-          traceId: traceId === "" ? undefined : traceId,
+          traceId,
           search: search === undefined || search === "" ? undefined : search,
         },
         window,

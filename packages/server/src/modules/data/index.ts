@@ -3,6 +3,7 @@ export { dataRoutes } from "./data.routes.js";
 export {
   createDataService,
   type DataService,
+  readConsumer,
   readEnvironment,
   readPage,
   recordScopeOf,

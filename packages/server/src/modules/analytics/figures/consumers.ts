@@ -1,11 +1,18 @@
 // Figures per consumer. A consumer is identified by consumer_id; requests without one are the
 // single "unknown" consumer. Names and groups can change over time, so the newest non-empty
 // value sent is the one shown.
-import type { ConsumerStats } from "@sightline/contracts";
+import type { ConsumerSortKey, ConsumerStats, ProjectConsumerStats } from "@sightline/contracts";
 import type { EventsExecutor } from "../../../stores/events/index.js";
 import { type RequestFilter, requestFilterClause } from "../../../stores/events/queries/request-filter.js";
 import { SqlParams } from "../../../stores/events/queries/sql.js";
-import { errorRate, finite, RESPONSE_TIME_SQL } from "../../../stores/events/queries/traffic.js";
+import {
+  errorRate,
+  finite,
+  RESPONSE_TIME_SQL,
+  toTrafficFigures,
+  TRAFFIC_SQL,
+  type TrafficRow,
+} from "../../../stores/events/queries/traffic.js";
 
 interface ConsumerRow {
   readonly consumer_id: string;
@@ -56,4 +63,106 @@ export async function consumerStats(
       last_seen_at: row.last_seen_at,
     };
   });
+}
+
+/** What each consumer sort key orders by, as SQL over the aliases of the page statement. */
+const CONSUMER_SORT_SQL: Readonly<Record<ConsumerSortKey, readonly string[]>> = {
+  consumer: ["label"],
+  total_requests: ["total_requests"],
+  error_count: ["error_count"],
+  error_rate: ["error_count / total_requests"],
+  avg_response_time_ms: ["avg_response_time_ms"],
+  p50_response_time_ms: ["percentiles[1]"],
+  p95_response_time_ms: ["percentiles[2]"],
+  p99_response_time_ms: ["percentiles[3]"],
+  data_transfer: ["total_request_bytes + total_response_bytes"],
+  last_seen_at: ["last_seen_at"],
+};
+
+export interface ConsumerSort {
+  readonly by: ConsumerSortKey;
+  readonly direction: "asc" | "desc";
+}
+
+interface ConsumerPageRow extends TrafficRow {
+  readonly consumer_id: string;
+  readonly latest_name: string;
+  readonly latest_group: string;
+  readonly last_seen_at: string;
+  readonly total_groups: number;
+}
+
+/**
+ * One page of consumers with traffic in the filter, sorted (ties: consumer_id, so a page
+ * boundary never splits or repeats one), and how many match in all, counted over the groups in
+ * the same statement. `search` matches the id, the newest name or the newest group.
+ */
+export async function consumerStatsPage(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  search: string | undefined,
+  sort: ConsumerSort,
+  window: { limit: number; offset: number },
+): Promise<{ items: ProjectConsumerStats[]; total: number }> {
+  const params = new SqlParams();
+  const direction = sort.direction === "asc" ? "ASC" : "DESC";
+  const order = [...CONSUMER_SORT_SQL[sort.by].map((sql) => `${sql} ${direction}`), "consumer_id ASC"];
+  // The window count runs over the groups HAVING kept; the label is sorted as it is shown.
+  const rows = await events.query<ConsumerPageRow>(
+    "SELECT *, if(latest_name != '', latest_name, if(consumer_id != '', consumer_id, 'unknown')) AS label, " +
+      `count() OVER () AS total_groups FROM (${consumerGroupsSql(events, filter, search, params)}) ` +
+      `ORDER BY ${order.join(", ")} ` +
+      `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
+    params.values,
+  );
+  if (rows.length === 0) {
+    if (window.offset === 0) return { items: [], total: 0 };
+    // Past the last page: the total still has to be told.
+    const countParams = new SqlParams();
+    const [row] = await events.query<{ n: number }>(
+      `SELECT count() AS n FROM (${consumerGroupsSql(events, filter, search, countParams)})`,
+      countParams.values,
+    );
+    return { items: [], total: row?.n ?? 0 };
+  }
+  return {
+    items: rows.map((row) => {
+      const known = row.consumer_id !== "";
+      const name = known ? row.latest_name : "";
+      return {
+        consumer: name !== "" ? name : known ? row.consumer_id : "unknown",
+        consumer_id: row.consumer_id,
+        consumer_name: name,
+        consumer_group: known ? row.latest_group : "",
+        ...toTrafficFigures(row),
+        last_seen_at: row.last_seen_at,
+      };
+    }),
+    total: (rows[0] as ConsumerPageRow).total_groups,
+  };
+}
+
+/** One row per consumer with its figures; `search` keeps the identified ones it matches. */
+function consumerGroupsSql(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  search: string | undefined,
+  params: SqlParams,
+): string {
+  const where = requestFilterClause(filter, params);
+  let having = "";
+  if (search !== undefined) {
+    const needle = params.bind(search, "String");
+    having =
+      ` HAVING consumer_id != '' AND (positionCaseInsensitiveUTF8(consumer_id, ${needle}) > 0 ` +
+      `OR positionCaseInsensitiveUTF8(latest_name, ${needle}) > 0 ` +
+      `OR positionCaseInsensitiveUTF8(latest_group, ${needle}) > 0)`;
+  }
+  return (
+    "SELECT consumer_id, " +
+    "argMaxIf(consumer_name, timestamp, consumer_name != '') AS latest_name, " +
+    "argMaxIf(consumer_group, timestamp, consumer_group != '') AS latest_group, " +
+    `${TRAFFIC_SQL}, max(timestamp) AS last_seen_at ` +
+    `FROM ${events.database}.api_requests ${where} GROUP BY consumer_id${having}`
+  );
 }

@@ -32,6 +32,10 @@ export interface RequestFilter {
   readonly endpoints?: readonly EndpointKey[] | undefined;
   /** Case-insensitive substring of the route template or of the method. */
   readonly endpointSearch?: string | undefined;
+  /** Exact consumer_id. */
+  readonly consumerId?: string | undefined;
+  /** Exact trace id, lower-case hex (as ingest stores it). */
+  readonly traceId?: string | undefined;
 }
 
 /**
@@ -93,5 +97,9 @@ export function requestFilterClause(
       `(positionCaseInsensitiveUTF8(route, ${needle}) > 0 OR positionCaseInsensitiveUTF8(method, ${needle}) > 0)`,
     );
   }
+  if (filter.consumerId !== undefined) {
+    where.push(`consumer_id = ${params.bind(filter.consumerId, "String")}`);
+  }
+  if (filter.traceId !== undefined) where.push(`trace_id = ${params.bind(filter.traceId, "String")}`);
   return filterClause(where, late);
 }
