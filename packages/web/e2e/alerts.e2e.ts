@@ -162,10 +162,20 @@ describe.skipIf(inject("browserSkipReason") !== "")("alerts", () => {
     expect(await figure(page, "breaches").innerText()).toBe("never");
     await page.getByLabel("Threshold (%)").fill("10");
     await expect.poll(() => figure(page, "breaches").innerText()).not.toBe("never");
+    // The chart: 24 h of one-minute points, the metric and the threshold as two series; its
+    // table view holds the same figures, the newest row last.
+    const chart = page.getByRole("region", { name: "Preview" }).locator("figure[data-chart]");
+    await expect.poll(() => chart.locator("[data-points]").getAttribute("data-points")).toBe("1440");
+    expect(await chart.locator("canvas").count()).toBeGreaterThan(0);
+    expect(await chart.getByRole("button", { name: "Threshold" }).getAttribute("aria-pressed")).toBe("true");
     for (const theme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: theme });
       await checkPage(page, "alerts-new-rule", theme);
     }
+    await chart.getByRole("button", { name: "Show as table" }).click();
+    const newest = chart.locator("tbody tr").last();
+    expect(await newest.locator("td").allInnerTexts()).toEqual(["25.0 %", "10.0 %"]);
+    await chart.getByRole("button", { name: "Show as chart" }).click();
     await page.emulateMedia({ colorScheme: "light" });
 
     await page.getByRole("button", { name: "Create rule" }).click();

@@ -1,22 +1,25 @@
 // The live preview of a rule: its metric over the last 24 h, measured over the rule's own window
 // from the analytics time series of its scope, against the threshold; with the figures a person
 // checks (now, highest, how often the condition would have held).
+import type { AlertMetric } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { TimeSeriesChart } from "../../components/charts";
 import { ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
 import { pluralise } from "../../lib/format";
+import { useTimeZone } from "../../lib/use-time-zone";
 import { previewQuery } from "./api";
 import styles from "./Alerts.module.css";
 import {
   bucketingFor,
   PREVIEW_HOURS,
+  type PreviewPoint,
   type PreviewRule,
   type PreviewScope,
   previewRequest,
   previewSeries,
   unsupportedReason,
 } from "./preview";
-import { PreviewChart } from "./PreviewChart";
 import { COMPARATOR_SYMBOLS, formatMetricValue, formatWindow, METRIC_LABELS } from "./rule-text";
 
 /** The end of the previewed range, moved on each minute so the query key changes with it. */
@@ -39,6 +42,7 @@ export function PreviewPanel({
   scope: PreviewScope;
 }) {
   const until = useMinute();
+  const timeZone = useTimeZone();
   const validWindow =
     Number.isFinite(rule.window_seconds) && rule.window_seconds >= 60 && rule.window_seconds <= 86_400;
   const bucketing = bucketingFor(validWindow ? rule.window_seconds : 300);
@@ -48,7 +52,38 @@ export function PreviewPanel({
     ...previewQuery(project, request),
     enabled: unsupported === null && validWindow,
   });
-  const computed = series.data ? previewSeries(rule, series.data.points, bucketing) : null;
+  // Memoised on the rule's figures: the chart redraws when they or the data change, not on
+  // every render of the form around it.
+  const {
+    metric,
+    error_status_from,
+    status,
+    comparator,
+    threshold: typed,
+    window_seconds,
+    min_requests,
+  } = rule;
+  const computed = useMemo(
+    () =>
+      series.data
+        ? previewSeries(
+            { metric, error_status_from, status, comparator, threshold: typed, window_seconds, min_requests },
+            series.data.points,
+            bucketingFor(validWindow ? window_seconds : 300),
+          )
+        : null,
+    [
+      series.data,
+      metric,
+      error_status_from,
+      status,
+      comparator,
+      typed,
+      window_seconds,
+      min_requests,
+      validWindow,
+    ],
+  );
 
   if (unsupported !== null) return <Notice tone="info">{unsupported}</Notice>;
   if (!validWindow)
@@ -95,15 +130,15 @@ export function PreviewPanel({
         points={computed.points}
         threshold={threshold}
         metric={rule.metric}
-        label={`${label} over ${windowText} windows in the last ${PREVIEW_HOURS} hours, against the threshold of ${formatMetricValue(
-          rule.metric,
-          threshold,
-        )}`}
+        seriesLabel={`${label}, ${windowText} window`}
+        label={`${label} over ${windowText} windows in the last ${PREVIEW_HOURS} hours, against the threshold`}
+        bucketMs={bucketing.seconds * 1000}
+        timeZone={timeZone}
       />
       <p className={styles.sub}>
         Each point is the value over the {windowText} ending at that{" "}
         {bucketing.interval === "1m" ? "minute" : `${bucketing.interval} bucket`}, from the analytics of this
-        scope.
+        scope; windows without requests show as 0.
         {computed.perBucket
           ? ` Percentiles cannot be added up, so this shows the ${label.toLowerCase()} of each ${bucketing.interval} bucket; the rule measures it over the whole ${windowText}.`
           : ""}
@@ -112,5 +147,50 @@ export function PreviewPanel({
           : ""}
       </p>
     </section>
+  );
+}
+
+/** The shared time-series chart with the metric and the threshold as two lines. */
+function PreviewChart({
+  points,
+  threshold,
+  metric,
+  seriesLabel,
+  label,
+  bucketMs,
+  timeZone,
+}: {
+  points: readonly PreviewPoint[];
+  threshold: number | null;
+  metric: AlertMetric;
+  seriesLabel: string;
+  label: string;
+  bucketMs: number;
+  timeZone: string | undefined;
+}) {
+  const buckets = useMemo(() => points.map((point) => point.bucket), [points]);
+  const series = useMemo(
+    () => [
+      {
+        key: "value",
+        label: seriesLabel,
+        color: "--accent",
+        values: points.map((point) => point.value ?? 0),
+      },
+      { key: "threshold", label: "Threshold", color: "--danger", values: points.map(() => threshold ?? 0) },
+    ],
+    [points, threshold, seriesLabel],
+  );
+  const formatValue = useCallback((value: number) => formatMetricValue(metric, value), [metric]);
+  return (
+    <TimeSeriesChart
+      label={label}
+      buckets={buckets}
+      bucketMs={bucketMs}
+      series={series}
+      mode="lines"
+      formatValue={formatValue}
+      {...(timeZone === undefined ? {} : { timeZone })}
+    />
   );
 }

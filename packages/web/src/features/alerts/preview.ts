@@ -92,8 +92,8 @@ export function unsupportedReason(rule: Pick<PreviewRule, "metric" | "status">):
 }
 
 export interface PreviewPoint {
-  /** Unix seconds of the end of the rule window this point measures. */
-  readonly at: number;
+  /** Start of the newest bucket of the window this point measures (ISO, as the server sent it). */
+  readonly bucket: string;
   readonly value: number | null;
   readonly requests: number;
   /** The condition holds and the minimum request count is reached. */
@@ -157,8 +157,12 @@ export function previewSeries(
     else if (latency) value = requests === 0 ? null : bucketValue(rule, point);
     else value = sumValue;
     const enough = rule.metric === "request_count" || requests >= rule.min_requests;
-    const at = Math.floor(Date.parse(point.bucket) / 1000) + bucketing.seconds;
-    out.push({ at, value, requests, breach: enough && meets(rule.comparator, value, rule.threshold) });
+    out.push({
+      bucket: point.bucket,
+      value,
+      requests,
+      breach: enough && meets(rule.comparator, value, rule.threshold),
+    });
   }
   const visible = out.slice(-Math.round((PREVIEW_HOURS * 3600) / bucketing.seconds));
   let highest: number | null = null;
