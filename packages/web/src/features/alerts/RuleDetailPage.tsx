@@ -276,6 +276,17 @@ function TestResults({ result }: { result: TestNotificationResult }) {
   );
 }
 
+/** "05:37:58" in the person's zone: a window's ends (its day is in the When column). */
+function timeOf(iso: string, timeZone: string | undefined): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hour12: false,
+    timeZone,
+  }).format(new Date(iso));
+}
+
 const STATE_TONES: Record<AlertEvent["to_state"], Tone> = {
   ok: "success",
   pending: "warning",
@@ -352,8 +363,7 @@ function HistoryCard({
                       {event.request_count.toLocaleString("en-US")}
                     </td>
                     <td className={styles.numeric}>
-                      {formatDateTime(event.window_start, zone).split(", ")[1]}–
-                      {formatDateTime(event.window_end, zone).split(", ")[1]}
+                      {timeOf(event.window_start, zone)}–{timeOf(event.window_end, zone)}
                     </td>
                     <td>
                       {event.muted ? (
