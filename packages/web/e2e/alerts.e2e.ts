@@ -377,5 +377,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("alerts", () => {
     expect(new URL(page.url()).pathname).toBe("/projects/shop/alerts");
     const gone = await owner.context.request.get(`/api/v1/projects/shop/alerts/${ruleId}`);
     expect(gone.status()).toBe(404);
+    // An old notification's link now says so, instead of showing an empty rule.
+    await page.goto(`/projects/shop/alerts/${ruleId}`);
+    await page.getByText("Could not load this alert rule").waitFor();
   });
 });
