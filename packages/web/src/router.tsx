@@ -185,6 +185,31 @@ const acceptInvitationRoute = createRoute({
   ),
 });
 
+// Alerts: the rules list with channels, a rule (notifications link to it), its editor.
+const alertsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/alerts",
+  component: lazyRouteComponent(() => import("./features/alerts/AlertsPage"), "AlertsPage"),
+});
+
+const newAlertRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/alerts/new",
+  component: lazyRouteComponent(() => import("./features/alerts/RuleEditor"), "NewRulePage"),
+});
+
+const alertRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/alerts/$alertId",
+  component: lazyRouteComponent(() => import("./features/alerts/RuleDetailPage"), "RuleDetailPage"),
+});
+
+const editAlertRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/alerts/$alertId/edit",
+  component: lazyRouteComponent(() => import("./features/alerts/RuleEditor"), "EditRulePage"),
+});
+
 const accountRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "/account",
@@ -221,6 +246,10 @@ const routeTree = rootRoute.addChildren([
         settingsMembersRoute,
         settingsAuditRoute,
       ]),
+      alertsRoute,
+      newAlertRoute,
+      alertRoute,
+      editAlertRoute,
     ]),
     accountRoute.addChildren([accountProfileRoute, accountSecurityRoute]),
     invitationsRoute,

@@ -21,8 +21,13 @@ export interface Sightline {
   stop(): Promise<void>;
 }
 
-/** With `smtp`, the server sends every e-mail there (a real SMTP conversation), not to the outbox. */
-export async function startSightline(options: { smtp?: TestSmtpServer } = {}): Promise<Sightline> {
+/**
+ * With `smtp`, the server sends every e-mail there (a real SMTP conversation), not to the outbox;
+ * `env` adds settings for one suite (e.g. a short alert evaluation interval).
+ */
+export async function startSightline(
+  options: { smtp?: TestSmtpServer; env?: Readonly<Record<string, string>> } = {},
+): Promise<Sightline> {
   const dataDir = await mkdtemp(join(tmpdir(), "sightline-e2e-"));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -36,6 +41,7 @@ export async function startSightline(options: { smtp?: TestSmtpServer } = {}): P
       PUBLIC_URL: url,
       LOG_LEVEL: "warn",
       ...(options.smtp === undefined ? {} : { SMTP_URL: options.smtp.url }),
+      ...options.env,
     },
     stdio: "pipe",
   });

@@ -16,9 +16,12 @@ export interface BrowserSuite {
 
 /**
  * Call inside `describe`: registers the hooks, returns the suite (filled in by beforeAll). With
- * `smtp`, e-mail goes over a real SMTP conversation to a test server instead of the outbox.
+ * `smtp`, e-mail goes over a real SMTP conversation to a test server instead of the outbox; `env`
+ * adds server settings for the suite.
  */
-export function browserSuite(options: { smtp?: boolean } = {}): BrowserSuite {
+export function browserSuite(
+  options: { smtp?: boolean; env?: Readonly<Record<string, string>> } = {},
+): BrowserSuite {
   let server: Sightline | undefined;
   let browser: Browser | undefined;
   let smtp: TestSmtpServer | undefined;
@@ -26,7 +29,10 @@ export function browserSuite(options: { smtp?: boolean } = {}): BrowserSuite {
   beforeAll(async () => {
     if (options.smtp) smtp = await startSmtpServer();
     [server, browser] = await Promise.all([
-      startSightline(smtp === undefined ? {} : { smtp }),
+      startSightline({
+        ...(smtp === undefined ? {} : { smtp }),
+        ...(options.env === undefined ? {} : { env: options.env }),
+      }),
       connectBrowser(),
     ]);
   });

@@ -2,7 +2,16 @@
 // bar (breadcrumbs, theme), around the current page. Only sections that exist are listed.
 import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet, useParams } from "@tanstack/react-router";
-import { BookOpen, Inbox, LayoutGrid, type LucideIcon, Rocket, Settings2, UserRound } from "lucide-react";
+import {
+  BellRing,
+  BookOpen,
+  Inbox,
+  LayoutGrid,
+  type LucideIcon,
+  Rocket,
+  Settings2,
+  UserRound,
+} from "lucide-react";
 import { meQuery, receivedInvitationsQuery } from "../../lib/queries";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { Logo } from "./Logo";
@@ -70,6 +79,12 @@ export function AppShell() {
               params={{ project: params.project }}
               icon={Rocket}
               label="Setup"
+            />
+            <NavLink
+              to="/projects/$project/alerts"
+              params={{ project: params.project }}
+              icon={BellRing}
+              label="Alerts"
             />
             <NavLink
               to="/projects/$project/settings"

@@ -45,6 +45,18 @@ export function crumbsFor(routeIds: readonly string[], params: Record<string, st
       if (params.app !== undefined) crumbs.push({ label: <AppName project={project} app={params.app} /> });
       if (has("/app/projects/$project/settings/keys")) crumbs.push({ label: "API keys" });
     }
+    if (routeIds.some((id) => id.startsWith("/app/projects/$project/alerts"))) {
+      crumbs.push({ label: "Alerts", to: "/projects/$project/alerts", params: { project } });
+      if (has("/app/projects/$project/alerts/new")) crumbs.push({ label: "New rule" });
+      if (params.alertId !== undefined) {
+        crumbs.push({
+          label: "Rule",
+          to: "/projects/$project/alerts/$alertId",
+          params: { project, alertId: params.alertId },
+        });
+      }
+      if (has("/app/projects/$project/alerts/$alertId/edit")) crumbs.push({ label: "Edit" });
+    }
   }
   if (has("/app/account")) {
     crumbs.push({ label: "Account", to: "/account" });

@@ -1,0 +1,316 @@
+// A uPlot time-series chart for server-bucketed data: stacked bars or lines, a tooltip with the
+// exact figures of the hovered bucket, legend buttons that toggle series, drag-to-zoom reported
+// as a time range, colours from the design tokens (redrawn when the theme changes), and an
+// accessible name, a spoken summary and a "Show as table" view of the same points.
+import { useEffect, useMemo, useRef, useState } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import { bucketTimes, type ChartSeries, chartSummary, stackValues } from "./chart-data";
+import styles from "./Charts.module.css";
+import { useThemeColors } from "./use-theme-colors";
+
+export type { ChartSeries } from "./chart-data";
+
+export interface TimeRange {
+  /** ISO instants, inclusive start and exclusive end. */
+  readonly since: string;
+  readonly until: string;
+}
+
+export interface TimeSeriesChartProps {
+  /** Accessible name, also the figure's caption for screen readers ("Requests over time"). */
+  readonly label: string;
+  /** Bucket starts as ISO instants, ascending (the server's zero-filled `points[].bucket`). */
+  readonly buckets: readonly string[];
+  /** Bucket width in ms: the last bucket's end when zooming and in the table. */
+  readonly bucketMs: number;
+  /** Stack order bottom-up for "stacked"; drawing order for "lines". */
+  readonly series: readonly ChartSeries[];
+  readonly mode?: "stacked" | "lines";
+  /** Formats a value for the axis, the tooltip and the table (default: grouped integer). */
+  readonly formatValue?: (value: number) => string;
+  /** IANA zone for axis labels and tooltip times (the profile's zone). */
+  readonly timeZone?: string;
+  readonly height?: number;
+  /** Called with the dragged range; without it dragging selects nothing. */
+  readonly onZoom?: (range: TimeRange) => void;
+}
+
+const defaultFormat = (value: number) => value.toLocaleString("en-US", { maximumFractionDigits: 2 });
+
+function timeFormatter(timeZone: string | undefined): (ms: number) => string {
+  const format = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hour12: false,
+  });
+  return (ms) => format.format(new Date(ms));
+}
+
+interface HoverState {
+  readonly index: number;
+  readonly left: number;
+  readonly top: number;
+}
+
+export function TimeSeriesChart({
+  label,
+  buckets,
+  bucketMs,
+  series,
+  mode = "stacked",
+  formatValue = defaultFormat,
+  timeZone,
+  height = 220,
+  onZoom,
+}: TimeSeriesChartProps) {
+  const plotRef = useRef<HTMLDivElement>(null);
+  // The latest callback, read when a drag ends: a new function each render must not rebuild the chart.
+  const zoomRef = useRef(onZoom);
+  useEffect(() => {
+    zoomRef.current = onZoom;
+  }, [onZoom]);
+  const zoomable = onZoom !== undefined;
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const [hover, setHover] = useState<HoverState | null>(null);
+  const [asTable, setAsTable] = useState(false);
+  const colors = useThemeColors(
+    plotRef,
+    series.map((one) => one.color),
+  );
+  const times = useMemo(() => bucketTimes(buckets), [buckets]);
+  const formatTime = useMemo(() => timeFormatter(timeZone), [timeZone]);
+  const visible = series.filter((one) => !hidden.has(one.key));
+  const summary = chartSummary(label, times, visible, mode, formatValue, formatTime);
+
+  useEffect(() => {
+    const element = plotRef.current;
+    if (element === null || colors === null || asTable) return;
+    // Stacks are drawn top layer first so each lower layer paints over the one above it.
+    const stacked = mode === "stacked";
+    const layers = stacked ? stackValues(series, hidden) : series.map((one) => [...one.values]);
+    const order = stacked
+      ? series.map((_, index) => series.length - 1 - index)
+      : series.map((_, index) => index);
+    const bars = uPlot.paths.bars?.({ size: [0.8, 48], gap: 1 });
+    const opts: uPlot.Options = {
+      width: Math.max(element.clientWidth, 200),
+      height,
+      ms: 1,
+      legend: { show: false },
+      padding: [8, 8, 0, 0],
+      tzDate: timeZone === undefined ? undefined : (ms) => uPlot.tzDate(new Date(ms), timeZone),
+      cursor: {
+        drag: { x: zoomable, y: false, setScale: false },
+        points: { show: !stacked },
+        y: false,
+      },
+      select: { show: zoomable, left: 0, top: 0, width: 0, height: 0 },
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] } },
+      axes: [
+        { stroke: colors.text, grid: { stroke: colors.grid, width: 1 }, ticks: { stroke: colors.grid } },
+        {
+          stroke: colors.text,
+          grid: { stroke: colors.grid, width: 1 },
+          ticks: { show: false },
+          size: 56,
+          values: (_u, splits) => splits.map((value) => formatValue(value)),
+        },
+      ],
+      series: [
+        {},
+        ...order.map((index) => {
+          const one = series[index] as ChartSeries;
+          const color = colors.series[index] as string;
+          return {
+            label: one.label,
+            show: !hidden.has(one.key),
+            stroke: color,
+            width: stacked ? 0 : 2,
+            fill: stacked ? color : undefined,
+            paths: stacked ? bars : undefined,
+            points: { show: false },
+          } satisfies uPlot.Series;
+        }),
+      ],
+      hooks: {
+        setCursor: [
+          (u) => {
+            const index = u.cursor.idx;
+            if (index === null || index === undefined || u.cursor.left === undefined || u.cursor.left < 0) {
+              setHover(null);
+              return;
+            }
+            setHover({ index, left: u.cursor.left, top: u.cursor.top ?? 0 });
+          },
+        ],
+        setSelect: [
+          (u) => {
+            if (u.select.width < 4) return;
+            const from = u.posToVal(u.select.left, "x");
+            const to = u.posToVal(u.select.left + u.select.width, "x");
+            u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+            const first = times[0];
+            if (first === undefined) return;
+            // Snap outwards to whole buckets, within the data's span.
+            const last = (times[times.length - 1] as number) + bucketMs;
+            const since = Math.max(first, first + Math.floor((from - first) / bucketMs) * bucketMs);
+            const until = Math.min(last, first + Math.ceil((to - first) / bucketMs) * bucketMs);
+            if (until > since)
+              zoomRef.current?.({
+                since: new Date(since).toISOString(),
+                until: new Date(until).toISOString(),
+              });
+          },
+        ],
+      },
+    };
+    const data: uPlot.AlignedData = [times, ...order.map((index) => layers[index] as number[])];
+    const chart = new uPlot(opts, data, element);
+    const resize = new ResizeObserver(() =>
+      chart.setSize({ width: Math.max(element.clientWidth, 200), height }),
+    );
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      chart.destroy();
+    };
+  }, [series, hidden, times, mode, height, colors, timeZone, formatValue, bucketMs, asTable, zoomable]);
+
+  const toggle = (key: string) =>
+    setHidden((current) => {
+      const next = new Set(current);
+      if (next.has(key)) next.delete(key);
+      else if (next.size < series.length - 1) next.add(key);
+      return next;
+    });
+
+  const hovered = hover === null ? undefined : times[hover.index];
+  return (
+    <figure className={styles.figure} aria-label={label} data-chart={label}>
+      <div className={styles.toolbar}>
+        <div className={styles.legend} role="group" aria-label={`${label}: series`}>
+          {series.map((one, index) => (
+            <button
+              key={one.key}
+              type="button"
+              className={styles.legendItem}
+              aria-pressed={!hidden.has(one.key)}
+              onClick={() => toggle(one.key)}
+              data-series={one.key}
+            >
+              <span
+                className={styles.swatch}
+                aria-hidden="true"
+                ref={(node) => {
+                  if (node && colors) node.style.background = colors.series[index] ?? "";
+                }}
+              />
+              {one.label}
+            </button>
+          ))}
+        </div>
+        <button
+          type="button"
+          className={styles.tableToggle}
+          aria-pressed={asTable}
+          onClick={() => setAsTable(!asTable)}
+        >
+          {asTable ? "Show as chart" : "Show as table"}
+        </button>
+      </div>
+      <p className={styles.srOnly} data-chart-summary="">
+        {summary}
+      </p>
+      {asTable ? (
+        <ChartTable
+          times={times}
+          series={visible}
+          formatValue={formatValue}
+          formatTime={formatTime}
+          label={label}
+        />
+      ) : (
+        <div className={styles.plotWrap}>
+          <div ref={plotRef} className={styles.plot} aria-hidden="true" data-points={times.length} />
+          {hover !== null && hovered !== undefined ? (
+            <div
+              className={styles.tooltip}
+              role="status"
+              ref={(node) => {
+                if (!node) return;
+                const width = plotRef.current?.clientWidth ?? 0;
+                const flip = hover.left > width / 2;
+                node.style.left = `${flip ? hover.left - node.offsetWidth - 12 : hover.left + 12}px`;
+                node.style.top = `${Math.max(0, Math.min(hover.top, height - node.offsetHeight))}px`;
+              }}
+            >
+              <span className={styles.tooltipTime}>
+                {formatTime(hovered)} – {formatTime(hovered + bucketMs)}
+              </span>
+              {visible.map((one) => (
+                <span key={one.key} className={styles.tooltipRow}>
+                  <span>{one.label}</span>
+                  <span className={styles.tooltipValue}>{formatValue(one.values[hover.index] ?? 0)}</span>
+                </span>
+              ))}
+              {mode === "stacked" && visible.length > 1 ? (
+                <span className={[styles.tooltipRow, styles.tooltipTotal].join(" ")}>
+                  <span>Total</span>
+                  <span className={styles.tooltipValue}>
+                    {formatValue(visible.reduce((sum, one) => sum + (one.values[hover.index] ?? 0), 0))}
+                  </span>
+                </span>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+      )}
+    </figure>
+  );
+}
+
+function ChartTable({
+  label,
+  times,
+  series,
+  formatValue,
+  formatTime,
+}: {
+  label: string;
+  times: readonly number[];
+  series: readonly ChartSeries[];
+  formatValue: (value: number) => string;
+  formatTime: (ms: number) => string;
+}) {
+  return (
+    <div className={styles.tableWrap}>
+      <table className={styles.table}>
+        <caption className={styles.srOnly}>{label}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Bucket</th>
+            {series.map((one) => (
+              <th key={one.key} scope="col">
+                {one.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {times.map((time, index) => (
+            <tr key={time}>
+              <th scope="row">{formatTime(time)}</th>
+              {series.map((one) => (
+                <td key={one.key}>{formatValue(one.values[index] ?? 0)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+// The project's alerts: every rule with its state, condition, scope and last value, and the
+// notification channels. Admins and owners get the controls; everyone else reads.
+import { useQuery } from "@tanstack/react-query";
+import { getRouteApi, Link } from "@tanstack/react-router";
+import { BellRing, Plus } from "lucide-react";
+import { buttonClass } from "../../components/ui/Button";
+import { EmptyState, loadingOrFailed, Notice } from "../../components/ui/Feedback";
+import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { table } from "../../components/ui/Table";
+import { relativeTime } from "../../lib/format";
+import { useProjectAccess } from "../../lib/access";
+import { rulesQuery } from "./api";
+import styles from "./Alerts.module.css";
+import { ChannelsCard } from "./ChannelsCard";
+import { conditionText, formatMetricValue, scopeText } from "./rule-text";
+import { StateBadges } from "./StateBadges";
+
+const route = getRouteApi("/app/projects/$project/alerts");
+
+export function AlertsPage() {
+  const { project } = route.useParams();
+  const canWrite = useProjectAccess(project).can("alerts:write");
+  const rules = useQuery(rulesQuery(project));
+  const newRule = (
+    <Link
+      className={buttonClass({ variant: "primary" })}
+      to="/projects/$project/alerts/new"
+      params={{ project }}
+    >
+      <Plus size={16} aria-hidden="true" />
+      New rule
+    </Link>
+  );
+
+  return (
+    <Page>
+      <PageHeader
+        title="Alerts"
+        description="Rules watch error rate, latency and traffic, and notify your channels when something starts failing and when it recovers."
+        actions={canWrite ? newRule : undefined}
+      />
+      {!canWrite ? (
+        <Notice tone="info" role="status">
+          You can see the rules, their history and the channels. Admins and owners of the project change them.
+        </Notice>
+      ) : null}
+      {loadingOrFailed(rules, { title: "Rules", what: "the alert rules" }) ?? (
+        <Card title="Rules" labelledBy="rules-title">
+          {rules.data?.length === 0 ? (
+            <EmptyState icon={BellRing} title="No alert rules yet" action={canWrite ? newRule : undefined}>
+              A rule watches a metric of the project, an app or an endpoint, and tells you when it crosses a
+              threshold.
+            </EmptyState>
+          ) : (
+            <div className={table.wrap}>
+              <table className={table.table}>
+                <thead>
+                  <tr>
+                    <th scope="col">Rule</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Condition</th>
+                    <th scope="col" className={table.right}>
+                      Last value
+                    </th>
+                    <th scope="col">Evaluated</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(rules.data ?? []).map((rule) => (
+                    <tr key={rule.id}>
+                      <td>
+                        <Link
+                          className={styles.ruleName}
+                          to="/projects/$project/alerts/$alertId"
+                          params={{ project, alertId: rule.id }}
+                        >
+                          {rule.name}
+                        </Link>
+                        <span className={styles.sub}>{scopeText(rule.scope)}</span>
+                      </td>
+                      <td>
+                        <StateBadges rule={rule} />
+                      </td>
+                      <td>{conditionText(rule)}</td>
+                      <td className={[table.right, styles.numeric].join(" ")}>
+                        {formatMetricValue(rule.metric, rule.last_value)}
+                      </td>
+                      <td className={table.muted}>
+                        {rule.last_evaluated_at === null ? "Not yet" : relativeTime(rule.last_evaluated_at)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Card>
+      )}
+      <ChannelsCard project={project} canWrite={canWrite} />
+    </Page>
+  );
+}

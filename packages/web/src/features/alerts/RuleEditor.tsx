@@ -1,0 +1,359 @@
+// Creating and editing a rule: scope (project, app, environment, endpoint), every metric and
+// condition the API takes, the channels to notify, and beside it the live preview of the metric
+// against the threshold as the person types.
+import type { AlertMetric, AlertRule } from "@sightline/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
+import { type FormEvent, useState } from "react";
+import { Button, buttonClass } from "../../components/ui/Button";
+import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
+import { ErrorPanel, FailureNotice, Notice, SkeletonRows } from "../../components/ui/Feedback";
+import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { useToast } from "../../components/ui/Toast";
+import { isApiError } from "../../lib/api-client";
+import { useProjectAccess } from "../../lib/access";
+import { appsQuery, endpointsQuery, environmentsQuery } from "../../lib/queries";
+import { alertKeys, alertsApi, channelsQuery, ruleQuery } from "./api";
+import styles from "./Alerts.module.css";
+import { PreviewPanel } from "./PreviewPanel";
+import {
+  bodyFromDraft,
+  draftFromRule,
+  METRIC_DEFAULTS,
+  NEW_RULE,
+  numberOf,
+  type RuleDraft,
+  windowSecondsOf,
+} from "./rule-draft";
+import { COMPARATOR_WORDS, METRIC_LABELS, metricUnit } from "./rule-text";
+
+const newRoute = getRouteApi("/app/projects/$project/alerts/new");
+const editRoute = getRouteApi("/app/projects/$project/alerts/$alertId/edit");
+
+export function NewRulePage() {
+  const { project } = newRoute.useParams();
+  return <RuleEditor project={project} rule={null} />;
+}
+
+export function EditRulePage() {
+  const { project, alertId } = editRoute.useParams();
+  const rule = useQuery(ruleQuery(project, alertId));
+  if (rule.isPending)
+    return (
+      <Page>
+        <SkeletonRows rows={6} label="Loading the rule" />
+      </Page>
+    );
+  if (rule.isError)
+    return (
+      <Page>
+        <ErrorPanel what="the rule" error={rule.error} onRetry={() => void rule.refetch()} />
+      </Page>
+    );
+  return <RuleEditor key={rule.data.id} project={project} rule={rule.data} />;
+}
+
+function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null }) {
+  const canWrite = useProjectAccess(project).can("alerts:write");
+  const navigate = useNavigate();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<RuleDraft>(() => (rule === null ? NEW_RULE : draftFromRule(rule)));
+
+  const apps = useQuery(appsQuery(project));
+  const environments = useQuery({ ...environmentsQuery(project, draft.app), enabled: draft.app !== "" });
+  const endpoints = useQuery({ ...endpointsQuery(project, draft.app), enabled: draft.app !== "" });
+  const channels = useQuery(channelsQuery(project));
+
+  const save = useMutation({
+    mutationFn: () =>
+      rule === null
+        ? alertsApi.createRule(project, bodyFromDraft(draft))
+        : alertsApi.updateRule(project, rule.id, bodyFromDraft(draft)),
+    onSuccess: (saved) => {
+      toast(rule === null ? `Rule “${saved.name}” created` : `Rule “${saved.name}” saved`);
+      void queryClient.invalidateQueries({ queryKey: alertKeys.all(project) });
+      void navigate({ to: "/projects/$project/alerts/$alertId", params: { project, alertId: saved.id } });
+    },
+  });
+  const set = (patch: Partial<RuleDraft>) => {
+    setDraft((current) => ({ ...current, ...patch }));
+    // A refusal is about what was sent: it goes once the person changes the form.
+    if (save.isError) save.reset();
+  };
+  const error = isApiError(save.error) ? save.error : undefined;
+  const fieldError = (pointer: string) => error?.fieldMessage(pointer);
+  const unit = metricUnit(draft.metric);
+  const endpointValue = draft.method !== "" ? `${draft.method} ${draft.route}` : "";
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+
+  return (
+    <Page>
+      <PageHeader
+        title={rule === null ? "New alert rule" : `Edit “${rule.name}”`}
+        description="A rule fires when its condition holds for the chosen number of evaluations in a row (one a minute by default), and notifies its channels again when it resolves."
+      />
+      {!canWrite ? (
+        <Notice tone="info" role="status">
+          Only admins and owners of the project create and change alert rules.
+        </Notice>
+      ) : null}
+      <form className={styles.editor} onSubmit={submit} noValidate>
+        <Card title="Rule">
+          <div className={styles.sections}>
+            <div className={styles.fieldRow}>
+              <TextField
+                label="Rule name"
+                value={draft.name}
+                onChange={(event) => set({ name: event.target.value })}
+                maxLength={100}
+                required
+                placeholder="Checkout failing"
+                error={fieldError("/name")}
+              />
+            </div>
+            <fieldset className={styles.fieldset}>
+              <legend className={styles.legend}>Scope</legend>
+              <div className={styles.fieldRow}>
+                <SelectField
+                  label="App"
+                  value={draft.app}
+                  onChange={(event) =>
+                    set({ app: event.target.value, environment: "", method: "", route: "" })
+                  }
+                  error={fieldError("/scope/app") ?? fieldError("/scope")}
+                >
+                  <option value="">Whole project</option>
+                  {(apps.data ?? []).map((app) => (
+                    <option key={app.slug} value={app.slug}>
+                      {app.name}
+                    </option>
+                  ))}
+                </SelectField>
+                <SelectField
+                  label="Environment"
+                  value={draft.environment}
+                  disabled={draft.app === ""}
+                  onChange={(event) => set({ environment: event.target.value })}
+                  error={fieldError("/scope/environment")}
+                >
+                  <option value="">All environments</option>
+                  {(environments.data ?? []).map((environment) => (
+                    <option key={environment.id} value={environment.name}>
+                      {environment.name}
+                    </option>
+                  ))}
+                </SelectField>
+                <SelectField
+                  label="Endpoint"
+                  value={endpointValue}
+                  disabled={draft.app === ""}
+                  onChange={(event) => {
+                    const [method = "", ...route] = event.target.value.split(" ");
+                    set({ method, route: route.join(" ") });
+                  }}
+                  error={fieldError("/scope/endpoint")}
+                >
+                  <option value="">All endpoints</option>
+                  {endpointValue !== "" &&
+                  !(endpoints.data ?? []).some((e) => `${e.method} ${e.path}` === endpointValue) ? (
+                    <option value={endpointValue}>{endpointValue}</option>
+                  ) : null}
+                  {(endpoints.data ?? []).map((endpoint) => (
+                    <option key={endpoint.id} value={`${endpoint.method} ${endpoint.path}`}>
+                      {endpoint.method} {endpoint.path}
+                    </option>
+                  ))}
+                </SelectField>
+              </div>
+            </fieldset>
+            <fieldset className={styles.fieldset}>
+              <legend className={styles.legend}>Condition</legend>
+              <div className={styles.fieldRow}>
+                <SelectField
+                  label="Metric"
+                  value={draft.metric}
+                  onChange={(event) => {
+                    const metric = event.target.value as AlertMetric;
+                    set({ metric, ...METRIC_DEFAULTS[metric] });
+                  }}
+                  error={fieldError("/metric")}
+                >
+                  {(Object.keys(METRIC_LABELS) as AlertMetric[]).map((metric) => (
+                    <option key={metric} value={metric}>
+                      {METRIC_LABELS[metric]}
+                    </option>
+                  ))}
+                </SelectField>
+                {draft.metric === "error_rate" ? (
+                  <SelectField
+                    label="Counted as errors"
+                    value={String(draft.error_status_from)}
+                    onChange={(event) =>
+                      set({ error_status_from: Number(event.target.value) === 400 ? 400 : 500 })
+                    }
+                    error={fieldError("/error_status_from")}
+                  >
+                    <option value="500">Status ≥ 500</option>
+                    <option value="400">Status ≥ 400</option>
+                  </SelectField>
+                ) : null}
+                {draft.metric === "status_count" ? (
+                  <TextField
+                    label="Status code or class"
+                    value={draft.status}
+                    onChange={(event) => set({ status: event.target.value })}
+                    placeholder="5xx"
+                    maxLength={3}
+                    hint="A code like 503 or a class like 4xx."
+                    error={fieldError("/status")}
+                  />
+                ) : null}
+                <SelectField
+                  label="Fires when the value is"
+                  value={draft.comparator}
+                  onChange={(event) => set({ comparator: event.target.value as RuleDraft["comparator"] })}
+                  error={fieldError("/comparator")}
+                >
+                  {(Object.keys(COMPARATOR_WORDS) as RuleDraft["comparator"][]).map((comparator) => (
+                    <option key={comparator} value={comparator}>
+                      {COMPARATOR_WORDS[comparator]}
+                    </option>
+                  ))}
+                </SelectField>
+                <TextField
+                  label={unit === "" ? "Threshold" : `Threshold (${unit})`}
+                  type="number"
+                  inputMode="decimal"
+                  min={0}
+                  step="any"
+                  value={draft.threshold}
+                  onChange={(event) => set({ threshold: event.target.value })}
+                  hint={
+                    draft.metric === "request_count" &&
+                    draft.comparator === "lt" &&
+                    numberOf(draft.threshold) === 1
+                      ? "Below 1: no traffic at all."
+                      : undefined
+                  }
+                  error={fieldError("/threshold")}
+                />
+              </div>
+              <div className={styles.fieldRow}>
+                <TextField
+                  label="Window (minutes)"
+                  type="number"
+                  min={1}
+                  max={1440}
+                  step="any"
+                  value={draft.window_minutes}
+                  onChange={(event) => set({ window_minutes: event.target.value })}
+                  hint="1 to 1440 (24 h)."
+                  error={fieldError("/window_seconds")}
+                />
+                {draft.metric !== "request_count" ? (
+                  <TextField
+                    label="Minimum requests"
+                    type="number"
+                    min={0}
+                    step={1}
+                    value={draft.min_requests}
+                    onChange={(event) => set({ min_requests: event.target.value })}
+                    hint="Fewer in the window never fire."
+                    error={fieldError("/min_requests")}
+                  />
+                ) : null}
+                <TextField
+                  label="Evaluations in a row"
+                  type="number"
+                  min={1}
+                  max={1440}
+                  step={1}
+                  value={draft.for_evaluations}
+                  onChange={(event) => set({ for_evaluations: event.target.value })}
+                  hint="1 fires at once; more waits while pending."
+                  error={fieldError("/for_evaluations")}
+                />
+              </div>
+            </fieldset>
+            <fieldset className={styles.fieldset}>
+              <legend className={styles.legend}>Notify</legend>
+              {channels.data !== undefined && channels.data.length === 0 ? (
+                <p className={styles.sub}>
+                  No channels yet: the rule keeps its history, and you can add channels on the Alerts page.
+                </p>
+              ) : (
+                <div className={styles.checks}>
+                  {(channels.data ?? []).map((channel) => (
+                    <Checkbox
+                      key={channel.id}
+                      label={`${channel.name} (${channel.type === "email" ? "e-mail" : channel.type})`}
+                      checked={draft.channel_ids.includes(channel.id)}
+                      onChange={(event) =>
+                        set({
+                          channel_ids: event.target.checked
+                            ? [...draft.channel_ids, channel.id]
+                            : draft.channel_ids.filter((id) => id !== channel.id),
+                        })
+                      }
+                    />
+                  ))}
+                </div>
+              )}
+              <Checkbox
+                label="Enabled: evaluate this rule"
+                checked={draft.enabled}
+                onChange={(event) => set({ enabled: event.target.checked })}
+              />
+            </fieldset>
+          </div>
+        </Card>
+        <Card
+          title="Preview"
+          description="The metric over the last 24 hours, measured the way the rule measures it, against the threshold."
+        >
+          <PreviewPanel
+            project={project}
+            rule={{
+              metric: draft.metric,
+              error_status_from: draft.error_status_from,
+              status: draft.status.trim().toLowerCase(),
+              comparator: draft.comparator,
+              threshold: numberOf(draft.threshold),
+              window_seconds: windowSecondsOf(draft),
+              min_requests: Math.max(0, numberOf(draft.min_requests) || 0),
+            }}
+            scope={{
+              app: draft.app,
+              environment: draft.environment,
+              method: draft.method,
+              route: draft.route,
+            }}
+          />
+        </Card>
+        <FailureNotice error={save.error} fieldsInline />
+        {error && error.fieldErrors.length > 0 ? (
+          <Notice tone="danger" role="alert">
+            Check the fields marked above.
+          </Notice>
+        ) : null}
+        <div className={styles.pager}>
+          <Link
+            className={buttonClass()}
+            to={rule === null ? "/projects/$project/alerts" : "/projects/$project/alerts/$alertId"}
+            params={rule === null ? { project } : { project, alertId: rule.id }}
+          >
+            Cancel
+          </Link>
+          <Button type="submit" variant="primary" busy={save.isPending} disabled={!canWrite}>
+            {rule === null ? "Create rule" : "Save rule"}
+          </Button>
+        </div>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,112 @@
+// The rule form's state and its two conversions: from a saved rule (to edit it) and to the body
+// the API takes. Inputs stay strings while typed; the server validates the numbers it receives.
+import type {
+  AlertComparator,
+  AlertMetric,
+  AlertRule,
+  CreateAlertRuleBody,
+  UpdateAlertRuleBody,
+} from "@sightline/contracts";
+
+export interface RuleDraft {
+  readonly name: string;
+  readonly enabled: boolean;
+  /** App slug; "" for the whole project. */
+  readonly app: string;
+  readonly environment: string;
+  readonly method: string;
+  readonly route: string;
+  readonly metric: AlertMetric;
+  readonly error_status_from: 400 | 500;
+  readonly status: string;
+  readonly comparator: AlertComparator;
+  readonly threshold: string;
+  readonly window_minutes: string;
+  readonly min_requests: string;
+  readonly for_evaluations: string;
+  readonly channel_ids: readonly string[];
+}
+
+export const NEW_RULE: RuleDraft = {
+  name: "",
+  enabled: true,
+  app: "",
+  environment: "",
+  method: "",
+  route: "",
+  metric: "error_rate",
+  error_status_from: 500,
+  status: "5xx",
+  comparator: "gt",
+  threshold: "5",
+  window_minutes: "5",
+  min_requests: "20",
+  for_evaluations: "2",
+  channel_ids: [],
+};
+
+/** A sensible threshold and comparator when the metric changes (a person edits from there). */
+export const METRIC_DEFAULTS: Record<AlertMetric, Pick<RuleDraft, "comparator" | "threshold">> = {
+  error_rate: { comparator: "gt", threshold: "5" },
+  p95_latency_ms: { comparator: "gt", threshold: "500" },
+  p99_latency_ms: { comparator: "gt", threshold: "1000" },
+  request_count: { comparator: "lt", threshold: "1" },
+  status_count: { comparator: "gt", threshold: "10" },
+};
+
+export function draftFromRule(rule: AlertRule): RuleDraft {
+  return {
+    name: rule.name,
+    enabled: rule.enabled,
+    app: rule.scope.app?.slug ?? "",
+    environment: rule.scope.environment ?? "",
+    method: rule.scope.endpoint?.method ?? "",
+    route: rule.scope.endpoint?.route ?? "",
+    metric: rule.metric,
+    error_status_from: rule.error_status_from ?? 500,
+    status: rule.status ?? "5xx",
+    comparator: rule.comparator,
+    threshold: String(rule.threshold),
+    window_minutes: String(rule.window_seconds / 60),
+    min_requests: String(rule.min_requests),
+    for_evaluations: String(rule.for_evaluations),
+    channel_ids: rule.channel_ids,
+  };
+}
+
+/** A typed number, or NaN (which the server refuses with a message for that field). */
+export function numberOf(text: string): number {
+  return text.trim() === "" ? Number.NaN : Number(text);
+}
+
+export function windowSecondsOf(draft: Pick<RuleDraft, "window_minutes">): number {
+  return Math.round(numberOf(draft.window_minutes) * 60);
+}
+
+/** The body of a create, or of an edit (PATCH sends every field: the form shows them all). */
+export function bodyFromDraft(draft: RuleDraft): CreateAlertRuleBody & UpdateAlertRuleBody {
+  const scope =
+    draft.app === ""
+      ? { app: null, environment: null, endpoint: null }
+      : {
+          app: draft.app,
+          environment: draft.environment === "" ? null : draft.environment,
+          endpoint:
+            draft.method !== "" && draft.route !== "" ? { method: draft.method, route: draft.route } : null,
+        };
+  return {
+    name: draft.name.trim(),
+    enabled: draft.enabled,
+    scope,
+    metric: draft.metric,
+    ...(draft.metric === "error_rate" ? { error_status_from: draft.error_status_from } : {}),
+    ...(draft.metric === "status_count" ? { status: draft.status.trim().toLowerCase() } : {}),
+    comparator: draft.comparator,
+    threshold: numberOf(draft.threshold),
+    window_seconds: windowSecondsOf(draft),
+    min_requests:
+      draft.metric === "request_count" && draft.min_requests.trim() === "" ? 0 : numberOf(draft.min_requests),
+    for_evaluations: numberOf(draft.for_evaluations),
+    channel_ids: [...draft.channel_ids],
+  };
+}
