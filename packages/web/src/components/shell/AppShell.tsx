@@ -2,7 +2,19 @@
 // bar (breadcrumbs, theme), around the current page. Only sections that exist are listed.
 import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet, useParams } from "@tanstack/react-router";
-import { BookOpen, LayoutGrid, type LucideIcon, Rocket, Settings2, UserRound } from "lucide-react";
+import {
+  AlertOctagon,
+  BookOpen,
+  LayoutDashboard,
+  LayoutGrid,
+  List,
+  type LucideIcon,
+  Rocket,
+  ScrollText,
+  Settings2,
+  UserRound,
+  Users,
+} from "lucide-react";
 import { meQuery } from "../../lib/queries";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { Logo } from "./Logo";
@@ -17,18 +29,22 @@ function NavLink({
   icon: Icon,
   label,
   exact = false,
+  keepFilters = false,
 }: {
   to: string;
   params?: Record<string, string>;
   icon: LucideIcon;
   label: string;
   exact?: boolean;
+  /** Traffic pages carry the time range, app and environment across (Apitally does too). */
+  keepFilters?: boolean;
 }) {
   return (
     <Link
       // Paths come from the route tree; the router resolves them at run time.
       to={to as never}
       params={params as never}
+      search={keepFilters ? ((previous: Record<string, unknown>) => sharedFilters(previous)) as never : undefined}
       className={styles.navLink}
       activeOptions={{ exact }}
       activeProps={{ "aria-current": "page" }}
@@ -37,6 +53,12 @@ function NavLink({
       {label}
     </Link>
   );
+}
+
+const SHARED_KEYS = ["range", "since", "until", "app", "env", "refresh"];
+
+function sharedFilters(search: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(SHARED_KEYS.filter((key) => search[key] !== undefined).map((key) => [key, search[key]]));
 }
 
 export function AppShell() {
@@ -55,6 +77,11 @@ export function AppShell() {
         {params.project !== undefined ? (
           <nav className={styles.navGroup} aria-label="Project">
             <span className={styles.navHeading}>Project</span>
+            <NavLink to="/projects/$project" params={{ project: params.project }} icon={LayoutDashboard} label="Overview" exact keepFilters />
+            <NavLink to="/projects/$project/requests" params={{ project: params.project }} icon={List} label="Requests" keepFilters />
+            <NavLink to="/projects/$project/logs" params={{ project: params.project }} icon={ScrollText} label="Logs" keepFilters />
+            <NavLink to="/projects/$project/consumers" params={{ project: params.project }} icon={Users} label="Consumers" keepFilters />
+            <NavLink to="/projects/$project/errors" params={{ project: params.project }} icon={AlertOctagon} label="Errors" keepFilters />
             <NavLink
               to="/projects/$project/setup"
               params={{ project: params.project }}

@@ -1,0 +1,83 @@
+// Hooks every traffic page uses: the URL's filters and their time window (re-anchored by the
+// opt-in auto-refresh, which pauses while the tab is hidden), navigation that edits the URL,
+// and the one performance mark the dashboard bench reads.
+import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type TimeWindow, timeWindow, type TrafficSearch } from "./traffic-search";
+
+export const DATA_PAINTED_MARK = "sightline:data-painted";
+
+export function useProjectSlug(): string {
+  return (useParams({ strict: false }) as { project?: string }).project ?? "";
+}
+
+export function useTrafficSearch(): TrafficSearch {
+  return useSearch({ strict: false }) as TrafficSearch;
+}
+
+/** Edits the URL's search: `replace` for typing, a history entry for deliberate changes. */
+export function useSetSearch(): (patch: Partial<TrafficSearch>, options?: { replace?: boolean }) => void {
+  const navigate = useNavigate();
+  return useCallback(
+    (patch, options) => {
+      void navigate({
+        to: ".",
+        search: (previous: Record<string, unknown>) => {
+          const next: Record<string, unknown> = { ...previous, ...patch };
+          for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+          return next as never;
+        },
+        replace: options?.replace ?? false,
+      } as never);
+    },
+    [navigate],
+  );
+}
+
+/**
+ * The window of the URL's range. Presets end at "now" as of the last anchor: page load, a range
+ * change, Refresh, or an auto-refresh tick (only while the tab is visible).
+ */
+export function useTimeWindow(search: TrafficSearch): { window: TimeWindow; refresh: () => void } {
+  const [anchor, setAnchor] = useState(() => Date.now());
+  const refresh = useCallback(() => setAnchor(Date.now()), []);
+  const period = search.refresh;
+  useEffect(() => {
+    if (period === undefined) return;
+    const tick = () => {
+      if (document.visibilityState === "visible") setAnchor(Date.now());
+    };
+    const timer = globalThis.setInterval(tick, period * 1000);
+    // Coming back to a hidden tab refreshes at once if a tick was missed.
+    const onVisible = () => {
+      if (document.visibilityState === "visible") tick();
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      globalThis.clearInterval(timer);
+      document.removeEventListener("visibilitychange", onVisible);
+    };
+  }, [period]);
+  const { range, since, until } = search;
+  const window = useMemo(
+    () => timeWindow({ range, since, until }, anchor),
+    [range, since, until, anchor],
+  );
+  return { window, refresh };
+}
+
+/** Marks the first time this page's data is on screen (once per page visit). */
+export function useDataPainted(ready: boolean): void {
+  const done = useRef(false);
+  useEffect(() => {
+    if (!ready || done.current) return;
+    done.current = true;
+    // After the browser has painted the committed frame.
+    requestAnimationFrame(() => performance.mark(DATA_PAINTED_MARK));
+  }, [ready]);
+}
+
+/** The filters every analytics call of a page takes. */
+export function windowParams(search: TrafficSearch, window: TimeWindow) {
+  return { since: window.since, until: window.until, app_slugs: search.app, environment: search.env };
+}
