@@ -50,7 +50,7 @@ export function OverviewPage() {
   const { window, refresh } = useTimeWindow(search);
   const base = windowParams(search, window);
   const summary = useQuery(trafficApi.summary(project, base));
-  const series = useQuery(trafficApi.timeseries(project, { ...base, timezone: zone }));
+  const series = useQuery(trafficApi.timeseries(project, base));
   const sort = search.sort ?? "total_requests";
   const dir = search.dir ?? (sort === "endpoint" ? "asc" : "desc");
   const page = search.page ?? 1;
