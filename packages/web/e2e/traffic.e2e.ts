@@ -161,10 +161,10 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     const { page } = me;
     await page.goto("/projects/shop/requests?range=1h");
     await page.getByText(`1–41 of ${ALL_REQUESTS} requests`).waitFor();
-    await page.getByLabel("Status", { exact: true }).selectOption("5xx");
+    await page.getByRole("combobox", { name: /^Status/ }).selectOption("5xx");
     await expect.poll(() => new URL(page.url()).searchParams.get("status")).toBe("5xx");
     await page.getByText("1–2 of 2 requests").waitFor();
-    await page.getByLabel("Status", { exact: true }).selectOption("");
+    await page.getByRole("combobox", { name: /^Status/ }).selectOption("");
     await page.getByLabel("Consumer id").fill("initech");
     await page.getByLabel("Consumer id").press("Enter");
     await page.getByText("1–8 of 8 requests").waitFor();
@@ -176,9 +176,9 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     await page.getByText("1–1 of 1 requests").waitFor();
     await page.locator("tr[data-request-id]").first().click();
     const drawer = page.getByRole("dialog");
-    await drawer.getByText("detail-probe").waitFor();
+    await drawer.getByRole("region", { name: "Request headers" }).getByText("detail-probe").waitFor();
     expect(new URL(page.url()).searchParams.get("req")).not.toBeNull();
-    await drawer.getByText("edge-7").waitFor();
+    await drawer.getByRole("region", { name: "Response headers" }).getByText("edge-7").waitFor();
     const payload = await drawer.getByLabel("Request payload", { exact: true }).textContent();
     expect(payload).toContain('"sku": "A-1"');
     // Markup in a payload is text, never HTML (no dialog opened: the suite checks).
@@ -192,6 +192,16 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     await page.getByRole("heading", { name: "Logs" }).waitFor();
     await page.getByText("order step 3 payment declined").waitFor();
     expect(await page.locator("tr[data-log-id]").count()).toBe(3);
+  });
+
+  it("an API refusal is shown as an error with its detail and request id, never as no data", async () => {
+    const { page } = me;
+    // A latency range the server refuses (minimum above maximum).
+    await page.goto("/projects/shop/requests?range=1h&min_ms=500&max_ms=10");
+    const alert = page.getByRole("alert").filter({ hasText: "Could not load the requests" });
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/Request id \S+/);
+    expect(await page.locator('table[aria-label="Requests"]').count()).toBe(0);
   });
 
   it("a session ended elsewhere sends the next refresh to sign-in with a message", async () => {
@@ -209,6 +219,44 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     await first.page.getByRole("button", { name: "Refresh now" }).click();
     await first.page.getByText("Your session has ended. Sign in again to continue.").waitFor();
     expect(new URL(first.page.url()).pathname).toBe("/auth/sign-in");
+  });
+
+  const cellsOf = (page: Page, tableName: string) =>
+    page.locator(`table[aria-label="${tableName}"] tbody tr`).evaluateAll((rows) =>
+      rows.map((row) => [...row.querySelectorAll("td")].map((cell) => (cell.textContent ?? "").trim())),
+    );
+
+  it("the endpoint, consumer, consumers and errors pages show the dataset's figures", async () => {
+    const { page } = me;
+    await page.goto("/projects/shop/endpoints/detail?range=1h&app=checkout-api&method=POST&path=%2Forders");
+    await page.locator('dl[aria-label="Key figures"]').waitFor();
+    expect(await kpi(page, "Requests").textContent()).toBe("17");
+    expect(await kpi(page, "Error rate").textContent()).toBe("23.5 %");
+    expect(await page.getByRole("list", { name: "Requests by status code" }).textContent()).toMatch(/201 requests13.*422 requests2.*500 requests2/);
+
+    await page.goto("/projects/shop/consumers?range=1h");
+    await page.getByRole("link", { name: "Acme Corp" }).waitFor();
+    const consumers = await cellsOf(page, "Consumers");
+    expect(consumers.map((row) => [row[0]?.split(" · ")[0], row[2]])).toEqual([
+      ["Acme Corp", "21"],
+      ["Globex", "12"],
+      ["Initech", "8"],
+    ]);
+    await page.getByRole("link", { name: "Acme Corp" }).click();
+    await page.getByRole("heading", { name: "Consumer acme" }).waitFor();
+    await expect.poll(() => kpi(page, "Requests").textContent()).toBe("21");
+
+    await page.goto("/projects/shop/errors?range=1h");
+    await page.locator('table[aria-label="Errors"] tbody tr').first().waitFor();
+    const errors = await cellsOf(page, "Errors");
+    expect(errors.map((row) => [row[0]?.replace(/\s+/g, " ").split(" ·")[0], row[1], row[2]])).toEqual([
+      ["GET /orders/{id}", "404", "4"],
+      ["POST /orders", "422", "2"],
+      ["POST /orders", "500", "2"],
+    ]);
+    await page.getByLabel("Class").selectOption("5xx");
+    await expect.poll(() => new URL(page.url()).searchParams.get("status")).toBe("5xx");
+    await expect.poll(async () => (await cellsOf(page, "Errors")).length).toBe(1);
   });
 
   const PAGES: ReadonlyArray<{ name: string; path: string; ready: (page: Page) => Promise<unknown> }> = [

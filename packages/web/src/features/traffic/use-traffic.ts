@@ -1,6 +1,7 @@
 // Hooks every traffic page uses: the URL's filters and their time window (re-anchored by the
 // opt-in auto-refresh, which pauses while the tab is hidden), navigation that edits the URL,
 // and the one performance mark the dashboard bench reads.
+import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type TimeWindow, timeWindow, type TrafficSearch } from "./traffic-search";
@@ -40,12 +41,17 @@ export function useSetSearch(): (patch: Partial<TrafficSearch>, options?: { repl
  */
 export function useTimeWindow(search: TrafficSearch): { window: TimeWindow; refresh: () => void } {
   const [anchor, setAnchor] = useState(() => Date.now());
-  const refresh = useCallback(() => setAnchor(Date.now()), []);
+  const queryClient = useQueryClient();
+  const refresh = useCallback(() => {
+    setAnchor(Date.now());
+    // Within the same minute the window (and so the keys) stay the same: refetch what is shown.
+    void queryClient.invalidateQueries({ predicate: (query) => query.queryKey.includes("traffic") });
+  }, [queryClient]);
   const period = search.refresh;
   useEffect(() => {
     if (period === undefined) return;
     const tick = () => {
-      if (document.visibilityState === "visible") setAnchor(Date.now());
+      if (document.visibilityState === "visible") refresh();
     };
     const timer = globalThis.setInterval(tick, period * 1000);
     // Coming back to a hidden tab refreshes at once if a tick was missed.
@@ -57,7 +63,7 @@ export function useTimeWindow(search: TrafficSearch): { window: TimeWindow; refr
       globalThis.clearInterval(timer);
       document.removeEventListener("visibilitychange", onVisible);
     };
-  }, [period]);
+  }, [period, refresh]);
   const { range, since, until } = search;
   const window = useMemo(
     () => timeWindow({ range, since, until }, anchor),
