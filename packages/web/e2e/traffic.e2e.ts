@@ -189,7 +189,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
 
     // The trace's logs, one click away.
     await drawer.getByRole("link", { name: "Logs of this trace" }).click();
-    await page.getByRole("heading", { name: "Logs" }).waitFor();
+    await page.getByRole("heading", { name: "Logs", level: 1 }).waitFor();
     await page.getByText("order step 3 payment declined").waitFor();
     expect(await page.locator("tr[data-log-id]").count()).toBe(3);
   });
