@@ -1,5 +1,6 @@
-// The request records of the query benchmarks, generated inside the engine (INSERT … SELECT FROM
-// numbers()): shared by bench:query and bench:alerts so both measure the same data. Parameters:
+// The request and log records of the query benchmarks, generated inside the engine (INSERT …
+// SELECT FROM numbers()): shared by bench:query, bench:alerts and bench:dashboard so all measure
+// the same data. Parameters:
 // {end:Int64} epoch ms of the newest row, {edges:Array(UInt8)} cumulative percent shares of the
 // apps, {projects:Array(String)} and {appIds:Array(String)} the project and app of each share.
 
@@ -63,5 +64,33 @@ export function requestsSql(database: string, rows: number): string {
       if(p < 13, concat('{"sku":"A-', toString(c), '","quantity":2}'), ''),
       if(p < 13, '{"ok":true}', ''),
       '', ''
+    FROM numbers(${rows})`;
+}
+
+/** api_logs rows generated in the engine, spread like requestsSql's (same parameters). */
+export function logsSql(database: string, rows: number): string {
+  return `INSERT INTO ${database}.api_logs (id, project_id, app_id, timestamp, environment, level, message,
+      logger_name, payload, attributes, trace_id, span_id, endpoint_method, endpoint_path, endpoint_route,
+      status_code, consumer_id)
+    WITH
+      toInt64({end:Int64} - 30 * ${DAY} + intDiv(number * 30 * ${DAY}, ${rows})) AS ms,
+      leftPad(lower(hex(ms)), 12, '0') AS t,
+      leftPad(lower(hex(cityHash64(number, 21))), 16, '0') AS r,
+      cityHash64(number, 1) % 100 AS slot,
+      arrayFirstIndex(edge -> slot < edge, {edges:Array(UInt8)}) AS app,
+      cityHash64(number, 22) % 100 AS l
+    SELECT
+      toUUID(concat(substring(t, 1, 8), '-', substring(t, 9, 4), '-7', substring(r, 1, 3), '-8', substring(r, 4, 3),
+        '-', substring(r, 7, 10), 'ab')),
+      {projects:Array(String)}[app], {appIds:Array(String)}[app],
+      fromUnixTimestamp64Milli(ms, 'UTC'),
+      if(cityHash64(number, 6) % 10 < 8, 'production', 'staging'),
+      multiIf(l < 20, 'DEBUG', l < 80, 'INFO', l < 92, 'WARNING', l < 99, 'ERROR', 'CRITICAL'),
+      concat(['order placed', 'payment provider timed out', 'cache miss', 'user signed in', 'retrying request'][
+        l % 5 + 1], ' #', toString(number % 100000)),
+      ['app.orders', 'app.payments', 'app.cache', 'app.auth'][l % 4 + 1],
+      '',
+      map('order_id', concat('o-', toString(number % 50000)), 'attempt', toString(l % 4)),
+      '', '', '', '', '', 0, ''
     FROM numbers(${rows})`;
 }

@@ -39,15 +39,25 @@ describe("requestFilterClause", () => {
       routes: ["/r"],
       endpoints: [{ method: "GET", route: "/e" }],
       endpointSearch: "q'",
+      consumerId: "c' OR '1",
+      traceId: "t'",
     };
     const sql = requestFilterClause(filter, params);
     expect(sql.startsWith("PREWHERE project_id = {p0:String} AND ")).toBe(true);
     expect(sql.endsWith(" WHERE lower(path) LIKE {p10:String}")).toBe(true);
-    for (const value of ["OR 1=1", "prod'", "q'", "/x"]) expect(sql).not.toContain(value);
+    for (const value of ["OR 1=1", "prod'", "q'", "/x", "c'", "t'"]) expect(sql).not.toContain(value);
+    expect(sql).toContain("consumer_id = {p15:String} AND trace_id = {p16:String}");
     expect(sql).toContain(
       "(status_code IN {p6:Array(UInt16)} OR intDiv(status_code, 100) IN {p7:Array(UInt8)})",
     );
-    expect(params.values).toMatchObject({ p0: "p' OR 1=1", p1: ["a", "b"], p4: "prod'", p10: "/x%" });
+    expect(params.values).toMatchObject({
+      p0: "p' OR 1=1",
+      p1: ["a", "b"],
+      p4: "prod'",
+      p10: "/x%",
+      p15: "c' OR '1",
+      p16: "t'",
+    });
     expect(params.values.p2).toEqual(new Date(0));
   });
 
