@@ -194,6 +194,44 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     expect(await page.locator("tr[data-log-id]").count()).toBe(3);
   });
 
+  it("each page's first paint makes at most three analytics or data calls", async () => {
+    const { page } = me;
+    for (const path of [
+      "/projects/shop?range=1h",
+      "/projects/shop/requests?range=1h",
+      "/projects/shop/endpoints/detail?range=1h&app=checkout-api&method=POST&path=%2Forders",
+      "/projects/shop/logs?range=1h",
+      "/projects/shop/consumers?range=1h",
+      "/projects/shop/consumers/acme?range=1h",
+      "/projects/shop/errors?range=1h",
+    ]) {
+      await page.goto(path);
+      await page.waitForFunction(() => performance.getEntriesByName("sightline:data-painted").length > 0);
+      const before = await page.evaluate(() => {
+        const painted = performance.getEntriesByName("sightline:data-painted")[0]?.startTime ?? 0;
+        return performance
+          .getEntriesByType("resource")
+          .filter((entry) => /\/api\/v1\/(projects|apps)\/[^/]+\/(analytics|data)\//.test(entry.name) && entry.startTime < painted)
+          .map((entry) => entry.name);
+      });
+      expect(before.length, `${path}: ${before.join(", ")}`).toBeGreaterThan(0);
+      expect(before.length, `${path}: ${before.join(", ")}`).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it("a custom range in the profile's zone goes into the URL", async () => {
+    const { page } = me;
+    await page.goto("/projects/shop/errors?range=1h");
+    await page.locator('table[aria-label="Errors"] tbody tr').first().waitFor();
+    await page.getByRole("combobox", { name: /^Time range/ }).selectOption("custom");
+    await page.getByLabel("From (UTC)").fill("2026-01-01T00:00");
+    await page.getByLabel("To (UTC)").fill("2026-01-02T00:00");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("since")).toBe("2026-01-01T00:00:00.000Z");
+    expect(new URL(page.url()).searchParams.get("until")).toBe("2026-01-02T00:00:00.000Z");
+    await page.getByText("No failed requests in this window.").waitFor();
+  });
+
   it("an API refusal is shown as an error with its detail and request id, never as no data", async () => {
     const { page } = me;
     // A latency range the server refuses (minimum above maximum).
@@ -291,4 +329,19 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     }
     return dark;
   }
+
+  // Last: it adds a request the figures above do not count.
+  it("live mode shows a request sent after the page opened", async () => {
+    const { page } = me;
+    await page.goto("/projects/shop/requests?range=1h&live=true");
+    await page.getByText(`1–41 of ${ALL_REQUESTS} requests`).waitFor();
+    const api = apiAs(me.context.request, suite.server);
+    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "live" });
+    await ingest(me.context.request, key.key, [
+      { app_id: "checkout-api", timestamp: new Date().toISOString(), method: "PATCH", path: "/orders/live-1", route: "/orders/{id}", status_code: 200, response_time_ms: 3, environment: "staging" },
+    ]);
+    // Live mode refetches page 1 every 5 s; the new request arrives at the top.
+    await page.getByText("/orders/live-1").waitFor({ timeout: 20_000 });
+    expect(await page.locator("tr[data-request-id]").first().textContent()).toContain("/orders/live-1");
+  });
 });

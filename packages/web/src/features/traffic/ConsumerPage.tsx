@@ -25,7 +25,7 @@ export function ConsumerPage() {
   const series = useQuery(trafficApi.timeseries(project, base));
   const endpoints = useQuery(trafficApi.endpoints(project, { ...base, sort_by: "total_requests", page_size: 25 }));
   const painted = summary.isSuccess && series.isSuccess && endpoints.isSuccess;
-  useDataPainted(painted);
+  const marked = useDataPainted(painted);
   const s = summary.data;
 
   return (
@@ -90,14 +90,14 @@ export function ConsumerPage() {
         )}
       </Card>
       <Card title="Recent requests">
-        {painted ? (
+        {marked ? (
           <RecentRequests project={project} filters={{ ...search, consumer }} window={window} openId={search.req} label="Recent requests of this consumer" />
         ) : (
           <SkeletonRows rows={4} label="Waiting for the figures" />
         )}
       </Card>
       <Card title="Recent errors">
-        {painted ? (
+        {marked ? (
           <RecentErrors project={project} consumer={consumer} window={window} />
         ) : (
           <SkeletonRows rows={3} label="Waiting for the figures" />

@@ -40,7 +40,7 @@ export function EndpointPage() {
   const series = useQuery({ ...trafficApi.endpointTimeseries(project, app, params), enabled: ready });
   const codes = useQuery({ ...trafficApi.endpointStatusCodes(project, app, params), enabled: ready });
   const painted = detail.isSuccess && series.isSuccess && codes.isSuccess;
-  useDataPainted(painted);
+  const marked = useDataPainted(painted);
   const d = detail.data;
   const tab = TABS.find((one) => one.id === search.tab)?.id ?? "consumers";
 
@@ -119,7 +119,7 @@ export function EndpointPage() {
           ))}
         </div>
         <div role="tabpanel" aria-label={TABS.find((one) => one.id === tab)?.label}>
-          {!painted ? (
+          {!marked ? (
             <SkeletonRows rows={3} label="Waiting for the figures" />
           ) : tab === "consumers" ? (
             <TopConsumers project={project} app={app} params={params} />

@@ -58,10 +58,10 @@ export function OverviewPage() {
     trafficApi.endpoints(project, { ...base, q: search.q, sort_by: sort, sort_dir: dir, page, page_size: PAGE_SIZE }),
   );
   const painted = summary.isSuccess && series.isSuccess && endpoints.isSuccess;
-  useDataPainted(painted);
+  const marked = useDataPainted(painted);
   const previous = useQuery({
     ...trafficApi.summary(project, { ...base, ...previousWindow(window) }),
-    enabled: painted && summary.data !== undefined && summary.data.total_requests > 0,
+    enabled: marked && summary.data !== undefined && summary.data.total_requests > 0,
   });
   const prev = previous.data;
   const s = summary.data;

@@ -3,7 +3,7 @@
 // and the one performance mark the dashboard bench reads.
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { type TimeWindow, timeWindow, type TrafficSearch } from "./traffic-search";
 
 export const DATA_PAINTED_MARK = "sightline:data-painted";
@@ -72,15 +72,23 @@ export function useTimeWindow(search: TrafficSearch): { window: TimeWindow; refr
   return { window, refresh };
 }
 
-/** Marks the first time this page's data is on screen (once per page visit). */
-export function useDataPainted(ready: boolean): void {
-  const done = useRef(false);
+/**
+ * Marks the first time this page's data is on screen (once per page visit). Returns true from
+ * then on: follow-up reads (the previous period, lazy panels) wait for it, so first paint keeps
+ * to its own calls.
+ */
+export function useDataPainted(ready: boolean): boolean {
+  const [marked, setMarked] = useState(false);
   useEffect(() => {
-    if (!ready || done.current) return;
-    done.current = true;
+    if (!ready || marked) return;
     // After the browser has painted the committed frame.
-    requestAnimationFrame(() => performance.mark(DATA_PAINTED_MARK));
-  }, [ready]);
+    const frame = requestAnimationFrame(() => {
+      performance.mark(DATA_PAINTED_MARK);
+      setMarked(true);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [ready, marked]);
+  return marked;
 }
 
 /** The filters every analytics call of a page takes. */
