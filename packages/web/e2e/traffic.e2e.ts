@@ -70,7 +70,11 @@ function detailed(now: number): Record<string, unknown> {
     consumer_name: "Acme Corp",
     ip_address: "198.51.100.4",
     user_agent: "shop-client/1.0",
-    request_headers: { host: "shop.example", "content-type": "application/json", "x-request-tag": "detail-probe" },
+    request_headers: {
+      host: "shop.example",
+      "content-type": "application/json",
+      "x-request-tag": "detail-probe",
+    },
     response_headers: { "content-type": "application/json", "x-served-by": "edge-7" },
     request_payload: JSON.stringify({ sku: "A-1", note: XSS }),
     response_payload: JSON.stringify({ id: 42, status: "created" }),
@@ -113,7 +117,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     expect(logs.ok()).toBe(true);
   });
 
-  const kpi = (page: Page, label: string) => page.locator(`dl[aria-label="Key figures"] dt:text-is("${label}") + dd`);
+  const kpi = (page: Page, label: string) =>
+    page.locator(`dl[aria-label="Key figures"] dt:text-is("${label}") + dd`);
 
   it("the overview shows the dataset's figures, sorts endpoints and zooms by dragging", async () => {
     const { page } = me;
@@ -128,14 +133,18 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     expect(await kpi(page, "Unique consumers").first().textContent()).toBe("3");
     expect(await kpi(page, "Unique endpoints").first().textContent()).toBe("2");
     // The chart drew: its summary names the total and the canvas exists.
-    const summary = await page.locator('figure[aria-label="Requests over time by status class"] [data-chart-summary]').textContent();
+    const summary = await page
+      .locator('figure[aria-label="Requests over time by status class"] [data-chart-summary]')
+      .textContent();
     expect(summary).toMatch(/1xx–3xx, 33 in all.*4xx, 6 in all.*5xx, 2 in all/);
     expect(await page.locator("figure canvas").count()).toBeGreaterThanOrEqual(2);
 
     // Sorting by error rate (descending) puts POST /orders (4 of 17 failed) first.
     await page.getByRole("button", { name: "Error rate" }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get("sort")).toBe("error_rate");
-    await expect.poll(() => page.locator('table[aria-label="Endpoints"] tbody tr').first().textContent()).toMatch(/POST\s*\/orders/);
+    await expect
+      .poll(() => page.locator('table[aria-label="Endpoints"] tbody tr').first().textContent())
+      .toMatch(/POST\s*\/orders/);
 
     // Drag across the middle of the requests chart: the URL gets since/until and loses range.
     const plot = page.locator('figure[aria-label="Requests over time by status class"] .u-over');
@@ -183,8 +192,12 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     expect(payload).toContain('"sku": "A-1"');
     // Markup in a payload is text, never HTML (no dialog opened: the suite checks).
     expect(payload).toContain(XSS.replace(/"/g, '\\"'));
-    expect(await drawer.getByLabel("Response payload", { exact: true }).textContent()).toContain('"status": "created"');
-    expect(await drawer.getByLabel("cURL command").textContent()).toContain("curl -X POST 'https://shop.example/orders'");
+    expect(await drawer.getByLabel("Response payload", { exact: true }).textContent()).toContain(
+      '"status": "created"',
+    );
+    expect(await drawer.getByLabel("cURL command").textContent()).toContain(
+      "curl -X POST 'https://shop.example/orders'",
+    );
     await screenshot(page, "requests-drawer", "light");
 
     // The trace's logs, one click away.
@@ -211,7 +224,11 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
         const painted = performance.getEntriesByName("sightline:data-painted")[0]?.startTime ?? 0;
         return performance
           .getEntriesByType("resource")
-          .filter((entry) => /\/api\/v1\/(projects|apps)\/[^/]+\/(analytics|data)\//.test(entry.name) && entry.startTime < painted)
+          .filter(
+            (entry) =>
+              /\/api\/v1\/(projects|apps)\/[^/]+\/(analytics|data)\//.test(entry.name) &&
+              entry.startTime < painted,
+          )
           .map((entry) => entry.name);
       });
       expect(before.length, `${path}: ${before.join(", ")}`).toBeGreaterThan(0);
@@ -251,7 +268,9 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     await first.page.getByRole("heading", { name: "Overview" }).waitFor();
     const other = await suite.open();
     await signInFast(other.context, suite.server, "ended@example.com");
-    const out = await other.context.request.post("/api/v1/users/logout-all", { headers: sameOriginHeaders(suite.server) });
+    const out = await other.context.request.post("/api/v1/users/logout-all", {
+      headers: sameOriginHeaders(suite.server),
+    });
     expect(out.ok()).toBe(true);
     // No navigation: an in-page data call meets the 401.
     await first.page.getByRole("button", { name: "Refresh now" }).click();
@@ -260,9 +279,11 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
   });
 
   const cellsOf = (page: Page, tableName: string) =>
-    page.locator(`table[aria-label="${tableName}"] tbody tr`).evaluateAll((rows) =>
-      rows.map((row) => [...row.querySelectorAll("td")].map((cell) => (cell.textContent ?? "").trim())),
-    );
+    page
+      .locator(`table[aria-label="${tableName}"] tbody tr`)
+      .evaluateAll((rows) =>
+        rows.map((row) => [...row.querySelectorAll("td")].map((cell) => (cell.textContent ?? "").trim())),
+      );
 
   it("the endpoint, consumer, consumers and errors pages show the dataset's figures", async () => {
     const { page } = me;
@@ -270,7 +291,9 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     await page.locator('dl[aria-label="Key figures"]').waitFor();
     expect(await kpi(page, "Requests").textContent()).toBe("17");
     expect(await kpi(page, "Error rate").textContent()).toBe("23.5 %");
-    expect(await page.getByRole("list", { name: "Requests by status code" }).textContent()).toMatch(/201 requests13.*422 requests2.*500 requests2/);
+    expect(await page.getByRole("list", { name: "Requests by status code" }).textContent()).toMatch(
+      /201 requests13.*422 requests2.*500 requests2/,
+    );
 
     await page.goto("/projects/shop/consumers?range=1h");
     await page.getByRole("link", { name: "Acme Corp" }).waitFor();
@@ -298,17 +321,41 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
   });
 
   const PAGES: ReadonlyArray<{ name: string; path: string; ready: (page: Page) => Promise<unknown> }> = [
-    { name: "overview", path: "/projects/shop?range=1h", ready: (page) => page.locator("figure canvas").first().waitFor() },
-    { name: "requests", path: "/projects/shop/requests?range=1h", ready: (page) => page.getByText(/1–41 of 41/).waitFor() },
+    {
+      name: "overview",
+      path: "/projects/shop?range=1h",
+      ready: (page) => page.locator("figure canvas").first().waitFor(),
+    },
+    {
+      name: "requests",
+      path: "/projects/shop/requests?range=1h",
+      ready: (page) => page.getByText(/1–41 of 41/).waitFor(),
+    },
     {
       name: "endpoint",
       path: "/projects/shop/endpoints/detail?range=1h&app=checkout-api&method=POST&path=%2Forders",
       ready: (page) => page.locator('dl[aria-label="Key figures"]').waitFor(),
     },
-    { name: "logs", path: "/projects/shop/logs?range=1h", ready: (page) => page.getByText("order step 3 payment declined").waitFor() },
-    { name: "consumers", path: "/projects/shop/consumers?range=1h", ready: (page) => page.getByRole("link", { name: "Acme Corp" }).waitFor() },
-    { name: "consumer", path: "/projects/shop/consumers/acme?range=1h", ready: (page) => page.locator('dl[aria-label="Key figures"]').waitFor() },
-    { name: "errors", path: "/projects/shop/errors?range=1h", ready: (page) => page.locator('table[aria-label="Errors"] tbody tr').first().waitFor() },
+    {
+      name: "logs",
+      path: "/projects/shop/logs?range=1h",
+      ready: (page) => page.getByText("order step 3 payment declined").waitFor(),
+    },
+    {
+      name: "consumers",
+      path: "/projects/shop/consumers?range=1h",
+      ready: (page) => page.getByRole("link", { name: "Acme Corp" }).waitFor(),
+    },
+    {
+      name: "consumer",
+      path: "/projects/shop/consumers/acme?range=1h",
+      ready: (page) => page.locator('dl[aria-label="Key figures"]').waitFor(),
+    },
+    {
+      name: "errors",
+      path: "/projects/shop/errors?range=1h",
+      ready: (page) => page.locator('table[aria-label="Errors"] tbody tr').first().waitFor(),
+    },
   ];
 
   it.each(PAGES)("$name: accessible in light and dark, with a screenshot", async ({ name, path, ready }) => {
@@ -338,7 +385,16 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     const api = apiAs(me.context.request, suite.server);
     const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "live" });
     await ingest(me.context.request, key.key, [
-      { app_id: "checkout-api", timestamp: new Date().toISOString(), method: "PATCH", path: "/orders/live-1", route: "/orders/{id}", status_code: 200, response_time_ms: 3, environment: "staging" },
+      {
+        app_id: "checkout-api",
+        timestamp: new Date().toISOString(),
+        method: "PATCH",
+        path: "/orders/live-1",
+        route: "/orders/{id}",
+        status_code: 200,
+        response_time_ms: 3,
+        environment: "staging",
+      },
     ]);
     // Live mode refetches page 1 every 5 s; the new request arrives at the top.
     await page.getByText("/orders/live-1").waitFor({ timeout: 20_000 });

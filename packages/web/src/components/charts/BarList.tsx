@@ -18,7 +18,11 @@ export interface BarListProps {
   readonly formatValue?: (value: number) => string;
 }
 
-export function BarList({ label, items, formatValue = (value) => value.toLocaleString("en-US") }: BarListProps) {
+export function BarList({
+  label,
+  items,
+  formatValue = (value) => value.toLocaleString("en-US"),
+}: BarListProps) {
   const max = Math.max(1, ...items.map((item) => item.value));
   return (
     <ul className={styles.bars} aria-label={label}>

@@ -77,7 +77,10 @@ export function TimeSeriesChart({
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const [hover, setHover] = useState<HoverState | null>(null);
   const [asTable, setAsTable] = useState(false);
-  const colors = useThemeColors(plotRef, series.map((one) => one.color));
+  const colors = useThemeColors(
+    plotRef,
+    series.map((one) => one.color),
+  );
   const times = useMemo(() => bucketTimes(buckets), [buckets]);
   const formatTime = useMemo(() => timeFormatter(timeZone), [timeZone]);
   const visible = series.filter((one) => !hidden.has(one.key));
@@ -89,7 +92,9 @@ export function TimeSeriesChart({
     // Stacks are drawn top layer first so each lower layer paints over the one above it.
     const stacked = mode === "stacked";
     const layers = stacked ? stackValues(series, hidden) : series.map((one) => [...one.values]);
-    const order = stacked ? series.map((_, index) => series.length - 1 - index) : series.map((_, index) => index);
+    const order = stacked
+      ? series.map((_, index) => series.length - 1 - index)
+      : series.map((_, index) => index);
     const bars = uPlot.paths.bars?.({ size: [0.8, 48], gap: 1 });
     const opts: uPlot.Options = {
       width: Math.max(element.clientWidth, 200),
@@ -155,14 +160,19 @@ export function TimeSeriesChart({
             const since = Math.max(first, first + Math.floor((from - first) / bucketMs) * bucketMs);
             const until = Math.min(last, first + Math.ceil((to - first) / bucketMs) * bucketMs);
             if (until > since)
-              zoomRef.current?.({ since: new Date(since).toISOString(), until: new Date(until).toISOString() });
+              zoomRef.current?.({
+                since: new Date(since).toISOString(),
+                until: new Date(until).toISOString(),
+              });
           },
         ],
       },
     };
     const data: uPlot.AlignedData = [times, ...order.map((index) => layers[index] as number[])];
     const chart = new uPlot(opts, data, element);
-    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(element.clientWidth, 200), height }));
+    const resize = new ResizeObserver(() =>
+      chart.setSize({ width: Math.max(element.clientWidth, 200), height }),
+    );
     resize.observe(element);
     return () => {
       resize.disconnect();
@@ -203,7 +213,12 @@ export function TimeSeriesChart({
             </button>
           ))}
         </div>
-        <button type="button" className={styles.tableToggle} aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
+        <button
+          type="button"
+          className={styles.tableToggle}
+          aria-pressed={asTable}
+          onClick={() => setAsTable(!asTable)}
+        >
           {asTable ? "Show as chart" : "Show as table"}
         </button>
       </div>
@@ -211,15 +226,16 @@ export function TimeSeriesChart({
         {summary}
       </p>
       {asTable ? (
-        <ChartTable times={times} series={visible} formatValue={formatValue} formatTime={formatTime} label={label} />
+        <ChartTable
+          times={times}
+          series={visible}
+          formatValue={formatValue}
+          formatTime={formatTime}
+          label={label}
+        />
       ) : (
         <div className={styles.plotWrap}>
-          <div
-            ref={plotRef}
-            className={styles.plot}
-            aria-hidden="true"
-            data-points={times.length}
-          />
+          <div ref={plotRef} className={styles.plot} aria-hidden="true" data-points={times.length} />
           {hover !== null && hovered !== undefined ? (
             <div
               className={styles.tooltip}

@@ -27,7 +27,11 @@ describe("stackValues", () => {
 });
 
 describe("chartSummary", () => {
-  const times = bucketTimes(["2026-11-21T10:00:00.000Z", "2026-11-21T10:05:00.000Z", "2026-11-21T10:10:00.000Z"]);
+  const times = bucketTimes([
+    "2026-11-21T10:00:00.000Z",
+    "2026-11-21T10:05:00.000Z",
+    "2026-11-21T10:10:00.000Z",
+  ]);
   const fmtTime = (ms: number) => new Date(ms).toISOString().slice(11, 16);
   it("names totals and peaks for a stack", () => {
     expect(chartSummary("Requests", times, series, "stacked", String, fmtTime)).toBe(
@@ -35,6 +39,8 @@ describe("chartSummary", () => {
     );
   });
   it("says when there is nothing", () => {
-    expect(chartSummary("Latency", [], series, "lines", String, fmtTime)).toBe("Latency: no data in this range.");
+    expect(chartSummary("Latency", [], series, "lines", String, fmtTime)).toBe(
+      "Latency: no data in this range.",
+    );
   });
 });

@@ -12,10 +12,7 @@ export interface ChartSeries {
 }
 
 /** Cumulative sums for a stack: layer i is the sum of visible layers 0..i (hidden ones add 0). */
-export function stackValues(
-  series: readonly ChartSeries[],
-  hidden: ReadonlySet<string>,
-): number[][] {
+export function stackValues(series: readonly ChartSeries[], hidden: ReadonlySet<string>): number[][] {
   const out: number[][] = [];
   let running: number[] | undefined;
   for (const one of series) {
@@ -52,7 +49,8 @@ export function chartSummary(
         at = index;
       }
     }
-    const total = mode === "stacked" ? `, ${formatValue(one.values.reduce((sum, v) => sum + v, 0))} in all` : "";
+    const total =
+      mode === "stacked" ? `, ${formatValue(one.values.reduce((sum, v) => sum + v, 0))} in all` : "";
     return `${one.label}${total}, peak ${formatValue(peak)}${peak > 0 ? ` at ${formatTime(times[at] as number)}` : ""}`;
   });
   return `${label}, ${times.length} buckets from ${span}. ${parts.join("; ")}.`;

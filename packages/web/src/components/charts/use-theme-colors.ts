@@ -22,7 +22,10 @@ function resolve(host: HTMLElement, tokens: readonly string[]): string[] {
   return out;
 }
 
-export function useThemeColors(hostRef: RefObject<HTMLElement | null>, tokens: readonly string[]): ThemeColors | null {
+export function useThemeColors(
+  hostRef: RefObject<HTMLElement | null>,
+  tokens: readonly string[],
+): ThemeColors | null {
   const [colors, setColors] = useState<ThemeColors | null>(null);
   const key = tokens.join("|");
   useEffect(() => {

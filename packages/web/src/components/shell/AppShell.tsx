@@ -44,7 +44,9 @@ function NavLink({
       // Paths come from the route tree; the router resolves them at run time.
       to={to as never}
       params={params as never}
-      search={keepFilters ? ((previous: Record<string, unknown>) => sharedFilters(previous)) as never : undefined}
+      search={
+        keepFilters ? (((previous: Record<string, unknown>) => sharedFilters(previous)) as never) : undefined
+      }
       className={styles.navLink}
       activeOptions={{ exact }}
       activeProps={{ "aria-current": "page" }}
@@ -58,7 +60,9 @@ function NavLink({
 const SHARED_KEYS = ["range", "since", "until", "app", "env", "refresh"];
 
 function sharedFilters(search: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(SHARED_KEYS.filter((key) => search[key] !== undefined).map((key) => [key, search[key]]));
+  return Object.fromEntries(
+    SHARED_KEYS.filter((key) => search[key] !== undefined).map((key) => [key, search[key]]),
+  );
 }
 
 export function AppShell() {
@@ -77,11 +81,42 @@ export function AppShell() {
         {params.project !== undefined ? (
           <nav className={styles.navGroup} aria-label="Project">
             <span className={styles.navHeading}>Project</span>
-            <NavLink to="/projects/$project" params={{ project: params.project }} icon={LayoutDashboard} label="Overview" exact keepFilters />
-            <NavLink to="/projects/$project/requests" params={{ project: params.project }} icon={List} label="Requests" keepFilters />
-            <NavLink to="/projects/$project/logs" params={{ project: params.project }} icon={ScrollText} label="Logs" keepFilters />
-            <NavLink to="/projects/$project/consumers" params={{ project: params.project }} icon={Users} label="Consumers" keepFilters />
-            <NavLink to="/projects/$project/errors" params={{ project: params.project }} icon={AlertOctagon} label="Errors" keepFilters />
+            <NavLink
+              to="/projects/$project"
+              params={{ project: params.project }}
+              icon={LayoutDashboard}
+              label="Overview"
+              exact
+              keepFilters
+            />
+            <NavLink
+              to="/projects/$project/requests"
+              params={{ project: params.project }}
+              icon={List}
+              label="Requests"
+              keepFilters
+            />
+            <NavLink
+              to="/projects/$project/logs"
+              params={{ project: params.project }}
+              icon={ScrollText}
+              label="Logs"
+              keepFilters
+            />
+            <NavLink
+              to="/projects/$project/consumers"
+              params={{ project: params.project }}
+              icon={Users}
+              label="Consumers"
+              keepFilters
+            />
+            <NavLink
+              to="/projects/$project/errors"
+              params={{ project: params.project }}
+              icon={AlertOctagon}
+              label="Errors"
+              keepFilters
+            />
             <NavLink
               to="/projects/$project/setup"
               params={{ project: params.project }}

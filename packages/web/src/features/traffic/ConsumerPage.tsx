@@ -12,7 +12,14 @@ import { RecentRequests } from "./RecentRequests";
 import { trafficApi } from "./traffic-api";
 import type { TimeWindow } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import { useDataPainted, useProjectSlug, useSetSearch, useTimeWindow, useTrafficSearch, windowParams } from "./use-traffic";
+import {
+  useDataPainted,
+  useProjectSlug,
+  useSetSearch,
+  useTimeWindow,
+  useTrafficSearch,
+  windowParams,
+} from "./use-traffic";
 
 export function ConsumerPage() {
   const project = useProjectSlug();
@@ -23,7 +30,9 @@ export function ConsumerPage() {
   const base = { ...windowParams(search, window), consumer };
   const summary = useQuery(trafficApi.summary(project, base));
   const series = useQuery(trafficApi.timeseries(project, base));
-  const endpoints = useQuery(trafficApi.endpoints(project, { ...base, sort_by: "total_requests", page_size: 25 }));
+  const endpoints = useQuery(
+    trafficApi.endpoints(project, { ...base, sort_by: "total_requests", page_size: 25 }),
+  );
   const painted = summary.isSuccess && series.isSuccess && endpoints.isSuccess;
   const marked = useDataPainted(painted);
   const s = summary.data;
@@ -60,9 +69,15 @@ export function ConsumerPage() {
               <thead>
                 <tr>
                   <th scope="col">Endpoint</th>
-                  <th scope="col" className={styles.num}>Requests</th>
-                  <th scope="col" className={styles.num}>Error rate</th>
-                  <th scope="col" className={styles.num}>p95</th>
+                  <th scope="col" className={styles.num}>
+                    Requests
+                  </th>
+                  <th scope="col" className={styles.num}>
+                    Error rate
+                  </th>
+                  <th scope="col" className={styles.num}>
+                    p95
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -74,7 +89,12 @@ export function ConsumerPage() {
                         className={[styles.rowLink, styles.mono].join(" ")}
                         to="/projects/$project/endpoints/detail"
                         params={{ project }}
-                        search={(previous: Record<string, unknown>) => ({ ...pickShared(previous), app: row.app_slug ?? undefined, method: row.method, path: row.path })}
+                        search={(previous: Record<string, unknown>) => ({
+                          ...pickShared(previous),
+                          app: row.app_slug ?? undefined,
+                          method: row.method,
+                          path: row.path,
+                        })}
                       >
                         {row.path}
                       </Link>
@@ -91,7 +111,13 @@ export function ConsumerPage() {
       </Card>
       <Card title="Recent requests">
         {marked ? (
-          <RecentRequests project={project} filters={{ ...search, consumer }} window={window} openId={search.req} label="Recent requests of this consumer" />
+          <RecentRequests
+            project={project}
+            filters={{ ...search, consumer }}
+            window={window}
+            openId={search.req}
+            label="Recent requests of this consumer"
+          />
         ) : (
           <SkeletonRows rows={4} label="Waiting for the figures" />
         )}
@@ -107,12 +133,24 @@ export function ConsumerPage() {
   );
 }
 
-function RecentErrors({ project, consumer, window }: { project: string; consumer: string; window: TimeWindow }) {
+function RecentErrors({
+  project,
+  consumer,
+  window,
+}: {
+  project: string;
+  consumer: string;
+  window: TimeWindow;
+}) {
   const search = useTrafficSearch();
-  const errors = useQuery(trafficApi.errors(project, { ...windowParams(search, window), consumer, page_size: 10 }));
-  if (errors.isError) return <Failed error={errors.error} what="the errors" retry={() => void errors.refetch()} />;
+  const errors = useQuery(
+    trafficApi.errors(project, { ...windowParams(search, window), consumer, page_size: 10 }),
+  );
+  if (errors.isError)
+    return <Failed error={errors.error} what="the errors" retry={() => void errors.refetch()} />;
   if (errors.data === undefined) return <SkeletonRows rows={3} label="Loading the errors" />;
-  if (errors.data.items.length === 0) return <p className={styles.updating}>No failed requests for this consumer.</p>;
+  if (errors.data.items.length === 0)
+    return <p className={styles.updating}>No failed requests for this consumer.</p>;
   return (
     <div className={table.wrap}>
       <table className={table.table} aria-label="Errors of this consumer">
@@ -120,13 +158,17 @@ function RecentErrors({ project, consumer, window }: { project: string; consumer
           <tr>
             <th scope="col">Endpoint</th>
             <th scope="col">Status</th>
-            <th scope="col" className={styles.num}>Count</th>
+            <th scope="col" className={styles.num}>
+              Count
+            </th>
           </tr>
         </thead>
         <tbody>
           {errors.data.items.map((row) => (
             <tr key={`${row.app_id} ${row.method} ${row.path} ${row.status_code}`}>
-              <td><MethodBadge method={row.method} /> <span className={styles.mono}>{row.path}</span></td>
+              <td>
+                <MethodBadge method={row.method} /> <span className={styles.mono}>{row.path}</span>
+              </td>
               <td>{row.status_code}</td>
               <td className={styles.num}>{formatCount(row.count)}</td>
             </tr>

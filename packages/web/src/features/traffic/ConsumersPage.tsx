@@ -11,7 +11,14 @@ import { Failed, formatCount, formatMs, formatRate, Pager, SortHeader, Updating 
 import { TextFilter } from "./TextFilter";
 import { trafficApi } from "./traffic-api";
 import styles from "./Traffic.module.css";
-import { useDataPainted, useProjectSlug, useSetSearch, useTimeWindow, useTrafficSearch, windowParams } from "./use-traffic";
+import {
+  useDataPainted,
+  useProjectSlug,
+  useSetSearch,
+  useTimeWindow,
+  useTrafficSearch,
+  windowParams,
+} from "./use-traffic";
 
 const PAGE_SIZE = 50;
 
@@ -38,11 +45,26 @@ export function ConsumersPage() {
 
   return (
     <Page>
-      <PageHeader title="Consumers" description="Who calls your API, how much, and how often it fails them." />
+      <PageHeader
+        title="Consumers"
+        description="Who calls your API, how much, and how often it fails them."
+      />
       <FilterBar search={search} window={window} onRefresh={refresh}>
-        <TextFilter label="Search consumers" type="search" value={search.q} placeholder="Id, name or group" onCommit={(q) => setSearch({ q, page: undefined })} />
+        <TextFilter
+          label="Search consumers"
+          type="search"
+          value={search.q}
+          placeholder="Id, name or group"
+          onCommit={(q) => setSearch({ q, page: undefined })}
+        />
       </FilterBar>
-      <Card title={<>Consumers <Updating active={consumers.isPlaceholderData} /></>}>
+      <Card
+        title={
+          <>
+            Consumers <Updating active={consumers.isPlaceholderData} />
+          </>
+        }
+      >
         {consumers.isError ? (
           <Failed error={consumers.error} what="the consumers" retry={() => void consumers.refetch()} />
         ) : consumers.data === undefined ? (
@@ -55,12 +77,42 @@ export function ConsumersPage() {
               <table className={table.table} aria-label="Consumers">
                 <thead>
                   <tr>
-                    <SortHeader label="Consumer" sortKey="consumer" current={sort} dir={dir} defaultDir="asc" />
+                    <SortHeader
+                      label="Consumer"
+                      sortKey="consumer"
+                      current={sort}
+                      dir={dir}
+                      defaultDir="asc"
+                    />
                     <th scope="col">Group</th>
-                    <SortHeader label="Requests" sortKey="total_requests" current={sort} dir={dir} align="end" />
-                    <SortHeader label="Error rate" sortKey="error_rate" current={sort} dir={dir} align="end" />
-                    <SortHeader label="p95" sortKey="p95_response_time_ms" current={sort} dir={dir} align="end" />
-                    <SortHeader label="Last seen" sortKey="last_seen_at" current={sort} dir={dir} align="end" />
+                    <SortHeader
+                      label="Requests"
+                      sortKey="total_requests"
+                      current={sort}
+                      dir={dir}
+                      align="end"
+                    />
+                    <SortHeader
+                      label="Error rate"
+                      sortKey="error_rate"
+                      current={sort}
+                      dir={dir}
+                      align="end"
+                    />
+                    <SortHeader
+                      label="p95"
+                      sortKey="p95_response_time_ms"
+                      current={sort}
+                      dir={dir}
+                      align="end"
+                    />
+                    <SortHeader
+                      label="Last seen"
+                      sortKey="last_seen_at"
+                      current={sort}
+                      dir={dir}
+                      align="end"
+                    />
                   </tr>
                 </thead>
                 <tbody>
@@ -74,12 +126,20 @@ export function ConsumersPage() {
                             className={styles.rowLink}
                             to="/projects/$project/consumers/$consumer"
                             params={{ project, consumer: row.consumer_id }}
-                            search={{ range: search.range, since: search.since, until: search.until, app: search.app, env: search.env }}
+                            search={{
+                              range: search.range,
+                              since: search.since,
+                              until: search.until,
+                              app: search.app,
+                              env: search.env,
+                            }}
                           >
                             {row.consumer}
                           </Link>
                         )}
-                        {row.consumer_name && row.consumer_id ? <span className={styles.updating}> · {row.consumer_id}</span> : null}
+                        {row.consumer_name && row.consumer_id ? (
+                          <span className={styles.updating}> · {row.consumer_id}</span>
+                        ) : null}
                       </td>
                       <td>{row.consumer_group || "—"}</td>
                       <td className={styles.num}>{formatCount(row.total_requests)}</td>

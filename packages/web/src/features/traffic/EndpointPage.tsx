@@ -13,7 +13,17 @@ import { useTimeZone } from "../../lib/use-time-zone";
 import { prettyPayload } from "./curl";
 import { FilterBar } from "./FilterBar";
 import { TrafficCharts } from "./OverviewPage";
-import { Failed, formatBytes, formatCount, formatMs, formatRate, Kpi, KpiGrid, MethodBadge, StatusPill } from "./parts";
+import {
+  Failed,
+  formatBytes,
+  formatCount,
+  formatMs,
+  formatRate,
+  Kpi,
+  KpiGrid,
+  MethodBadge,
+  StatusPill,
+} from "./parts";
 import { RecentRequests } from "./RecentRequests";
 import { trafficApi } from "./traffic-api";
 import type { TimeWindow } from "./traffic-search";
@@ -48,14 +58,20 @@ export function EndpointPage() {
     return (
       <Page>
         <PageHeader title="Endpoint" description="Open an endpoint from the overview's table." />
-        <Link to="/projects/$project" params={{ project }}>Back to the overview</Link>
+        <Link to="/projects/$project" params={{ project }}>
+          Back to the overview
+        </Link>
       </Page>
     );
   }
   return (
     <Page>
       <PageHeader
-        title={<><MethodBadge method={method} /> <span className={styles.mono}>{path}</span></>}
+        title={
+          <>
+            <MethodBadge method={method} /> <span className={styles.mono}>{path}</span>
+          </>
+        }
         description={`App ${app}${d?.last_seen_at ? ` · last request ${formatDateTime(d.last_seen_at)}` : ""}`}
       />
       <FilterBar search={search} window={window} onRefresh={refresh} />
@@ -92,7 +108,16 @@ export function EndpointPage() {
                   className={styles.rowLink}
                   to="/projects/$project/requests"
                   params={{ project }}
-                  search={{ range: search.range, since: search.since, until: search.until, env: search.env, app, method, route: path, codes: String(row.status_code) }}
+                  search={{
+                    range: search.range,
+                    since: search.since,
+                    until: search.until,
+                    env: search.env,
+                    app,
+                    method,
+                    route: path,
+                    codes: String(row.status_code),
+                  }}
                 >
                   <StatusPill code={row.status_code} /> requests
                 </Link>
@@ -112,7 +137,9 @@ export function EndpointPage() {
               role="tab"
               aria-selected={tab === one.id}
               className={styles.tab}
-              onClick={() => setSearch({ tab: one.id === "consumers" ? undefined : one.id }, { replace: true })}
+              onClick={() =>
+                setSearch({ tab: one.id === "consumers" ? undefined : one.id }, { replace: true })
+              }
             >
               {one.label}
             </button>
@@ -128,7 +155,15 @@ export function EndpointPage() {
           ) : (
             <RecentRequests
               project={project}
-              filters={{ range: search.range, since: search.since, until: search.until, env: search.env, app, method, route: path }}
+              filters={{
+                range: search.range,
+                since: search.since,
+                until: search.until,
+                env: search.env,
+                app,
+                method,
+                route: path,
+              }}
               window={window as TimeWindow}
               openId={search.req}
               label="Recent requests of this endpoint"
@@ -144,7 +179,8 @@ type EndpointParams = Record<string, string | undefined>;
 
 function TopConsumers({ project, app, params }: { project: string; app: string; params: EndpointParams }) {
   const consumers = useQuery(trafficApi.endpointConsumers(project, app, params));
-  if (consumers.isError) return <Failed error={consumers.error} what="the consumers" retry={() => void consumers.refetch()} />;
+  if (consumers.isError)
+    return <Failed error={consumers.error} what="the consumers" retry={() => void consumers.refetch()} />;
   if (consumers.data === undefined) return <SkeletonRows rows={3} label="Loading the consumers" />;
   return (
     <div className={table.wrap}>
@@ -152,8 +188,12 @@ function TopConsumers({ project, app, params }: { project: string; app: string; 
         <thead>
           <tr>
             <th scope="col">Consumer</th>
-            <th scope="col" className={styles.num}>Requests</th>
-            <th scope="col" className={styles.num}>Error rate</th>
+            <th scope="col" className={styles.num}>
+              Requests
+            </th>
+            <th scope="col" className={styles.num}>
+              Error rate
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -161,7 +201,11 @@ function TopConsumers({ project, app, params }: { project: string; app: string; 
             <tr key={row.consumer_id || "(unknown)"}>
               <td>
                 {row.consumer_id ? (
-                  <Link className={styles.rowLink} to="/projects/$project/consumers/$consumer" params={{ project, consumer: row.consumer_id }}>
+                  <Link
+                    className={styles.rowLink}
+                    to="/projects/$project/consumers/$consumer"
+                    params={{ project, consumer: row.consumer_id }}
+                  >
                     {row.consumer}
                   </Link>
                 ) : (
@@ -181,18 +225,28 @@ function TopConsumers({ project, app, params }: { project: string; app: string; 
 function Payloads({ project, app, params }: { project: string; app: string; params: EndpointParams }) {
   const zone = useTimeZone();
   const samples = useQuery(trafficApi.endpointPayloads(project, app, { ...params, limit: "5" }));
-  if (samples.isError) return <Failed error={samples.error} what="the payload samples" retry={() => void samples.refetch()} />;
+  if (samples.isError)
+    return <Failed error={samples.error} what="the payload samples" retry={() => void samples.refetch()} />;
   if (samples.data === undefined) return <SkeletonRows rows={3} label="Loading the payload samples" />;
-  if (samples.data.length === 0) return <p className={styles.updating}>No request in this window carried a payload.</p>;
+  if (samples.data.length === 0)
+    return <p className={styles.updating}>No request in this window carried a payload.</p>;
   return (
     <div className={styles.drawerSection}>
       {samples.data.map((sample) => (
-        <section key={sample.id} className={styles.drawerSection} aria-label={`Sample of ${formatDateTime(sample.timestamp, zone)}`}>
+        <section
+          key={sample.id}
+          className={styles.drawerSection}
+          aria-label={`Sample of ${formatDateTime(sample.timestamp, zone)}`}
+        >
           <h3>
             <StatusPill code={sample.status_code} /> {sample.path} · {formatDateTime(sample.timestamp, zone)}
           </h3>
-          {sample.request_payload ? <CodeBlock code={prettyPayload(sample.request_payload)} label="Request payload" /> : null}
-          {sample.response_payload ? <CodeBlock code={prettyPayload(sample.response_payload)} label="Response payload" /> : null}
+          {sample.request_payload ? (
+            <CodeBlock code={prettyPayload(sample.request_payload)} label="Request payload" />
+          ) : null}
+          {sample.response_payload ? (
+            <CodeBlock code={prettyPayload(sample.response_payload)} label="Response payload" />
+          ) : null}
         </section>
       ))}
     </div>

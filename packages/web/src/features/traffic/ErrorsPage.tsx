@@ -9,11 +9,27 @@ import { table } from "../../components/ui/Table";
 import { formatDateTime } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { FilterBar } from "./FilterBar";
-import { errorSeries, Failed, formatCount, MethodBadge, Pager, SortHeader, StatusPill, Updating } from "./parts";
+import {
+  errorSeries,
+  Failed,
+  formatCount,
+  MethodBadge,
+  Pager,
+  SortHeader,
+  StatusPill,
+  Updating,
+} from "./parts";
 import { trafficApi } from "./traffic-api";
 import { intervalMs } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import { useDataPainted, useProjectSlug, useSetSearch, useTimeWindow, useTrafficSearch, windowParams } from "./use-traffic";
+import {
+  useDataPainted,
+  useProjectSlug,
+  useSetSearch,
+  useTimeWindow,
+  useTrafficSearch,
+  windowParams,
+} from "./use-traffic";
 
 const PAGE_SIZE = 25;
 
@@ -30,7 +46,14 @@ export function ErrorsPage() {
   const page = search.page ?? 1;
   const classes = search.status === "4xx" || search.status === "5xx" ? search.status : undefined;
   const errors = useQuery(
-    trafficApi.errors(project, { ...base, status_classes: classes, sort_by: sort, sort_dir: dir, page, page_size: PAGE_SIZE }),
+    trafficApi.errors(project, {
+      ...base,
+      status_classes: classes,
+      sort_by: sort,
+      sort_dir: dir,
+      page,
+      page_size: PAGE_SIZE,
+    }),
   );
   useDataPainted(series.isSuccess && errors.isSuccess);
 
@@ -40,7 +63,10 @@ export function ErrorsPage() {
       <FilterBar search={search} window={window} onRefresh={refresh}>
         <label className={styles.filter}>
           <span>Class</span>
-          <select value={classes ?? ""} onChange={(e) => setSearch({ status: e.target.value || undefined, page: undefined })}>
+          <select
+            value={classes ?? ""}
+            onChange={(e) => setSearch({ status: e.target.value || undefined, page: undefined })}
+          >
             <option value="">4xx and 5xx</option>
             <option value="4xx">4xx only</option>
             <option value="5xx">5xx only</option>
@@ -64,7 +90,13 @@ export function ErrorsPage() {
           />
         )}
       </Card>
-      <Card title={<>By endpoint and status <Updating active={errors.isPlaceholderData} /></>}>
+      <Card
+        title={
+          <>
+            By endpoint and status <Updating active={errors.isPlaceholderData} />
+          </>
+        }
+      >
         {errors.isError ? (
           <Failed error={errors.error} what="the errors" retry={() => void errors.refetch()} />
         ) : errors.data === undefined ? (
@@ -80,9 +112,27 @@ export function ErrorsPage() {
                     <th scope="col">Endpoint</th>
                     <th scope="col">Status</th>
                     <SortHeader label="Count" sortKey="count" current={sort} dir={dir} align="end" />
-                    <SortHeader label="Consumers" sortKey="affected_consumers" current={sort} dir={dir} align="end" />
-                    <SortHeader label="First seen" sortKey="first_seen_at" current={sort} dir={dir} align="end" />
-                    <SortHeader label="Last seen" sortKey="last_seen_at" current={sort} dir={dir} align="end" />
+                    <SortHeader
+                      label="Consumers"
+                      sortKey="affected_consumers"
+                      current={sort}
+                      dir={dir}
+                      align="end"
+                    />
+                    <SortHeader
+                      label="First seen"
+                      sortKey="first_seen_at"
+                      current={sort}
+                      dir={dir}
+                      align="end"
+                    />
+                    <SortHeader
+                      label="Last seen"
+                      sortKey="last_seen_at"
+                      current={sort}
+                      dir={dir}
+                      align="end"
+                    />
                     <th scope="col">Samples</th>
                   </tr>
                 </thead>
@@ -93,7 +143,9 @@ export function ErrorsPage() {
                         <MethodBadge method={row.method} /> <span className={styles.mono}>{row.path}</span>
                         {row.app_slug ? <span className={styles.updating}> · {row.app_slug}</span> : null}
                       </td>
-                      <td><StatusPill code={row.status_code} /></td>
+                      <td>
+                        <StatusPill code={row.status_code} />
+                      </td>
                       <td className={styles.num}>{formatCount(row.count)}</td>
                       <td className={styles.num}>{formatCount(row.affected_consumers)}</td>
                       <td className={styles.num}>{formatDateTime(row.first_seen_at, zone)}</td>

@@ -99,11 +99,25 @@ export function FilterBar({
         >
           <label className={styles.filter}>
             <span>From ({zone})</span>
-            <input type="datetime-local" value={editing ? from : isoToZonedInput(window.since, zone)} onChange={(e) => { setEditing(true); setFrom(e.target.value); }} />
+            <input
+              type="datetime-local"
+              value={editing ? from : isoToZonedInput(window.since, zone)}
+              onChange={(e) => {
+                setEditing(true);
+                setFrom(e.target.value);
+              }}
+            />
           </label>
           <label className={styles.filter}>
             <span>To ({zone})</span>
-            <input type="datetime-local" value={editing ? to : isoToZonedInput(window.until, zone)} onChange={(e) => { setEditing(true); setTo(e.target.value); }} />
+            <input
+              type="datetime-local"
+              value={editing ? to : isoToZonedInput(window.until, zone)}
+              onChange={(e) => {
+                setEditing(true);
+                setTo(e.target.value);
+              }}
+            />
           </label>
           {editing ? (
             <Button size="sm" type="submit" disabled={!customValid}>
@@ -124,7 +138,9 @@ export function FilterBar({
               {app.name}
             </option>
           ))}
-          {search.app !== undefined && apps.data !== undefined && !apps.data.some((a) => a.slug === search.app) ? (
+          {search.app !== undefined &&
+          apps.data !== undefined &&
+          !apps.data.some((a) => a.slug === search.app) ? (
             <option value={search.app}>{search.app}</option>
           ) : null}
         </select>
@@ -154,7 +170,10 @@ export function FilterBar({
           <select
             value={search.refresh ?? ""}
             onChange={(event) =>
-              setSearch({ refresh: event.target.value === "" ? undefined : Number(event.target.value) }, { replace: true })
+              setSearch(
+                { refresh: event.target.value === "" ? undefined : Number(event.target.value) },
+                { replace: true },
+              )
             }
           >
             <option value="">Off</option>

@@ -57,26 +57,52 @@ export function LogsPage() {
       <FilterBar search={search} window={window} onRefresh={refresh}>
         <label className={styles.filter}>
           <span>Level</span>
-          <select value={search.levels ?? ""} onChange={(e) => setSearch({ levels: e.target.value || undefined, page: undefined })}>
+          <select
+            value={search.levels ?? ""}
+            onChange={(e) => setSearch({ levels: e.target.value || undefined, page: undefined })}
+          >
             <option value="">Any</option>
             {LOG_LEVELS.map((level) => (
-              <option key={level} value={level}>{level}</option>
+              <option key={level} value={level}>
+                {level}
+              </option>
             ))}
             <option value="WARNING,ERROR,CRITICAL">WARNING and above</option>
           </select>
         </label>
-        <TextFilter label="Search" type="search" value={search.q} onCommit={(q) => setSearch({ q, page: undefined })} />
-        <TextFilter label="Logger" value={search.logger} onCommit={(logger) => setSearch({ logger, page: undefined })} />
-        <TextFilter label="Trace id" value={search.trace} width="20" onCommit={(trace) => setSearch({ trace, page: undefined })} />
+        <TextFilter
+          label="Search"
+          type="search"
+          value={search.q}
+          onCommit={(q) => setSearch({ q, page: undefined })}
+        />
+        <TextFilter
+          label="Logger"
+          value={search.logger}
+          onCommit={(logger) => setSearch({ logger, page: undefined })}
+        />
+        <TextFilter
+          label="Trace id"
+          value={search.trace}
+          width="20"
+          onCommit={(trace) => setSearch({ trace, page: undefined })}
+        />
       </FilterBar>
-      <Card title={<>Logs <Updating active={logs.isPlaceholderData} /></>}>
+      <Card
+        title={
+          <>
+            Logs <Updating active={logs.isPlaceholderData} />
+          </>
+        }
+      >
         {logs.isError ? (
           <Failed error={logs.error} what="the logs" retry={() => void logs.refetch()} />
         ) : logs.data === undefined ? (
           <SkeletonRows rows={8} label="Loading the logs" />
         ) : logs.data.items.length === 0 ? (
           <p className={styles.updating}>
-            No logs match between {formatDateTime(window.since, zone)} and {formatDateTime(window.until, zone)}.
+            No logs match between {formatDateTime(window.since, zone)} and{" "}
+            {formatDateTime(window.until, zone)}.
           </p>
         ) : (
           <>
@@ -103,7 +129,9 @@ export function LogsPage() {
                       }}
                     >
                       <td className={styles.num}>{formatDateTime(row.timestamp, zone)}</td>
-                      <td><Level level={row.level} /></td>
+                      <td>
+                        <Level level={row.level} />
+                      </td>
                       <td>{row.message}</td>
                       <td className={styles.mono}>{row.logger_name || "—"}</td>
                     </tr>
@@ -115,14 +143,34 @@ export function LogsPage() {
           </>
         )}
       </Card>
-      <Drawer open={open !== undefined} onClose={() => setSearch({ log: undefined })} title={open ? <><Level level={open.level} /> {open.message}</> : "Log"}>
+      <Drawer
+        open={open !== undefined}
+        onClose={() => setSearch({ log: undefined })}
+        title={
+          open ? (
+            <>
+              <Level level={open.level} /> {open.message}
+            </>
+          ) : (
+            "Log"
+          )
+        }
+      >
         {open ? <LogBody project={project} record={open} zone={zone} /> : null}
       </Drawer>
     </Page>
   );
 }
 
-function LogBody({ project, record, zone }: { project: string; record: LogRecord; zone: string | undefined }) {
+function LogBody({
+  project,
+  record,
+  zone,
+}: {
+  project: string;
+  record: LogRecord;
+  zone: string | undefined;
+}) {
   const attributes = Object.entries(record.attributes);
   return (
     <>
@@ -146,10 +194,20 @@ function LogBody({ project, record, zone }: { project: string; record: LogRecord
       </dl>
       {record.trace_id !== "" ? (
         <div className={styles.links}>
-          <Link className={buttonClass({ size: "sm" })} to="/projects/$project/requests" params={{ project }} search={{ trace: record.trace_id, range: "30d" }}>
+          <Link
+            className={buttonClass({ size: "sm" })}
+            to="/projects/$project/requests"
+            params={{ project }}
+            search={{ trace: record.trace_id, range: "30d" }}
+          >
             Requests of this trace
           </Link>
-          <Link className={buttonClass({ size: "sm" })} to="/projects/$project/logs" params={{ project }} search={{ trace: record.trace_id, range: "30d" }}>
+          <Link
+            className={buttonClass({ size: "sm" })}
+            to="/projects/$project/logs"
+            params={{ project }}
+            search={{ trace: record.trace_id, range: "30d" }}
+          >
             All logs of this trace
           </Link>
         </div>

@@ -55,7 +55,14 @@ export function OverviewPage() {
   const dir = search.dir ?? (sort === "endpoint" ? "asc" : "desc");
   const page = search.page ?? 1;
   const endpoints = useQuery(
-    trafficApi.endpoints(project, { ...base, q: search.q, sort_by: sort, sort_dir: dir, page, page_size: PAGE_SIZE }),
+    trafficApi.endpoints(project, {
+      ...base,
+      q: search.q,
+      sort_by: sort,
+      sort_dir: dir,
+      page,
+      page_size: PAGE_SIZE,
+    }),
   );
   const painted = summary.isSuccess && series.isSuccess && endpoints.isSuccess;
   const marked = useDataPainted(painted);
@@ -78,7 +85,9 @@ export function OverviewPage() {
             className={styles.searchInput}
             defaultValue={search.q ?? ""}
             placeholder="Route or method"
-            onChange={(event) => setSearch({ q: event.target.value || undefined, page: undefined }, { replace: true })}
+            onChange={(event) =>
+              setSearch({ q: event.target.value || undefined, page: undefined }, { replace: true })
+            }
           />
         </label>
       </FilterBar>
@@ -92,7 +101,11 @@ export function OverviewPage() {
             icon={Rocket}
             title={`No requests between ${formatDateTime(window.since, zone)} and ${formatDateTime(window.until, zone)}`}
             action={
-              <Link to="/projects/$project/setup" params={{ project }} className={buttonClass({ variant: "primary" })}>
+              <Link
+                to="/projects/$project/setup"
+                params={{ project }}
+                className={buttonClass({ variant: "primary" })}
+              >
                 Open the setup guide
               </Link>
             }
@@ -102,15 +115,57 @@ export function OverviewPage() {
         </Card>
       ) : (
         <KpiGrid label="Key figures">
-          <Kpi label="Requests" value={formatCount(s.total_requests)} current={s.total_requests} previous={prev?.total_requests} betterWhen="neither" />
+          <Kpi
+            label="Requests"
+            value={formatCount(s.total_requests)}
+            current={s.total_requests}
+            previous={prev?.total_requests}
+            betterWhen="neither"
+          />
           <Kpi label="Requests / min" value={(s.total_requests / minutes).toFixed(2)} />
-          <Kpi label="Error rate" value={formatRate(s.error_rate)} current={s.error_rate} previous={prev?.error_rate} />
-          <Kpi label="4xx" value={formatCount(s.client_errors)} current={s.client_errors} previous={prev?.client_errors} />
-          <Kpi label="5xx" value={formatCount(s.server_errors)} current={s.server_errors} previous={prev?.server_errors} />
-          <Kpi label="p50" value={formatMs(s.p50_response_time_ms)} current={s.p50_response_time_ms} previous={prev?.p50_response_time_ms} />
-          <Kpi label="p95" value={formatMs(s.p95_response_time_ms)} current={s.p95_response_time_ms} previous={prev?.p95_response_time_ms} />
-          <Kpi label="p99" value={formatMs(s.p99_response_time_ms)} current={s.p99_response_time_ms} previous={prev?.p99_response_time_ms} />
-          <Kpi label="Unique consumers" value={formatCount(s.unique_consumers)} current={s.unique_consumers} previous={prev?.unique_consumers} betterWhen="higher" />
+          <Kpi
+            label="Error rate"
+            value={formatRate(s.error_rate)}
+            current={s.error_rate}
+            previous={prev?.error_rate}
+          />
+          <Kpi
+            label="4xx"
+            value={formatCount(s.client_errors)}
+            current={s.client_errors}
+            previous={prev?.client_errors}
+          />
+          <Kpi
+            label="5xx"
+            value={formatCount(s.server_errors)}
+            current={s.server_errors}
+            previous={prev?.server_errors}
+          />
+          <Kpi
+            label="p50"
+            value={formatMs(s.p50_response_time_ms)}
+            current={s.p50_response_time_ms}
+            previous={prev?.p50_response_time_ms}
+          />
+          <Kpi
+            label="p95"
+            value={formatMs(s.p95_response_time_ms)}
+            current={s.p95_response_time_ms}
+            previous={prev?.p95_response_time_ms}
+          />
+          <Kpi
+            label="p99"
+            value={formatMs(s.p99_response_time_ms)}
+            current={s.p99_response_time_ms}
+            previous={prev?.p99_response_time_ms}
+          />
+          <Kpi
+            label="Unique consumers"
+            value={formatCount(s.unique_consumers)}
+            current={s.unique_consumers}
+            previous={prev?.unique_consumers}
+            betterWhen="higher"
+          />
           <Kpi label="Unique endpoints" value={formatCount(s.unique_endpoints)} />
           <Kpi
             label="Data transferred"
@@ -119,8 +174,17 @@ export function OverviewPage() {
           />
         </KpiGrid>
       )}
-      <TrafficCharts query={series} onZoom={(range) => setSearch({ ...range, range: undefined, page: undefined })} />
-      <Card title={<>Endpoints <Updating active={endpoints.isPlaceholderData} /></>}>
+      <TrafficCharts
+        query={series}
+        onZoom={(range) => setSearch({ ...range, range: undefined, page: undefined })}
+      />
+      <Card
+        title={
+          <>
+            Endpoints <Updating active={endpoints.isPlaceholderData} />
+          </>
+        }
+      >
         {endpoints.isError ? (
           <Failed error={endpoints.error} what="the endpoints" retry={() => void endpoints.refetch()} />
         ) : endpoints.data === undefined ? (
@@ -133,13 +197,43 @@ export function OverviewPage() {
               <table className={table.table} aria-label="Endpoints">
                 <thead>
                   <tr>
-                    <SortHeader label="Endpoint" sortKey="endpoint" current={sort} dir={dir} defaultDir="asc" />
+                    <SortHeader
+                      label="Endpoint"
+                      sortKey="endpoint"
+                      current={sort}
+                      dir={dir}
+                      defaultDir="asc"
+                    />
                     <th scope="col">App</th>
-                    <SortHeader label="Requests" sortKey="total_requests" current={sort} dir={dir} align="end" />
-                    <SortHeader label="Error rate" sortKey="error_rate" current={sort} dir={dir} align="end" />
-                    <SortHeader label="p95" sortKey="p95_response_time_ms" current={sort} dir={dir} align="end" />
+                    <SortHeader
+                      label="Requests"
+                      sortKey="total_requests"
+                      current={sort}
+                      dir={dir}
+                      align="end"
+                    />
+                    <SortHeader
+                      label="Error rate"
+                      sortKey="error_rate"
+                      current={sort}
+                      dir={dir}
+                      align="end"
+                    />
+                    <SortHeader
+                      label="p95"
+                      sortKey="p95_response_time_ms"
+                      current={sort}
+                      dir={dir}
+                      align="end"
+                    />
                     <SortHeader label="Data" sortKey="data_transfer" current={sort} dir={dir} align="end" />
-                    <SortHeader label="Last seen" sortKey="last_seen_at" current={sort} dir={dir} align="end" />
+                    <SortHeader
+                      label="Last seen"
+                      sortKey="last_seen_at"
+                      current={sort}
+                      dir={dir}
+                      align="end"
+                    />
                   </tr>
                 </thead>
                 <tbody>
@@ -169,10 +263,17 @@ export function OverviewPage() {
                       <td className={styles.num}>{formatCount(row.total_requests)}</td>
                       <td className={styles.num}>
                         {formatRate(row.error_rate)}
-                        {row.server_errors > 0 ? <span className={styles.bad} title={`${row.server_errors} server errors`}> ▲ {row.server_errors} × 5xx</span> : null}
+                        {row.server_errors > 0 ? (
+                          <span className={styles.bad} title={`${row.server_errors} server errors`}>
+                            {" "}
+                            ▲ {row.server_errors} × 5xx
+                          </span>
+                        ) : null}
                       </td>
                       <td className={styles.num}>{formatMs(row.p95_response_time_ms)}</td>
-                      <td className={styles.num}>{formatBytes(row.total_request_bytes + row.total_response_bytes)}</td>
+                      <td className={styles.num}>
+                        {formatBytes(row.total_request_bytes + row.total_response_bytes)}
+                      </td>
                       <td className={styles.num}>{formatDateTime(row.last_seen_at, zone)}</td>
                     </tr>
                   ))}
@@ -190,7 +291,8 @@ export function OverviewPage() {
 /** The time range, app and environment of a search (what links to other traffic pages keep). */
 export function pickShared(search: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of ["range", "since", "until", "app", "env", "refresh"]) if (search[key] !== undefined) out[key] = search[key];
+  for (const key of ["range", "since", "until", "app", "env", "refresh"])
+    if (search[key] !== undefined) out[key] = search[key];
   return out;
 }
 
@@ -202,7 +304,8 @@ export function TrafficCharts({
   query: UseQueryResult<Timeseries>;
   onZoom: (range: { since: string; until: string }) => void;
 }) {
-  if (query.isError) return <Failed error={query.error} what="the charts" retry={() => void query.refetch()} />;
+  if (query.isError)
+    return <Failed error={query.error} what="the charts" retry={() => void query.refetch()} />;
   const data = query.data;
   return (
     <div className={styles.charts}>

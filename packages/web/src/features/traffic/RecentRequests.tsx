@@ -31,7 +31,9 @@ export function RecentRequests({
 }) {
   const setSearch = useSetSearch();
   const zone = useTimeZone();
-  const requests = useQuery(trafficApi.requests(project, { ...requestParams(filters, window), page: 1, page_size: 20 }));
+  const requests = useQuery(
+    trafficApi.requests(project, { ...requestParams(filters, window), page: 1, page_size: 20 }),
+  );
   const apps = useQuery(appsQuery(project));
   const appSlugOf = (id: string) => apps.data?.find((app) => app.id === id)?.slug;
   const { range, since, until, app, env, method, status, codes, route, consumer } = filters;
@@ -51,7 +53,9 @@ export function RecentRequests({
                 <th scope="col">Time</th>
                 <th scope="col">Request</th>
                 <th scope="col">Status</th>
-                <th scope="col" className={styles.num}>Time taken</th>
+                <th scope="col" className={styles.num}>
+                  Time taken
+                </th>
                 <th scope="col">Consumer</th>
               </tr>
             </thead>
@@ -71,7 +75,9 @@ export function RecentRequests({
                   <td>
                     <MethodBadge method={row.method} /> <span className={styles.mono}>{row.path}</span>
                   </td>
-                  <td><StatusPill code={row.status_code} /></td>
+                  <td>
+                    <StatusPill code={row.status_code} />
+                  </td>
                   <td className={styles.num}>{formatMs(row.response_time_ms)}</td>
                   <td>{row.consumer_name || row.consumer_id || "—"}</td>
                 </tr>
@@ -90,7 +96,12 @@ export function RecentRequests({
           Open in the request explorer ({requests.data?.total_count ?? "…"} requests)
         </Link>
       </p>
-      <RequestDrawer project={project} id={openId} onClose={() => setSearch({ req: undefined })} appSlugOf={appSlugOf} />
+      <RequestDrawer
+        project={project}
+        id={openId}
+        onClose={() => setSearch({ req: undefined })}
+        appSlugOf={appSlugOf}
+      />
     </>
   );
 }

@@ -33,7 +33,15 @@ export function RequestDrawer({
     <Drawer
       open={id !== undefined}
       onClose={onClose}
-      title={record ? <><MethodBadge method={record.method} /> {record.path}</> : "Request"}
+      title={
+        record ? (
+          <>
+            <MethodBadge method={record.method} /> {record.path}
+          </>
+        ) : (
+          "Request"
+        )
+      }
     >
       {detail.isError ? (
         <Failed error={detail.error} what="the request" retry={() => void detail.refetch()} />
@@ -67,27 +75,48 @@ function Headers({ title, headers }: { title: string; headers: Record<string, st
   );
 }
 
-function RequestBody({ project, record, appSlug }: { project: string; record: RequestDetail; appSlug: string | undefined }) {
+function RequestBody({
+  project,
+  record,
+  appSlug,
+}: {
+  project: string;
+  record: RequestDetail;
+  appSlug: string | undefined;
+}) {
   const zone = useTimeZone();
   return (
     <>
       <dl className={styles.facts} aria-label="Request facts">
         <dt>Status</dt>
-        <dd><StatusPill code={record.status_code} /></dd>
+        <dd>
+          <StatusPill code={record.status_code} />
+        </dd>
         <dt>Time</dt>
         <dd>{formatDateTime(record.timestamp, zone)}</dd>
         <dt>Response time</dt>
         <dd>{formatMs(record.response_time_ms)}</dd>
         <dt>Sizes</dt>
-        <dd>{formatBytes(record.request_size)} in, {formatBytes(record.response_size)} out</dd>
+        <dd>
+          {formatBytes(record.request_size)} in, {formatBytes(record.response_size)} out
+        </dd>
         <dt>Route</dt>
         <dd className={styles.mono}>{record.route}</dd>
         <dt>App</dt>
-        <dd>{appSlug ?? record.app_id} · {record.environment}</dd>
+        <dd>
+          {appSlug ?? record.app_id} · {record.environment}
+        </dd>
         <dt>Consumer</dt>
-        <dd>{record.consumer_id === "" ? "unknown" : `${record.consumer_name || record.consumer_id} (${record.consumer_id})`}{record.consumer_group ? ` · ${record.consumer_group}` : ""}</dd>
+        <dd>
+          {record.consumer_id === ""
+            ? "unknown"
+            : `${record.consumer_name || record.consumer_id} (${record.consumer_id})`}
+          {record.consumer_group ? ` · ${record.consumer_group}` : ""}
+        </dd>
         <dt>Client</dt>
-        <dd>{record.ip_address || "—"} · {record.user_agent || "—"}</dd>
+        <dd>
+          {record.ip_address || "—"} · {record.user_agent || "—"}
+        </dd>
         <dt>Trace</dt>
         <dd className={styles.mono}>{record.trace_id || "—"}</dd>
         <dt>Record id</dt>
@@ -105,12 +134,21 @@ function RequestBody({ project, record, appSlug }: { project: string; record: Re
           </Link>
         ) : null}
         {record.consumer_id !== "" ? (
-          <Link className={buttonClass({ size: "sm" })} to="/projects/$project/consumers/$consumer" params={{ project, consumer: record.consumer_id }}>
+          <Link
+            className={buttonClass({ size: "sm" })}
+            to="/projects/$project/consumers/$consumer"
+            params={{ project, consumer: record.consumer_id }}
+          >
             Consumer {record.consumer_id}
           </Link>
         ) : null}
         {record.trace_id !== "" ? (
-          <Link className={buttonClass({ size: "sm" })} to="/projects/$project/logs" params={{ project }} search={{ trace: record.trace_id, range: "30d" }}>
+          <Link
+            className={buttonClass({ size: "sm" })}
+            to="/projects/$project/logs"
+            params={{ project }}
+            search={{ trace: record.trace_id, range: "30d" }}
+          >
             Logs of this trace
           </Link>
         ) : null}

@@ -70,7 +70,9 @@ export function RequestsPage() {
             <Switch
               label="Live mode: show new requests as they arrive"
               checked={search.live === true}
-              onChange={(checked) => setSearch({ live: checked ? true : undefined, page: undefined }, { replace: true })}
+              onChange={(checked) =>
+                setSearch({ live: checked ? true : undefined, page: undefined }, { replace: true })
+              }
             />
           </span>
         }
@@ -78,43 +80,97 @@ export function RequestsPage() {
       <FilterBar search={search} window={window} onRefresh={refresh}>
         <label className={styles.filter}>
           <span>Method</span>
-          <select value={search.method ?? ""} onChange={(e) => setSearch({ method: e.target.value || undefined, page: undefined })}>
+          <select
+            value={search.method ?? ""}
+            onChange={(e) => setSearch({ method: e.target.value || undefined, page: undefined })}
+          >
             <option value="">Any</option>
             {HTTP_METHODS.map((method) => (
-              <option key={method} value={method}>{method}</option>
+              <option key={method} value={method}>
+                {method}
+              </option>
             ))}
           </select>
         </label>
         <label className={styles.filter}>
           <span>Status</span>
-          <select value={search.status ?? ""} onChange={(e) => setSearch({ status: e.target.value || undefined, page: undefined })}>
+          <select
+            value={search.status ?? ""}
+            onChange={(e) => setSearch({ status: e.target.value || undefined, page: undefined })}
+          >
             <option value="">Any</option>
             <option value="2xx">2xx</option>
             <option value="3xx">3xx</option>
             <option value="4xx">4xx</option>
             <option value="5xx">5xx</option>
             <option value="4xx,5xx">4xx and 5xx</option>
-            {search.status !== undefined && !["2xx", "3xx", "4xx", "5xx", "4xx,5xx"].includes(search.status) ? (
+            {search.status !== undefined &&
+            !["2xx", "3xx", "4xx", "5xx", "4xx,5xx"].includes(search.status) ? (
               <option value={search.status}>{search.status}</option>
             ) : null}
           </select>
         </label>
-        <TextFilter label="Status codes" value={search.codes} placeholder="404,500" width="8" onCommit={(codes) => setSearch({ codes, page: undefined })} />
-        <TextFilter label="Route" value={search.route} placeholder="/orders/{id}" onCommit={(route) => setSearch({ route, page: undefined })} />
-        <TextFilter label="Path pattern" value={search.path} placeholder="/orders/*" onCommit={(path) => setSearch({ path, page: undefined })} />
-        <TextFilter label="Consumer id" value={search.consumer} width="12" onCommit={(consumer) => setSearch({ consumer, page: undefined })} />
-        <TextFilter label="Min ms" type="number" width="6" value={search.min_ms?.toString()} onCommit={(v) => setSearch({ min_ms: v === undefined ? undefined : Number(v), page: undefined })} />
-        <TextFilter label="Max ms" type="number" width="6" value={search.max_ms?.toString()} onCommit={(v) => setSearch({ max_ms: v === undefined ? undefined : Number(v), page: undefined })} />
-        <TextFilter label="Trace id" value={search.trace} width="20" onCommit={(trace) => setSearch({ trace, page: undefined })} />
+        <TextFilter
+          label="Status codes"
+          value={search.codes}
+          placeholder="404,500"
+          width="8"
+          onCommit={(codes) => setSearch({ codes, page: undefined })}
+        />
+        <TextFilter
+          label="Route"
+          value={search.route}
+          placeholder="/orders/{id}"
+          onCommit={(route) => setSearch({ route, page: undefined })}
+        />
+        <TextFilter
+          label="Path pattern"
+          value={search.path}
+          placeholder="/orders/*"
+          onCommit={(path) => setSearch({ path, page: undefined })}
+        />
+        <TextFilter
+          label="Consumer id"
+          value={search.consumer}
+          width="12"
+          onCommit={(consumer) => setSearch({ consumer, page: undefined })}
+        />
+        <TextFilter
+          label="Min ms"
+          type="number"
+          width="6"
+          value={search.min_ms?.toString()}
+          onCommit={(v) => setSearch({ min_ms: v === undefined ? undefined : Number(v), page: undefined })}
+        />
+        <TextFilter
+          label="Max ms"
+          type="number"
+          width="6"
+          value={search.max_ms?.toString()}
+          onCommit={(v) => setSearch({ max_ms: v === undefined ? undefined : Number(v), page: undefined })}
+        />
+        <TextFilter
+          label="Trace id"
+          value={search.trace}
+          width="20"
+          onCommit={(trace) => setSearch({ trace, page: undefined })}
+        />
       </FilterBar>
-      <Card title={<>Requests <Updating active={requests.isPlaceholderData || requests.isRefetching} /></>}>
+      <Card
+        title={
+          <>
+            Requests <Updating active={requests.isPlaceholderData || requests.isRefetching} />
+          </>
+        }
+      >
         {requests.isError ? (
           <Failed error={requests.error} what="the requests" retry={() => void requests.refetch()} />
         ) : requests.data === undefined ? (
           <SkeletonRows rows={8} label="Loading the requests" />
         ) : requests.data.items.length === 0 ? (
           <p className={styles.updating}>
-            No requests match between {formatDateTime(window.since, zone)} and {formatDateTime(window.until, zone)}.
+            No requests match between {formatDateTime(window.since, zone)} and{" "}
+            {formatDateTime(window.until, zone)}.
           </p>
         ) : (
           <>
@@ -125,7 +181,9 @@ export function RequestsPage() {
                     <th scope="col">Time</th>
                     <th scope="col">Request</th>
                     <th scope="col">Status</th>
-                    <th scope="col" className={styles.num}>Time taken</th>
+                    <th scope="col" className={styles.num}>
+                      Time taken
+                    </th>
                     <th scope="col">Consumer</th>
                     <th scope="col">App · env</th>
                   </tr>
@@ -146,10 +204,14 @@ export function RequestsPage() {
                       <td>
                         <MethodBadge method={row.method} /> <span className={styles.mono}>{row.path}</span>
                       </td>
-                      <td><StatusPill code={row.status_code} /></td>
+                      <td>
+                        <StatusPill code={row.status_code} />
+                      </td>
                       <td className={styles.num}>{formatMs(row.response_time_ms)}</td>
                       <td>{row.consumer_name || row.consumer_id || "—"}</td>
-                      <td>{appSlugOf(row.app_id) ?? "—"} · {row.environment}</td>
+                      <td>
+                        {appSlugOf(row.app_id) ?? "—"} · {row.environment}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -159,7 +221,12 @@ export function RequestsPage() {
           </>
         )}
       </Card>
-      <RequestDrawer project={project} id={search.req} onClose={() => setSearch({ req: undefined })} appSlugOf={appSlugOf} />
+      <RequestDrawer
+        project={project}
+        id={search.req}
+        onClose={() => setSearch({ req: undefined })}
+        appSlugOf={appSlugOf}
+      />
     </Page>
   );
 }

@@ -53,10 +53,16 @@ export function Kpi({
       const good = betterWhen === "neither" || percent === 0 ? undefined : (betterWhen === "higher") === up;
       change = (
         <span
-          className={[styles.kpiChange, good === true ? styles.good : good === false ? styles.bad : ""].join(" ")}
+          className={[styles.kpiChange, good === true ? styles.good : good === false ? styles.bad : ""].join(
+            " ",
+          )}
           title="Change against the previous period of the same length"
         >
-          {percent === 0 ? null : up ? <ArrowUp size={12} aria-hidden="true" /> : <ArrowDown size={12} aria-hidden="true" />}
+          {percent === 0 ? null : up ? (
+            <ArrowUp size={12} aria-hidden="true" />
+          ) : (
+            <ArrowDown size={12} aria-hidden="true" />
+          )}
           {`${up ? "+" : ""}${percent.toFixed(1)} % vs previous`}
         </span>
       );
@@ -123,7 +129,13 @@ export function SortHeader({
         onClick={() => setSearch({ sort: sortKey, dir: nextDir, page: undefined })}
       >
         {label}
-        {active ? dir === "asc" ? <ArrowUp size={12} aria-hidden="true" /> : <ArrowDown size={12} aria-hidden="true" /> : null}
+        {active ? (
+          dir === "asc" ? (
+            <ArrowUp size={12} aria-hidden="true" />
+          ) : (
+            <ArrowDown size={12} aria-hidden="true" />
+          )
+        ) : null}
       </button>
     </th>
   );
@@ -148,7 +160,11 @@ export function Pager({
       <span>
         {formatCount(first)}–{formatCount(last)} of {formatCount(total)} {what}
       </span>
-      <Button size="sm" disabled={page <= 1} onClick={() => setSearch({ page: page - 1 === 1 ? undefined : page - 1 })}>
+      <Button
+        size="sm"
+        disabled={page <= 1}
+        onClick={() => setSearch({ page: page - 1 === 1 ? undefined : page - 1 })}
+      >
         Previous
       </Button>
       <Button size="sm" disabled={last >= total} onClick={() => setSearch({ page: page + 1 })}>
@@ -167,16 +183,41 @@ export function requestSeries(series: Timeseries): ChartSeries[] {
       color: "--success",
       values: series.points.map((point) => point.total_requests - point.client_errors - point.server_errors),
     },
-    { key: "4xx", label: "4xx", color: "--warning", values: series.points.map((point) => point.client_errors) },
-    { key: "5xx", label: "5xx", color: "--danger", values: series.points.map((point) => point.server_errors) },
+    {
+      key: "4xx",
+      label: "4xx",
+      color: "--warning",
+      values: series.points.map((point) => point.client_errors),
+    },
+    {
+      key: "5xx",
+      label: "5xx",
+      color: "--danger",
+      values: series.points.map((point) => point.server_errors),
+    },
   ];
 }
 
 export function latencySeries(series: Timeseries): ChartSeries[] {
   return [
-    { key: "p50", label: "p50", color: "--success", values: series.points.map((point) => point.p50_response_time_ms) },
-    { key: "p95", label: "p95", color: "--accent", values: series.points.map((point) => point.p95_response_time_ms) },
-    { key: "p99", label: "p99", color: "--danger", values: series.points.map((point) => point.p99_response_time_ms) },
+    {
+      key: "p50",
+      label: "p50",
+      color: "--success",
+      values: series.points.map((point) => point.p50_response_time_ms),
+    },
+    {
+      key: "p95",
+      label: "p95",
+      color: "--accent",
+      values: series.points.map((point) => point.p95_response_time_ms),
+    },
+    {
+      key: "p99",
+      label: "p99",
+      color: "--danger",
+      values: series.points.map((point) => point.p99_response_time_ms),
+    },
   ];
 }
 

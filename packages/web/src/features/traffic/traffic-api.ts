@@ -56,12 +56,14 @@ export const trafficApi = {
     projectRead<Environments>(project, "analytics/environments", params),
   consumers: (project: string, params: Params) =>
     projectRead<ProjectConsumersPage>(project, "analytics/consumers", params),
-  errors: (project: string, params: Params) => projectRead<ErrorGroupsPage>(project, "analytics/errors", params),
+  errors: (project: string, params: Params) =>
+    projectRead<ErrorGroupsPage>(project, "analytics/errors", params),
   requests: (project: string, params: Params) => projectRead<RequestsPage>(project, "data/requests", params),
   request: (project: string, id: string) =>
     queryOptions({
       queryKey: ["projects", project, "traffic", "request", id] as const,
-      queryFn: ({ signal }) => api.get<RequestDetail>(`/projects/${p(project)}/data/requests/${p(id)}`, { signal }),
+      queryFn: ({ signal }) =>
+        api.get<RequestDetail>(`/projects/${p(project)}/data/requests/${p(id)}`, { signal }),
       staleTime: Number.POSITIVE_INFINITY,
     }),
   logs: (project: string, params: Params) => projectRead<LogsPage>(project, "data/logs", params),

@@ -1,18 +1,53 @@
 // URL state of the traffic pages: malformed values dropped, windows from presets and custom
 // spans, wall-clock times in a zone turned into instants and back (across a DST change).
 import { describe, expect, it } from "vitest";
-import { intervalMs, isoToZonedInput, previousWindow, timeWindow, validateTrafficSearch, zonedInputToIso } from "./traffic-search";
+import {
+  intervalMs,
+  isoToZonedInput,
+  previousWindow,
+  timeWindow,
+  validateTrafficSearch,
+  zonedInputToIso,
+} from "./traffic-search";
 
 describe("validateTrafficSearch", () => {
   it("keeps valid filters and normalises lists", () => {
     expect(
-      validateTrafficSearch({ range: "7d", app: "checkout", method: "get,post", status: "4xx,5xx", codes: "404,500", page: "3", live: "true", trace: "4BF92F3577B34DA6A3CE929D0E0E4736" }),
-    ).toEqual({ range: "7d", app: "checkout", method: "GET,POST", status: "4xx,5xx", codes: "404,500", page: 3, live: true, trace: "4bf92f3577b34da6a3ce929d0e0e4736" });
+      validateTrafficSearch({
+        range: "7d",
+        app: "checkout",
+        method: "get,post",
+        status: "4xx,5xx",
+        codes: "404,500",
+        page: "3",
+        live: "true",
+        trace: "4BF92F3577B34DA6A3CE929D0E0E4736",
+      }),
+    ).toEqual({
+      range: "7d",
+      app: "checkout",
+      method: "GET,POST",
+      status: "4xx,5xx",
+      codes: "404,500",
+      page: 3,
+      live: true,
+      trace: "4bf92f3577b34da6a3ce929d0e0e4736",
+    });
   });
 
   it("drops what is malformed", () => {
     expect(
-      validateTrafficSearch({ range: "2h", method: "GET,BREW", status: "6xx", codes: "99", page: "0", trace: "xyz", refresh: "5", dir: "up", min_ms: "-1" }),
+      validateTrafficSearch({
+        range: "2h",
+        method: "GET,BREW",
+        status: "6xx",
+        codes: "99",
+        page: "0",
+        trace: "xyz",
+        refresh: "5",
+        dir: "up",
+        min_ms: "-1",
+      }),
     ).toEqual({});
   });
 
@@ -44,7 +79,9 @@ describe("time windows", () => {
   });
 
   it("reads bucket widths", () => {
-    expect([intervalMs("1m"), intervalMs("15m"), intervalMs("6h"), intervalMs("1d")]).toEqual([60_000, 900_000, 21_600_000, 86_400_000]);
+    expect([intervalMs("1m"), intervalMs("15m"), intervalMs("6h"), intervalMs("1d")]).toEqual([
+      60_000, 900_000, 21_600_000, 86_400_000,
+    ]);
   });
 });
 

@@ -87,7 +87,12 @@ export function validateTrafficSearch(search: Record<string, unknown>): TrafficS
     q: optionalString(search.q, 256),
     method: listOf(HTTP_METHODS, search.method, true),
     status: listOf(STATUS_CLASSES, search.status),
-    codes: typeof search.codes === "number" ? String(search.codes) : CODES.test(String(search.codes ?? "")) ? String(search.codes) : undefined,
+    codes:
+      typeof search.codes === "number"
+        ? String(search.codes)
+        : CODES.test(String(search.codes ?? ""))
+          ? String(search.codes)
+          : undefined,
     route: optionalString(search.route, 2048),
     path: optionalString(search.path, 2048),
     consumer: optionalString(search.consumer, 256),
@@ -177,7 +182,14 @@ function zoneOffset(ms: number, timeZone: string): number {
     second: "2-digit",
   }).formatToParts(new Date(ms));
   const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-  const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+  const asUtc = Date.UTC(
+    get("year"),
+    get("month") - 1,
+    get("day"),
+    get("hour"),
+    get("minute"),
+    get("second"),
+  );
   return asUtc - Math.floor(ms / 1000) * 1000;
 }
 

@@ -65,10 +65,7 @@ export function useTimeWindow(search: TrafficSearch): { window: TimeWindow; refr
     };
   }, [period, refresh]);
   const { range, since, until } = search;
-  const window = useMemo(
-    () => timeWindow({ range, since, until }, anchor),
-    [range, since, until, anchor],
-  );
+  const window = useMemo(() => timeWindow({ range, since, until }, anchor), [range, since, until, anchor]);
   return { window, refresh };
 }
 
