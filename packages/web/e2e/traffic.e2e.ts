@@ -139,6 +139,31 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     expect(summary).toMatch(/1xx–3xx, 33 in all.*4xx, 6 in all.*5xx, 2 in all/);
     expect(await page.locator("figure canvas").count()).toBeGreaterThanOrEqual(2);
 
+    // Hovering a bucket shows its exact figures (the chart is not redrawn under the pointer).
+    const requestsPlot = page.locator('figure[aria-label="Requests over time by status class"] .u-over');
+    const over = await requestsPlot.boundingBox();
+    if (over === null) throw new Error("no chart");
+    await page.mouse.move(over.x + over.width * 0.95, over.y + over.height / 2);
+    await page.mouse.move(over.x + over.width * 0.96, over.y + over.height / 2);
+    const tooltip = page.locator('figure[aria-label="Requests over time by status class"] [role="status"]');
+    await tooltip.waitFor();
+    expect(await tooltip.textContent()).toMatch(/1xx–3xx\d+4xx\d+5xx\d+/);
+    await page.mouse.move(0, 0);
+    // A legend button hides its series (and the spoken summary follows).
+    const fiveXx = page.locator(
+      'figure[aria-label="Requests over time by status class"] button[data-series="5xx"]',
+    );
+    await fiveXx.click();
+    expect(await fiveXx.getAttribute("aria-pressed")).toBe("false");
+    await expect
+      .poll(() =>
+        page
+          .locator('figure[aria-label="Requests over time by status class"] [data-chart-summary]')
+          .textContent(),
+      )
+      .not.toMatch(/5xx/);
+    await fiveXx.click();
+
     // Sorting by error rate (descending) puts POST /orders (4 of 17 failed) first.
     await page.getByRole("button", { name: "Error rate" }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get("sort")).toBe("error_rate");
