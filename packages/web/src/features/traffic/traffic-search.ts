@@ -9,7 +9,17 @@ export const REFRESH_SECONDS = [30, 60, 300] as const;
 export const SORT_DIRS = ["asc", "desc"] as const;
 export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
 export const LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] as const;
-export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"] as const;
+export const HTTP_METHODS = [
+  "GET",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "HEAD",
+  "OPTIONS",
+  "TRACE",
+  "CONNECT",
+] as const;
 
 export interface TrafficSearch {
   /** Preset window ending now; ignored when since/until are set. */
