@@ -18,6 +18,7 @@ import { NewProjectPage } from "./features/projects/NewProjectPage";
 import { ProjectsPage } from "./features/projects/ProjectsPage";
 import { isSessionEnded } from "./lib/api-client";
 import { sessionQuery } from "./lib/queries";
+import { validateTrafficSearch } from "./features/traffic/traffic-search";
 import { optionalString, positiveInt, safeNext, type SignInReason, signInReason } from "./lib/search";
 
 export interface RouterContext {
@@ -103,13 +104,54 @@ export const projectRoute = createRoute({
   component: Outlet,
 });
 
+// The traffic pages share one URL schema (filters carry across them) and load as lazy chunks.
 const projectIndexRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: "/",
-  beforeLoad: ({ params }) => {
-    // The overview arrives with the traffic pages; until then a project opens on its setup.
-    throw redirect({ to: "/projects/$project/setup", params, replace: true });
-  },
+  validateSearch: validateTrafficSearch,
+  component: lazyRouteComponent(() => import("./features/traffic/OverviewPage"), "OverviewPage"),
+});
+
+export const endpointDetailRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/endpoints/detail",
+  validateSearch: validateTrafficSearch,
+  component: lazyRouteComponent(() => import("./features/traffic/EndpointPage"), "EndpointPage"),
+});
+
+export const requestsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/requests",
+  validateSearch: validateTrafficSearch,
+  component: lazyRouteComponent(() => import("./features/traffic/RequestsPage"), "RequestsPage"),
+});
+
+export const logsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/logs",
+  validateSearch: validateTrafficSearch,
+  component: lazyRouteComponent(() => import("./features/traffic/LogsPage"), "LogsPage"),
+});
+
+export const consumersRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/consumers",
+  validateSearch: validateTrafficSearch,
+  component: lazyRouteComponent(() => import("./features/traffic/ConsumersPage"), "ConsumersPage"),
+});
+
+export const consumerRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/consumers/$consumer",
+  validateSearch: validateTrafficSearch,
+  component: lazyRouteComponent(() => import("./features/traffic/ConsumerPage"), "ConsumerPage"),
+});
+
+export const errorsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/errors",
+  validateSearch: validateTrafficSearch,
+  component: lazyRouteComponent(() => import("./features/traffic/ErrorsPage"), "ErrorsPage"),
 });
 
 export const setupRoute = createRoute({
@@ -237,6 +279,12 @@ const routeTree = rootRoute.addChildren([
     newProjectRoute,
     projectRoute.addChildren([
       projectIndexRoute,
+      endpointDetailRoute,
+      requestsRoute,
+      logsRoute,
+      consumersRoute,
+      consumerRoute,
+      errorsRoute,
       setupRoute,
       settingsRoute.addChildren([
         settingsGeneralRoute,

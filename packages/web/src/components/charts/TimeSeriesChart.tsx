@@ -34,6 +34,8 @@ export interface TimeSeriesChartProps {
   readonly height?: number;
   /** Called with the dragged range; without it dragging selects nothing. */
   readonly onZoom?: (range: TimeRange) => void;
+  /** Counts: y-axis ticks only at whole numbers (default true for stacked charts). */
+  readonly integers?: boolean;
 }
 
 const defaultFormat = (value: number) => value.toLocaleString("en-US", { maximumFractionDigits: 2 });
@@ -50,24 +52,48 @@ function timeFormatter(timeZone: string | undefined): (ms: number) => string {
   return (ms) => format.format(new Date(ms));
 }
 
+const INTEGER_STEPS = [
+  1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1e3, 2e3, 2.5e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6,
+  5e6, 1e7, 1e8, 1e9,
+];
+
 interface HoverState {
   readonly index: number;
   readonly left: number;
   readonly top: number;
 }
 
+/**
+ * The value as of the last render whose key differed: callers may rebuild their arrays on every
+ * render (hovering re-renders), and the chart must only be redrawn when the figures change.
+ */
+function useByContent<T>(value: T, key: string): T {
+  const [held, setHeld] = useState({ key, value });
+  if (held.key !== key) {
+    setHeld({ key, value });
+    return value;
+  }
+  return held.value;
+}
+
 export function TimeSeriesChart({
   label,
-  buckets,
+  buckets: givenBuckets,
   bucketMs,
-  series,
+  series: givenSeries,
   mode = "stacked",
   formatValue = defaultFormat,
   timeZone,
   height = 220,
   onZoom,
+  integers = mode === "stacked",
 }: TimeSeriesChartProps) {
   const plotRef = useRef<HTMLDivElement>(null);
+  const buckets = useByContent(givenBuckets, givenBuckets.join(","));
+  const series = useByContent(
+    givenSeries,
+    givenSeries.map((one) => `${one.key}:${one.label}:${one.color}:${one.values.join(",")}`).join("|"),
+  );
   // The latest callback, read when a drag ends: a new function each render must not rebuild the chart.
   const zoomRef = useRef(onZoom);
   useEffect(() => {
@@ -117,6 +143,8 @@ export function TimeSeriesChart({
           grid: { stroke: colors.grid, width: 1 },
           ticks: { show: false },
           size: 56,
+          // Whole-number steps for counts: no "0.5 requests" tick.
+          ...(integers ? { incrs: INTEGER_STEPS } : {}),
           values: (_u, splits) => splits.map((value) => formatValue(value)),
         },
       ],
@@ -178,7 +206,20 @@ export function TimeSeriesChart({
       resize.disconnect();
       chart.destroy();
     };
-  }, [series, hidden, times, mode, height, colors, timeZone, formatValue, bucketMs, asTable, zoomable]);
+  }, [
+    series,
+    hidden,
+    times,
+    mode,
+    height,
+    colors,
+    timeZone,
+    formatValue,
+    bucketMs,
+    asTable,
+    zoomable,
+    integers,
+  ]);
 
   const toggle = (key: string) =>
     setHidden((current) => {

@@ -3,14 +3,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet, useParams } from "@tanstack/react-router";
 import {
+  AlertOctagon,
   BellRing,
   BookOpen,
   Inbox,
+  LayoutDashboard,
   LayoutGrid,
+  List,
   type LucideIcon,
   Rocket,
+  ScrollText,
   Settings2,
   UserRound,
+  Users,
 } from "lucide-react";
 import { meQuery, receivedInvitationsQuery } from "../../lib/queries";
 import { Breadcrumbs } from "./Breadcrumbs";
@@ -27,6 +32,7 @@ function NavLink({
   label,
   exact = false,
   count,
+  keepFilters = false,
 }: {
   to: string;
   params?: Record<string, string>;
@@ -35,12 +41,17 @@ function NavLink({
   exact?: boolean;
   /** A number shown after the label (pending invitations), left out when zero. */
   count?: number;
+  /** Traffic pages carry the time range, app and environment across (Apitally does too). */
+  keepFilters?: boolean;
 }) {
   return (
     <Link
       // Paths come from the route tree; the router resolves them at run time.
       to={to as never}
       params={params as never}
+      search={
+        keepFilters ? (((previous: Record<string, unknown>) => sharedFilters(previous)) as never) : undefined
+      }
       className={styles.navLink}
       activeOptions={{ exact }}
       activeProps={{ "aria-current": "page" }}
@@ -54,6 +65,14 @@ function NavLink({
         </span>
       ) : null}
     </Link>
+  );
+}
+
+const SHARED_KEYS = ["range", "since", "until", "app", "env", "refresh"];
+
+function sharedFilters(search: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    SHARED_KEYS.filter((key) => search[key] !== undefined).map((key) => [key, search[key]]),
   );
 }
 
@@ -74,6 +93,42 @@ export function AppShell() {
         {params.project !== undefined ? (
           <nav className={styles.navGroup} aria-label="Project">
             <span className={styles.navHeading}>Project</span>
+            <NavLink
+              to="/projects/$project"
+              params={{ project: params.project }}
+              icon={LayoutDashboard}
+              label="Overview"
+              exact
+              keepFilters
+            />
+            <NavLink
+              to="/projects/$project/requests"
+              params={{ project: params.project }}
+              icon={List}
+              label="Requests"
+              keepFilters
+            />
+            <NavLink
+              to="/projects/$project/logs"
+              params={{ project: params.project }}
+              icon={ScrollText}
+              label="Logs"
+              keepFilters
+            />
+            <NavLink
+              to="/projects/$project/consumers"
+              params={{ project: params.project }}
+              icon={Users}
+              label="Consumers"
+              keepFilters
+            />
+            <NavLink
+              to="/projects/$project/errors"
+              params={{ project: params.project }}
+              icon={AlertOctagon}
+              label="Errors"
+              keepFilters
+            />
             <NavLink
               to="/projects/$project/setup"
               params={{ project: params.project }}

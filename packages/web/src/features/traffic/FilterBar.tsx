@@ -1,0 +1,194 @@
+// The one filter bar of the traffic pages: time range (presets or a custom span read in the
+// profile's zone), app, environment, the page's own filters, Refresh and opt-in auto-refresh.
+// Everything it sets goes into the URL; environments load only when their list is opened.
+import { useQuery } from "@tanstack/react-query";
+import { RefreshCw } from "lucide-react";
+import { type ReactNode, useState } from "react";
+import { Button } from "../../components/ui/Button";
+import { appsQuery } from "../../lib/queries";
+import { useTimeZone } from "../../lib/use-time-zone";
+import { trafficApi } from "./traffic-api";
+import {
+  isoToZonedInput,
+  RANGE_PRESETS,
+  type RangePreset,
+  REFRESH_SECONDS,
+  type TimeWindow,
+  type TrafficSearch,
+  zonedInputToIso,
+} from "./traffic-search";
+import styles from "./Traffic.module.css";
+import { useProjectSlug, useSetSearch } from "./use-traffic";
+
+const PRESET_LABELS: Record<RangePreset, string> = {
+  "1h": "Last hour",
+  "6h": "Last 6 hours",
+  "24h": "Last 24 hours",
+  "7d": "Last 7 days",
+  "30d": "Last 30 days",
+};
+
+export function FilterBar({
+  search,
+  window,
+  onRefresh,
+  children,
+  showEnvironment = true,
+}: {
+  search: TrafficSearch;
+  window: TimeWindow;
+  onRefresh: () => void;
+  children?: ReactNode;
+  showEnvironment?: boolean;
+}) {
+  const project = useProjectSlug();
+  const setSearch = useSetSearch();
+  const zone = useTimeZone() ?? "UTC";
+  const apps = useQuery(appsQuery(project));
+  const [envOpened, setEnvOpened] = useState(search.env !== undefined);
+  const environments = useQuery({
+    ...trafficApi.environments(project, { app_slugs: search.app }),
+    enabled: envOpened && showEnvironment,
+  });
+  const custom = search.since !== undefined;
+  const [editing, setEditing] = useState(false);
+  const [from, setFrom] = useState(() => isoToZonedInput(window.since, zone));
+  const [to, setTo] = useState(() => isoToZonedInput(window.until, zone));
+  const fromIso = zonedInputToIso(from, zone);
+  const toIso = zonedInputToIso(to, zone);
+  const customValid = fromIso !== undefined && toIso !== undefined && fromIso < toIso;
+
+  const rangeValue = editing || custom ? "custom" : (search.range ?? "24h");
+  const envNames = environments.data?.environments ?? (search.env ? [search.env] : []);
+
+  return (
+    <div className={styles.filterBar} role="search" aria-label="Filters">
+      <label className={styles.filter}>
+        <span>Time range</span>
+        <select
+          value={rangeValue}
+          onChange={(event) => {
+            const value = event.target.value;
+            if (value === "custom") {
+              setFrom(isoToZonedInput(window.since, zone));
+              setTo(isoToZonedInput(window.until, zone));
+              setEditing(true);
+              return;
+            }
+            setEditing(false);
+            setSearch({ range: value as RangePreset, since: undefined, until: undefined, page: undefined });
+          }}
+        >
+          {RANGE_PRESETS.map((preset) => (
+            <option key={preset} value={preset}>
+              {PRESET_LABELS[preset]}
+            </option>
+          ))}
+          <option value="custom">Custom range…</option>
+        </select>
+      </label>
+      {editing || custom ? (
+        <form
+          className={styles.customRange}
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!customValid) return;
+            setEditing(false);
+            setSearch({ since: fromIso, until: toIso, range: undefined, page: undefined });
+          }}
+        >
+          <label className={styles.filter}>
+            <span>From ({zone})</span>
+            <input
+              type="datetime-local"
+              value={editing ? from : isoToZonedInput(window.since, zone)}
+              onChange={(e) => {
+                setEditing(true);
+                setFrom(e.target.value);
+              }}
+            />
+          </label>
+          <label className={styles.filter}>
+            <span>To ({zone})</span>
+            <input
+              type="datetime-local"
+              value={editing ? to : isoToZonedInput(window.until, zone)}
+              onChange={(e) => {
+                setEditing(true);
+                setTo(e.target.value);
+              }}
+            />
+          </label>
+          {editing ? (
+            <Button size="sm" type="submit" disabled={!customValid}>
+              Apply
+            </Button>
+          ) : null}
+        </form>
+      ) : null}
+      <label className={styles.filter}>
+        <span>App</span>
+        <select
+          value={search.app ?? ""}
+          onChange={(event) => setSearch({ app: event.target.value || undefined, page: undefined })}
+        >
+          <option value="">All apps</option>
+          {(apps.data ?? []).map((app) => (
+            <option key={app.slug} value={app.slug}>
+              {app.name}
+            </option>
+          ))}
+          {search.app !== undefined &&
+          apps.data !== undefined &&
+          !apps.data.some((a) => a.slug === search.app) ? (
+            <option value={search.app}>{search.app}</option>
+          ) : null}
+        </select>
+      </label>
+      {showEnvironment ? (
+        <label className={styles.filter}>
+          <span>Environment</span>
+          <select
+            value={search.env ?? ""}
+            onFocus={() => setEnvOpened(true)}
+            onPointerDown={() => setEnvOpened(true)}
+            onChange={(event) => setSearch({ env: event.target.value || undefined, page: undefined })}
+          >
+            <option value="">All environments</option>
+            {envNames.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {children}
+      <div className={styles.filterEnd}>
+        <label className={styles.filter}>
+          <span>Auto-refresh</span>
+          <select
+            value={search.refresh ?? ""}
+            onChange={(event) =>
+              setSearch(
+                { refresh: event.target.value === "" ? undefined : Number(event.target.value) },
+                { replace: true },
+              )
+            }
+          >
+            <option value="">Off</option>
+            {REFRESH_SECONDS.map((seconds) => (
+              <option key={seconds} value={seconds}>
+                Every {seconds < 60 ? `${seconds} s` : `${seconds / 60} min`}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Button size="sm" onClick={onRefresh} aria-label="Refresh now">
+          <RefreshCw size={15} aria-hidden="true" />
+          Refresh
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+// "Copy as cURL" for a stored request, and pretty-printing of captured payloads (as text only).
+import type { RequestDetail } from "@sightline/contracts";
+
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** The request as a curl command; the host comes from its Host header when it was captured. */
+export function curlFor(record: RequestDetail): string {
+  const host = record.request_headers.host ?? "localhost";
+  const scheme = record.request_headers["x-forwarded-proto"] ?? "https";
+  const lines = [`curl -X ${record.method} ${quote(`${scheme}://${host}${record.path}`)}`];
+  for (const [name, value] of Object.entries(record.request_headers)) {
+    if (name === "host" || name === "content-length") continue;
+    // Credentials were redacted at ingest; leave a placeholder to fill in.
+    lines.push(`-H ${quote(`${name}: ${value === "[REDACTED]" ? "<redacted>" : value}`)}`);
+  }
+  if (record.request_payload !== "") lines.push(`--data-raw ${quote(record.request_payload)}`);
+  return lines.join(" \\\n  ");
+}
+
+/** JSON re-indented with two spaces; anything else unchanged. */
+export function prettyPayload(payload: string): string {
+  const trimmed = payload.trim();
+  if (!(trimmed.startsWith("{") || trimmed.startsWith("["))) return payload;
+  try {
+    return JSON.stringify(JSON.parse(trimmed), null, 2);
+  } catch {
+    return payload;
+  }
+}

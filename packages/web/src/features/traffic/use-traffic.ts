@@ -1,0 +1,94 @@
+// Hooks every traffic page uses: the URL's filters and their time window (re-anchored by the
+// opt-in auto-refresh, which pauses while the tab is hidden), navigation that edits the URL,
+// and the one performance mark the dashboard bench reads.
+import { useQueryClient } from "@tanstack/react-query";
+import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { type TimeWindow, timeWindow, type TrafficSearch } from "./traffic-search";
+
+export const DATA_PAINTED_MARK = "sightline:data-painted";
+
+export function useProjectSlug(): string {
+  return (useParams({ strict: false }) as { project?: string }).project ?? "";
+}
+
+export function useTrafficSearch(): TrafficSearch {
+  return useSearch({ strict: false }) as TrafficSearch;
+}
+
+/** Edits the URL's search: `replace` for typing, a history entry for deliberate changes. */
+export function useSetSearch(): (patch: Partial<TrafficSearch>, options?: { replace?: boolean }) => void {
+  const navigate = useNavigate();
+  return useCallback(
+    (patch, options) => {
+      void navigate({
+        to: ".",
+        search: (previous: Record<string, unknown>) => {
+          const next: Record<string, unknown> = { ...previous, ...patch };
+          for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+          return next as never;
+        },
+        replace: options?.replace ?? false,
+      } as never);
+    },
+    [navigate],
+  );
+}
+
+/**
+ * The window of the URL's range. Presets end at "now" as of the last anchor: page load, a range
+ * change, Refresh, or an auto-refresh tick (only while the tab is visible).
+ */
+export function useTimeWindow(search: TrafficSearch): { window: TimeWindow; refresh: () => void } {
+  const [anchor, setAnchor] = useState(() => Date.now());
+  const queryClient = useQueryClient();
+  const refresh = useCallback(() => {
+    setAnchor(Date.now());
+    // Within the same minute the window (and so the keys) stay the same: refetch what is shown.
+    void queryClient.invalidateQueries({ predicate: (query) => query.queryKey.includes("traffic") });
+  }, [queryClient]);
+  const period = search.refresh;
+  useEffect(() => {
+    if (period === undefined) return;
+    const tick = () => {
+      if (document.visibilityState === "visible") refresh();
+    };
+    const timer = globalThis.setInterval(tick, period * 1000);
+    // Coming back to a hidden tab refreshes at once if a tick was missed.
+    const onVisible = () => {
+      if (document.visibilityState === "visible") tick();
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      globalThis.clearInterval(timer);
+      document.removeEventListener("visibilitychange", onVisible);
+    };
+  }, [period, refresh]);
+  const { range, since, until } = search;
+  const window = useMemo(() => timeWindow({ range, since, until }, anchor), [range, since, until, anchor]);
+  return { window, refresh };
+}
+
+/**
+ * Marks the first time this page's data is on screen (once per page visit). Returns true from
+ * then on: follow-up reads (the previous period, lazy panels) wait for it, so first paint keeps
+ * to its own calls.
+ */
+export function useDataPainted(ready: boolean): boolean {
+  const [marked, setMarked] = useState(false);
+  useEffect(() => {
+    if (!ready || marked) return;
+    // After the browser has painted the committed frame.
+    const frame = requestAnimationFrame(() => {
+      performance.mark(DATA_PAINTED_MARK);
+      setMarked(true);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [ready, marked]);
+  return marked;
+}
+
+/** The filters every analytics call of a page takes. */
+export function windowParams(search: TrafficSearch, window: TimeWindow) {
+  return { since: window.since, until: window.until, app_slugs: search.app, environment: search.env };
+}
