@@ -161,6 +161,14 @@ describe("the original APILens clients", () => {
       { span_id: "b7ad6b7169203331", status: "ok", duration_ms: 18.75 },
       { span_id: "00f067aa0ba902b7", status: "error", duration_ms: 9 },
     ]);
+    const trace = await read<{ spans: Array<{ span_id: string; depth: number }>; error: boolean }>(
+      `/data/traces/${traceId}`,
+    );
+    expect(trace.spans.map(({ span_id, depth }) => [span_id, depth])).toEqual([
+      ["b7ad6b7169203331", 0],
+      ["00f067aa0ba902b7", 1],
+    ]);
+    expect(trace.error).toBe(true);
   });
 
   it("stores log records in the original shape: empty endpoint, status 0, consumer name and group", async () => {
