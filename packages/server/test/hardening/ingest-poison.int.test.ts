@@ -215,7 +215,8 @@ function readOnlyUrls(doc: OpenApiPaths, ids: Record<string, string>): string[] 
   for (const [template, operations] of Object.entries(doc.paths)) {
     const get = operations.get;
     if (get === undefined || !get.tags?.some((tag) => tag === "analytics" || tag === "data")) continue;
-    if (template.includes("{id}")) continue;
+    // Detail routes name one record (or trace) these absurd records do not have.
+    if (template.includes("{id}") || template.includes("{trace_id}")) continue;
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? name);
     const query = (get.parameters ?? [])
       .filter((parameter) => parameter.in === "query" && parameter.required === true)
