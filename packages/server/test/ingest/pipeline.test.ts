@@ -348,6 +348,90 @@ describe("prepareBatch with request records", () => {
   });
 });
 
+describe("prepareBatch with the APILens SDKs' spellings", () => {
+  it('reads headers sent as JSON text, treats "" as none, and points at unreadable text', () => {
+    const batch = prepareBatch(
+      requestKind,
+      [
+        request({ request_headers: '{"Accept":"a","Cookie":"c"}', response_headers: "" }),
+        request({ request_headers: "not json" }),
+        request({ response_headers: '{"x":1}' }),
+        request({ request_headers: "[]" }),
+      ],
+      context(),
+    );
+    expect(batch.accepted).toBe(1);
+    expect(batch.errors.map((error) => error.pointer)).toEqual([
+      "/requests/1/request_headers",
+      "/requests/2/response_headers",
+      "/requests/3/request_headers",
+    ]);
+    const [row] = rowsOf(batch.chunk?.body, REQUEST_COLUMNS);
+    expect(row).toMatchObject({
+      request_headers: '{"accept":"a","cookie":"[REDACTED]"}',
+      response_headers: "{}",
+    });
+  });
+
+  it("keeps base_url, splits the query string off the path, and reads microsecond timestamps", () => {
+    const batch = prepareBatch(
+      requestKind,
+      [
+        request({
+          path: "/orders/42?expand=items&page=2",
+          base_url: " https://shop.example.com ",
+          timestamp: "2026-11-21T11:59:00.123456Z",
+        }),
+      ],
+      context(),
+    );
+    const [row] = rowsOf(batch.chunk?.body, REQUEST_COLUMNS);
+    expect(row).toMatchObject({
+      path: "/orders/42",
+      query: "expand=items&page=2",
+      route: "/orders/{id}",
+      base_url: "https://shop.example.com",
+      timestamp: "2026-11-21 11:59:00.123",
+    });
+  });
+
+  it("takes log records with an empty endpoint method and status 0, and rejects statuses 1–99", () => {
+    const log = (fields: Record<string, unknown>) => ({
+      app_id: "checkout",
+      timestamp: "2026-11-21T11:59:00Z",
+      environment: "production",
+      level: "INFO",
+      message: "m",
+      ...fields,
+    });
+    const batch = prepareBatch(
+      logKind,
+      [
+        log({
+          endpoint_method: "",
+          endpoint_path: "",
+          status_code: 0,
+          consumer_name: "Ada",
+          consumer_group: "gold",
+        }),
+        log({ status_code: 42 }),
+      ],
+      context(),
+    );
+    expect(batch.accepted).toBe(1);
+    expect(batch.errors).toEqual([
+      { index: 1, pointer: "/logs/1/status_code", message: "must be 100–599, or 0 for none" },
+    ]);
+    const [row] = rowsOf(batch.chunk?.body, LOG_COLUMNS);
+    expect(row).toMatchObject({
+      endpoint_method: "",
+      status_code: 0,
+      consumer_name: "Ada",
+      consumer_group: "gold",
+    });
+  });
+});
+
 describe("prepareBatch with log records", () => {
   it("normalises levels and their aliases in any letter case", () => {
     const spellings = ["debug", "TRACE", "Info", "warn", "WARNING", "error", "Fatal", "critical"];
