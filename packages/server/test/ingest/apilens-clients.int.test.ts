@@ -226,6 +226,11 @@ describe("the original APILens clients", () => {
       });
     const plain = await post([typescriptSdkRecord(at, fx.billing.slug, fx.project.slug)]);
     expect(await plain.json()).toEqual({ accepted: 1, rejected: 0, errors: [] });
+    // Its Express middleware sends the route pattern as the path: one endpoint, in Sightline's spelling.
+    const endpoints = await fx.api.get(`/api/v1/apps/${fx.billing.slug}/endpoints`);
+    expect(endpoints.json<Array<{ method: string; path: string }>>()).toEqual([
+      expect.objectContaining({ method: "GET", path: "/users/{id}" }),
+    ]);
     const extra = await post([
       { ...typescriptSdkRecord(at, fx.billing.slug, ""), sdk_version: "0.1.0", colour: "blue" },
       { ...typescriptSdkRecord(at, fx.billing.slug, ""), colour: "red", status_code: "200" },

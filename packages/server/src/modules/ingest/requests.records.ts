@@ -37,7 +37,7 @@ export const requestKind: RecordKind<IngestRequestRecord, ApiRequestsColumn> = {
     const path = mark === -1 ? record.path : record.path.slice(0, mark);
     const query = mark === -1 ? "" : record.path.slice(mark + 1);
     const derived = record.route === undefined || record.route.trim() === "";
-    const route = derived ? deriveRouteTemplate(path) : normaliseRouteTemplate((record.route ?? "").trim());
+    const route = derived ? templateOfPath(path) : normaliseRouteTemplate((record.route ?? "").trim());
     // The template becomes a catalogue entry, whose unique index holds only so many bytes.
     if (Buffer.byteLength(route, "utf8") > RESOURCE_LIMITS.routeTemplateBytes) {
       problems.push({
@@ -126,6 +126,15 @@ function readHeaders(
   }
   // fromEntries defines own properties: a "__proto__" header stays a header.
   return JSON.stringify(Object.fromEntries(folded));
+}
+
+/**
+ * The route template of a path. The APILens TypeScript SDK sends Express's route pattern
+ * (`/users/:id`) as the path: its placeholders are rewritten to `{id}` like a given `route`.
+ */
+function templateOfPath(path: string): string {
+  const derived = deriveRouteTemplate(path);
+  return path.includes(":") || path.includes("<") ? normaliseRouteTemplate(derived) : derived;
 }
 
 /** Headers sent as JSON text: an object whose values are all strings, else null. */
