@@ -1,9 +1,10 @@
-// npm run bench:ingest — measured ingest throughput. Starts Sightline (the CLI, in a child
-// process) on a temporary data directory, drives concurrent keep-alive clients posting
-// 100-record batches to 127.0.0.1 for a fixed time, checks stored == accepted, then inserts the
-// same rows straight into the events store in 10k-row inserts (no HTTP) and prints the ratio.
-// Knobs: BENCH_SECONDS (default 20), BENCH_CLIENTS (default 64), BENCH_WARMUP_SECONDS (default 3);
-// INGEST_* variables are passed on to the server.
+// npm run bench:ingest — measured ingest throughput, per scenario (request records, then spans).
+// Starts Sightline (the CLI, in a child process) on a temporary data directory, drives concurrent
+// keep-alive clients posting 100-record batches to 127.0.0.1 for a fixed time per scenario,
+// checks stored == accepted, then inserts the same rows straight into the scenario's table in
+// 10k-row inserts (no HTTP) and prints each ratio; the spans ratio must be at least the requests'.
+// Knobs: BENCH_SECONDS (default 20), BENCH_CLIENTS (default 64), BENCH_WARMUP_SECONDS (default 3),
+// BENCH_SCENARIOS (default "requests,spans"); INGEST_* variables are passed on to the server.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -12,8 +13,11 @@ import { createServer } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { prepareBatch, type RowChunk } from "../packages/server/src/modules/ingest/ingest.pipeline.js";
+import { prepareBatch } from "../packages/server/src/modules/ingest/ingest.pipeline.js";
+import type { RowChunk } from "../packages/server/src/stores/events/writer.js";
+import type { RecordKind } from "../packages/server/src/modules/ingest/records.js";
 import { requestKind } from "../packages/server/src/modules/ingest/requests.records.js";
+import { spanKind } from "../packages/server/src/modules/ingest/spans.records.js";
 import { migrateEvents, openEventsExecutor } from "../packages/server/src/stores/events/index.js";
 import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
 
@@ -56,7 +60,7 @@ function generator(seed: number): () => number {
 }
 
 /** One 100-record batch of about 45 KB, like the baseline measurements' records. */
-function records(seed: number, appSlug: string): Record<string, unknown>[] {
+function requestRecords(seed: number, appSlug: string): Record<string, unknown>[] {
   const random = generator(seed);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
   const now = Date.now();
@@ -85,6 +89,73 @@ function records(seed: number, appSlug: string): Record<string, unknown>[] {
     };
   });
 }
+
+const SPAN_NAMES = ["GET /api/v1/orders/{id}", "SELECT orders", "charge card", "POST psp", "render"];
+const SPAN_KINDS = ["server", "db", "internal", "http", "internal"];
+
+/** One 100-span batch: ten traces of ten spans (a server root and its children), as the APILens
+ *  SDK sends them, with a few attributes each. */
+function spanRecords(seed: number, appSlug: string): Record<string, unknown>[] {
+  const random = generator(seed);
+  const hex = (digits: number) =>
+    Array.from({ length: digits }, () => Math.floor(random() * 16).toString(16)).join("");
+  const now = Date.now();
+  const spans: Record<string, unknown>[] = [];
+  for (let trace = 0; trace < BATCH / 10; trace++) {
+    const traceId = hex(32);
+    const rootId = hex(16);
+    const start = now - Math.floor(random() * 600_000);
+    for (let i = 0; i < 10; i++) {
+      const kind = i === 0 ? 0 : 1 + Math.floor(random() * 4);
+      const failed = random() < 0.03;
+      spans.push({
+        app_id: appSlug,
+        timestamp: new Date(start + i * 3).toISOString(),
+        environment: random() < 0.8 ? "production" : "staging",
+        trace_id: traceId,
+        span_id: i === 0 ? rootId : hex(16),
+        parent_span_id: i === 0 ? "" : rootId,
+        name: SPAN_NAMES[kind],
+        kind: SPAN_KINDS[kind],
+        service_name: "checkout-api",
+        duration_ms: Math.round(-Math.log(1 - random()) * (i === 0 ? 120 : 15) * 100) / 100,
+        status: failed ? "error" : "ok",
+        status_code: i === 0 ? (failed ? 500 : 200) : 0,
+        attributes: {
+          "http.method": "GET",
+          "db.rows": Math.floor(random() * 50),
+          "cache.hit": random() < 0.5,
+        },
+      });
+    }
+  }
+  return spans;
+}
+
+interface Scenario {
+  readonly name: "requests" | "spans";
+  readonly path: string;
+  readonly member: string;
+  readonly kind: RecordKind<never>;
+  readonly records: (seed: number, appSlug: string) => Record<string, unknown>[];
+}
+
+const SCENARIOS: readonly Scenario[] = [
+  {
+    name: "requests",
+    path: "/api/v1/ingest/requests",
+    member: "requests",
+    kind: requestKind as RecordKind<never>,
+    records: requestRecords,
+  },
+  {
+    name: "spans",
+    path: "/api/v1/ingest/traces",
+    member: "spans",
+    kind: spanKind as RecordKind<never>,
+    records: spanRecords,
+  },
+];
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, "127.0.0.1");
@@ -155,6 +226,7 @@ interface Tally {
 function post(
   agent: Agent,
   port: number,
+  path: string,
   key: string,
   body: Buffer,
 ): Promise<{ status: number; accepted: number }> {
@@ -165,7 +237,7 @@ function post(
         host: "127.0.0.1",
         port,
         method: "POST",
-        path: "/api/v1/ingest/requests",
+        path,
         headers: { "content-type": "application/json", "content-length": body.length, "x-api-key": key },
       },
       (res) => {
@@ -185,7 +257,13 @@ function post(
 }
 
 /** CLIENTS closed-loop clients until `seconds` pass (or MAX_REQUESTS are sent). */
-async function drive(port: number, key: string, bodies: readonly Buffer[], seconds: number): Promise<Tally> {
+async function drive(
+  port: number,
+  path: string,
+  key: string,
+  bodies: readonly Buffer[],
+  seconds: number,
+): Promise<Tally> {
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
   const tally: Tally = { accepted: 0, requests: 0, unavailable: 0, failed: 0, latencies: [] };
   const deadline = performance.now() + seconds * 1000;
@@ -196,7 +274,7 @@ async function drive(port: number, key: string, bodies: readonly Buffer[], secon
       const started = performance.now();
       tally.requests += 1;
       try {
-        const { status, accepted } = await post(agent, port, key, body);
+        const { status, accepted } = await post(agent, port, path, key, body);
         tally.latencies.push(performance.now() - started);
         if (status === 200) tally.accepted += accepted;
         else if (status === 503) tally.unavailable += 1;
@@ -223,12 +301,12 @@ function percentile(sorted: readonly number[], p: number): number {
  * inserted straight into api_requests 10k rows at a time, as many rows as HTTP accepted —
  * a sustained run, so background merges weigh on it as they did on the HTTP run.
  */
-async function baseline(rows: number): Promise<number> {
+async function baseline(scenario: Scenario, rows: number): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), "sightline-bench-baseline-"));
   try {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", fileURLToPath(import.meta.url), "--baseline", dir, String(rows)],
+      ["--import", "tsx", fileURLToPath(import.meta.url), "--baseline", scenario.name, dir, String(rows)],
       {
         stdio: ["ignore", "pipe", "inherit"],
       },
@@ -245,7 +323,7 @@ async function baseline(rows: number): Promise<number> {
   }
 }
 
-async function runBaseline(dir: string, rows: number): Promise<void> {
+async function runBaseline(scenario: Scenario, dir: string, rows: number): Promise<void> {
   const events = await openEventsExecutor({ chdbPath: join(dir, "events"), database: "bench_baseline" });
   try {
     await migrateEvents(events);
@@ -254,9 +332,9 @@ async function runBaseline(dir: string, rows: number): Promise<void> {
     const perInsert = BASELINE_ROWS_PER_INSERT / BATCH;
     const chunks = Array.from({ length: BASELINE_CHUNKS }, (_, i) => {
       const batch = prepareBatch(
-        requestKind,
+        scenario.kind,
         Array.from({ length: perInsert }, (_, j) =>
-          records(((i * perInsert + j) % BODIES) + 1, app.slug),
+          scenario.records(((i * perInsert + j) % BODIES) + 1, app.slug),
         ).flat(),
         { principal, apps: [app], nowMs: Date.now(), retentionDays: 90 },
       );
@@ -269,8 +347,8 @@ async function runBaseline(dir: string, rows: number): Promise<void> {
     for (let i = 0; i < inserts; i++) {
       const chunk = chunks[i % chunks.length] as RowChunk;
       await events.insert({
-        table: "api_requests",
-        columns: requestKind.columns,
+        table: scenario.kind.table.name,
+        columns: scenario.kind.table.columnNames,
         body: chunk.body,
         rowCount: chunk.rowCount,
       });
@@ -282,68 +360,130 @@ async function runBaseline(dir: string, rows: number): Promise<void> {
   }
 }
 
+interface ScenarioRun {
+  readonly scenario: Scenario;
+  readonly warmup: Tally;
+  readonly run: Tally;
+  readonly serverCores: string;
+  readonly clientCores: string;
+}
+
+const cores = (seconds: number) => (seconds / SECONDS).toFixed(2);
+
+/** Warm-up, then the measured run of one scenario against the running server. */
+async function runScenario(
+  scenario: Scenario,
+  server: ChildProcess,
+  port: number,
+  key: string,
+  appSlug: string,
+): Promise<ScenarioRun> {
+  const bodies = Array.from({ length: BODIES }, (_, i) =>
+    Buffer.from(JSON.stringify({ [scenario.member]: scenario.records(i + 1, appSlug) })),
+  );
+  say(`${scenario.name}: ${(bodies[0]?.length ?? 0) / 1000} KB per ${BATCH} records`);
+  const warmup = await drive(port, scenario.path, key, bodies, WARMUP_SECONDS);
+  const serverCpuBefore = await cpuSeconds(server.pid as number);
+  const clientCpuBefore = process.cpuUsage();
+  const run = await drive(port, scenario.path, key, bodies, SECONDS);
+  const serverCpuAfter = await cpuSeconds(server.pid as number);
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const serverCores =
+    serverCpuBefore === null || serverCpuAfter === null
+      ? "n/a"
+      : `${cores(serverCpuAfter.all - serverCpuBefore.all)} (JS thread ${cores(serverCpuAfter.main - serverCpuBefore.main)})`;
+  return {
+    scenario,
+    warmup,
+    run,
+    serverCores,
+    clientCores: cores((clientCpu.user + clientCpu.system) / 1e6),
+  };
+}
+
+function selectedScenarios(): Scenario[] {
+  const names = (process.env.BENCH_SCENARIOS ?? "requests,spans").split(",").map((name) => name.trim());
+  const chosen = SCENARIOS.filter((scenario) => names.includes(scenario.name));
+  if (chosen.length === 0)
+    throw new Error(`BENCH_SCENARIOS names none of ${SCENARIOS.map((s) => s.name).join(", ")}`);
+  return chosen;
+}
+
 async function main(): Promise<number> {
   const dataDir = await mkdtemp(join(tmpdir(), "sightline-bench-"));
   let server: ChildProcess | undefined;
   try {
     const port = await freePort();
+    const scenarios = selectedScenarios();
     say(
-      `bench:ingest: ${CLIENTS} clients x ${BATCH}-record batches, ${SECONDS} s (+${WARMUP_SECONDS} s warm-up)`,
+      `bench:ingest: ${scenarios.map((s) => s.name).join(", ")}; ${CLIENTS} clients x ${BATCH}-record ` +
+        `batches, ${SECONDS} s each (+${WARMUP_SECONDS} s warm-up)`,
     );
     say(`data dir: ${dataDir}`);
     server = await startServer(dataDir, port);
     const setup = await setUpRemoteIngest(`http://127.0.0.1:${port}`, join(dataDir, "outbox"));
-    const bodies = Array.from({ length: BODIES }, (_, i) =>
-      Buffer.from(JSON.stringify({ requests: records(i + 1, setup.appSlug) })),
-    );
-    say(`body: ${(bodies[0]?.length ?? 0) / 1000} KB per ${BATCH} records`);
-
-    const warmup = await drive(port, setup.key, bodies, WARMUP_SECONDS);
-    const serverCpuBefore = await cpuSeconds(server.pid as number);
-    const clientCpuBefore = process.cpuUsage();
-    const run = await drive(port, setup.key, bodies, SECONDS);
-    const serverCpuAfter = await cpuSeconds(server.pid as number);
-    const clientCpu = process.cpuUsage(clientCpuBefore);
+    const runs: ScenarioRun[] = [];
+    for (const scenario of scenarios)
+      runs.push(await runScenario(scenario, server, port, setup.key, setup.appSlug));
     const rss = await peakRssMb(server.pid as number);
     server.kill("SIGTERM");
     const [code] = (await once(server, "exit")) as [number | null];
     server = undefined;
     if (code !== 0) throw new Error(`the server exited with ${code}`);
 
-    // Before this process opens the events directory: nothing else runs while it measures.
-    const baselineRate = await baseline(run.accepted);
+    // Before this process opens the events directory: nothing else runs while they measure.
+    const baselines = new Map<string, number>();
+    for (const { scenario, run } of runs)
+      baselines.set(scenario.name, await baseline(scenario, run.accepted));
     const events = await openEventsExecutor({ chdbPath: join(dataDir, "events"), database: "sightline" });
-    const [row] = await events.query<{ n: number }>("SELECT count() AS n FROM sightline.api_requests");
+    const stored = new Map<string, number>();
+    for (const { scenario } of runs) {
+      const [row] = await events.query<{ n: number }>(
+        `SELECT count() AS n FROM sightline.${scenario.kind.table.name}`,
+      );
+      stored.set(scenario.name, row?.n ?? 0);
+    }
     await events.close();
-    const stored = row?.n ?? 0;
-    const accepted = warmup.accepted + run.accepted;
-    const rate = run.accepted / SECONDS;
-    const sorted = [...run.latencies].sort((a, b) => a - b);
-    const p50 = percentile(sorted, 0.5);
-    const p99 = percentile(sorted, 0.99);
-    const unavailableShare = run.requests === 0 ? 0 : run.unavailable / run.requests;
-    const ratio = rate / baselineRate;
-    const cores = (seconds: number) => (seconds / SECONDS).toFixed(2);
-    const serverCores =
-      serverCpuBefore === null || serverCpuAfter === null
-        ? "n/a"
-        : `${cores(serverCpuAfter.all - serverCpuBefore.all)} (JS thread ${cores(serverCpuAfter.main - serverCpuBefore.main)})`;
 
+    let ok = true;
+    const ratios = new Map<string, number>();
+    for (const { scenario, warmup, run, serverCores, clientCores } of runs) {
+      const accepted = warmup.accepted + run.accepted;
+      const rate = run.accepted / SECONDS;
+      const sorted = [...run.latencies].sort((a, b) => a - b);
+      const p50 = percentile(sorted, 0.5);
+      const p99 = percentile(sorted, 0.99);
+      const unavailableShare = run.requests === 0 ? 0 : run.unavailable / run.requests;
+      const baselineRate = baselines.get(scenario.name) ?? Number.NaN;
+      const ratio = rate / baselineRate;
+      ratios.set(scenario.name, ratio);
+      const storedRows = stored.get(scenario.name) ?? 0;
+      ok &&= storedRows === accepted && run.failed === 0;
+      say("");
+      say(`-- ${scenario.name} (${scenario.path} -> ${scenario.kind.table.name})`);
+      line("requests", `${run.requests} (${run.unavailable} answered 503, ${run.failed} other failures)`);
+      line("accepted", `${Math.round(rate)} records/s`);
+      line("latency", `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`, ["p99 < 150 ms", p99 < 150]);
+      line("503 share", `${(unavailableShare * 100).toFixed(2)} %`, ["< 1 %", unavailableShare < 0.01]);
+      line("stored", `${storedRows} of ${accepted} accepted`, ["equal", storedRows === accepted]);
+      line(
+        "CPU",
+        `server ${serverCores} cores, load generator ${clientCores} cores, of ${availableParallelism()}`,
+      );
+      line("baseline", `${Math.round(baselineRate)} rows/s (${run.accepted} rows, 10k-row inserts, no HTTP)`);
+      line("ratio", `${ratio.toFixed(2)} of the baseline`, [">= 0.6", ratio >= 0.6]);
+    }
     say("");
-    line("requests", `${run.requests} (${run.unavailable} answered 503, ${run.failed} other failures)`);
-    line("accepted", `${Math.round(rate)} records/s`);
-    line("latency", `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`, ["p99 < 150 ms", p99 < 150]);
-    line("503 share", `${(unavailableShare * 100).toFixed(2)} %`, ["< 1 %", unavailableShare < 0.01]);
-    line("peak RSS", `${rss ?? "n/a"} MB (server)`, ["< 1024 MB", rss !== null && rss < 1024]);
-    line("stored", `${stored} of ${accepted} accepted`, ["equal", stored === accepted]);
-    line(
-      "CPU",
-      `server ${serverCores} cores, load generator ${cores((clientCpu.user + clientCpu.system) / 1e6)} ` +
-        `cores, of ${availableParallelism()}`,
-    );
-    line("baseline", `${Math.round(baselineRate)} rows/s (${run.accepted} rows, 10k-row inserts, no HTTP)`);
-    line("ratio", `${ratio.toFixed(2)} of the baseline`, [">= 0.6", ratio >= 0.6]);
-    return stored === accepted && run.failed === 0 ? 0 : 1;
+    line("peak RSS", `${rss ?? "n/a"} MB (server, whole run)`, ["< 1024 MB", rss !== null && rss < 1024]);
+    const requestsRatio = ratios.get("requests");
+    const spansRatio = ratios.get("spans");
+    if (requestsRatio !== undefined && spansRatio !== undefined) {
+      line("spans", `ratio ${spansRatio.toFixed(2)} vs requests ${requestsRatio.toFixed(2)}`, [
+        ">= requests' ratio",
+        spansRatio >= requestsRatio,
+      ]);
+    }
+    return ok ? 0 : 1;
   } finally {
     server?.kill("SIGKILL");
     await rm(dataDir, { recursive: true, force: true });
@@ -352,7 +492,11 @@ async function main(): Promise<number> {
 
 const entry =
   process.argv[2] === "--baseline"
-    ? runBaseline(process.argv[3] as string, Number(process.argv[4])).then(() => 0)
+    ? runBaseline(
+        SCENARIOS.find((scenario) => scenario.name === process.argv[3]) as Scenario,
+        process.argv[4] as string,
+        Number(process.argv[5]),
+      ).then(() => 0)
     : main();
 entry.then(
   (code) => process.exit(code),

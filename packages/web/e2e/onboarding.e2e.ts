@@ -107,7 +107,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("onboarding", () => {
     const python = await page.getByRole("tabpanel").locator("pre").innerText();
     expect(python).toContain(`api_key="${key}"`);
     expect(python).toContain('app_id="storefront-api"');
-    expect(python).toContain(`base_url="${suite.server.url}/api/v1"`);
+    expect(python).toContain(`base_url="${suite.server.url}/api/v1/ingest"`);
     const sdkRecord = {
       app_id: "storefront-api",
       timestamp: new Date().toISOString(),

@@ -53,7 +53,9 @@ export function adapterSuite(name: string, options: AdapterSuiteOptions): void {
     const answers: Record<string, number> = {};
     const warnings: string[] = [];
 
-    const byPath = (path: string) => requests.filter((r) => r.path === path);
+    // Sightline stores the query string apart from the path; compare the target as requested.
+    const byPath = (path: string) =>
+      requests.filter((r) => (r.query === "" ? r.path : `${r.path}?${r.query}`) === path);
 
     beforeAll(async () => {
       sightline = await startSightline();

@@ -118,6 +118,12 @@ describe("snippets", () => {
       );
     }
     expect(SNIPPETS.find((s) => s.id === "python-fastapi")?.render(context)).toContain('project_slug="shop"');
+    // The APILens SDKs append /requests, /logs and /traces to their base URL.
+    for (const id of ["python-fastapi", "python-client"]) {
+      expect(SNIPPETS.find((s) => s.id === id)?.render(context), id).toContain(
+        'base_url="http://localhost:8080/api/v1/ingest"',
+      );
+    }
   });
 
   it("show a placeholder, never a stale key, when none was created on this visit", () => {

@@ -27,6 +27,8 @@ export const API_KEY_PLACEHOLDER = "<your API key>";
 
 const keyOf = (context: SnippetContext) => context.apiKey ?? API_KEY_PLACEHOLDER;
 const apiBase = (context: SnippetContext) => `${context.baseUrl}/api/v1`;
+/** The APILens SDKs' base URL: they post to `{base}/requests`, `{base}/logs` and `{base}/traces`. */
+const apilensBase = (context: SnippetContext) => `${apiBase(context)}/ingest`;
 /** Single-quoted for a POSIX shell: safe whatever the value holds. */
 const shellQuote = (value: string) => `'${value.replaceAll("'", `'"'"'`)}'`;
 /** A Python string literal. */
@@ -254,7 +256,7 @@ const pythonFastapi: Snippet = {
       `    api_key=${py(keyOf(context))},`,
       `    project_slug=${py(context.projectSlug)},`,
       `    app_id=${py(context.appSlug)},`,
-      `    base_url=${py(apiBase(context))},`,
+      `    base_url=${py(apilensBase(context))},`,
       `    env=${py(context.environment)},`,
       ")",
     ].join("\n");
@@ -274,7 +276,7 @@ const pythonClient: Snippet = {
       "    ApiLensConfig(",
       `        api_key=${py(keyOf(context))},`,
       `        project_slug=${py(context.projectSlug)},`,
-      `        base_url=${py(apiBase(context))},`,
+      `        base_url=${py(apilensBase(context))},`,
       `        environment=${py(context.environment)},`,
       "    )",
       ")",
