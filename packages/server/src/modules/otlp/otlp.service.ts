@@ -105,7 +105,7 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
         const target = targets[g];
         if (target === undefined || typeof target === "string") {
           unrouted += group.items.length;
-          if (target !== undefined && group.items.length > 0) reasons.add(target);
+          if (target !== undefined && group.items.length > 0) reasons.add(target, group.items.length);
           return;
         }
         for (const span of group.items) {
@@ -135,7 +135,7 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
         const target = targets[g];
         if (target === undefined || typeof target === "string") {
           refused += group.items.length;
-          if (target !== undefined && group.items.length > 0) reasons.add(target);
+          if (target !== undefined && group.items.length > 0) reasons.add(target, group.items.length);
           return;
         }
         for (const log of group.items) {
@@ -198,8 +198,8 @@ function fieldOf(pointer: string): string {
 class Reasons {
   private readonly seen = new Map<string, number>();
 
-  add(reason: string): void {
-    this.seen.set(reason, (this.seen.get(reason) ?? 0) + 1);
+  add(reason: string, count = 1): void {
+    this.seen.set(reason, (this.seen.get(reason) ?? 0) + count);
   }
 
   outcome(rejected: number): ExportOutcome {
