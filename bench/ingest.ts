@@ -2,6 +2,9 @@
 // process) on a temporary data directory, drives concurrent keep-alive clients posting
 // 100-record batches to 127.0.0.1 for a fixed time, checks stored == accepted, then inserts the
 // same rows straight into the events store in 10k-row inserts (no HTTP) and prints the ratio.
+// The OTLP scenario then sends the same records as OTLP/HTTP protobuf exports (each record a
+// SERVER span with HTTP semantic-convention attributes) to /api/v1/otlp/v1/traces with the same
+// clients and batch size, and is compared with a baseline of as many rows, inserted the same way.
 // Knobs: BENCH_SECONDS (default 20), BENCH_CLIENTS (default 64), BENCH_WARMUP_SECONDS (default 3);
 // INGEST_* variables are passed on to the server.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -14,6 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepareBatch, type RowChunk } from "../packages/server/src/modules/ingest/ingest.pipeline.js";
 import { requestKind } from "../packages/server/src/modules/ingest/requests.records.js";
+import { OTLP_MESSAGES } from "../packages/server/src/modules/otlp/otlp.decode.js";
 import { migrateEvents, openEventsExecutor } from "../packages/server/src/stores/events/index.js";
 import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
 
@@ -86,6 +90,73 @@ function records(seed: number, appSlug: string): Record<string, unknown>[] {
   });
 }
 
+/** Unix nanoseconds as OTLP carries them. */
+function nanos(ms: number): string {
+  return `${BigInt(Math.round(ms * 1000)) * 1000n}`;
+}
+
+/** The same records as one protobuf ExportTraceServiceRequest: one SERVER span per record,
+ *  with the HTTP semantic-convention attributes an instrumentation library sets. */
+function otlpBody(batch: readonly Record<string, unknown>[], appSlug: string, seed: number): Buffer {
+  const random = generator(seed * 7919);
+  const hex = (digits: number) =>
+    Array.from({ length: digits }, () => Math.floor(random() * 16).toString(16)).join("");
+  const attribute = (key: string, value: unknown) => ({
+    key,
+    value: typeof value === "number" ? { intValue: value } : { stringValue: String(value) },
+  });
+  const byEnvironment = new Map<string, Record<string, unknown>[]>();
+  for (const record of batch) {
+    const environment = String(record.environment);
+    byEnvironment.set(environment, [...(byEnvironment.get(environment) ?? []), record]);
+  }
+  const { request } = OTLP_MESSAGES.traces;
+  return Buffer.from(
+    request
+      .encode(
+        request.fromObject({
+          resourceSpans: [...byEnvironment].map(([environment, records]) => ({
+            resource: {
+              attributes: [
+                attribute("service.name", appSlug),
+                attribute("deployment.environment.name", environment),
+              ],
+            },
+            scopeSpans: [
+              {
+                scope: { name: "@opentelemetry/instrumentation-http" },
+                spans: records.map((record) => {
+                  const start = Date.parse(String(record.timestamp));
+                  const path = String(record.path);
+                  return {
+                    traceId: Buffer.from(hex(32), "hex"),
+                    spanId: Buffer.from(hex(16), "hex"),
+                    name: `${String(record.method)} ${path}`,
+                    kind: 2,
+                    startTimeUnixNano: nanos(start),
+                    endTimeUnixNano: nanos(start + Number(record.response_time_ms)),
+                    attributes: [
+                      attribute("http.request.method", record.method),
+                      attribute("url.path", path),
+                      attribute("http.response.status_code", record.status_code),
+                      attribute("http.request.body.size", record.request_size),
+                      attribute("http.response.body.size", record.response_size),
+                      attribute("client.address", record.ip_address),
+                      attribute("user_agent.original", record.user_agent),
+                      attribute("enduser.id", record.consumer_id),
+                      attribute("user.name", record.consumer_name),
+                    ],
+                  };
+                }),
+              },
+            ],
+          })),
+        }),
+      )
+      .finish(),
+  );
+}
+
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -152,10 +223,36 @@ interface Tally {
   latencies: number[];
 }
 
+/** Where a scenario posts, and how it reads the number of stored records from a 200 answer. */
+interface Target {
+  readonly path: string;
+  readonly contentType: string;
+  accepted(answer: Buffer): number;
+}
+
+const REQUESTS_TARGET: Target = {
+  path: "/api/v1/ingest/requests",
+  contentType: "application/json",
+  accepted: (answer) => (JSON.parse(answer.toString("utf8")) as { accepted: number }).accepted,
+};
+
+const OTLP_TARGET: Target = {
+  path: "/api/v1/otlp/v1/traces",
+  contentType: "application/x-protobuf",
+  accepted(answer) {
+    const { response } = OTLP_MESSAGES.traces;
+    const decoded = response.toObject(response.decode(answer), { longs: Number }) as {
+      partialSuccess?: { rejectedSpans?: number };
+    };
+    return BATCH - (decoded.partialSuccess?.rejectedSpans ?? 0);
+  },
+};
+
 function post(
   agent: Agent,
   port: number,
   key: string,
+  target: Target,
   body: Buffer,
 ): Promise<{ status: number; accepted: number }> {
   return new Promise((resolve, reject) => {
@@ -165,15 +262,14 @@ function post(
         host: "127.0.0.1",
         port,
         method: "POST",
-        path: "/api/v1/ingest/requests",
-        headers: { "content-type": "application/json", "content-length": body.length, "x-api-key": key },
+        path: target.path,
+        headers: { "content-type": target.contentType, "content-length": body.length, "x-api-key": key },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          const accepted = res.statusCode === 200 ? (JSON.parse(text) as { accepted: number }).accepted : 0;
+          const accepted = res.statusCode === 200 ? target.accepted(Buffer.concat(chunks)) : 0;
           resolve({ status: res.statusCode ?? 0, accepted });
         });
         res.on("error", reject);
@@ -185,7 +281,13 @@ function post(
 }
 
 /** CLIENTS closed-loop clients until `seconds` pass (or MAX_REQUESTS are sent). */
-async function drive(port: number, key: string, bodies: readonly Buffer[], seconds: number): Promise<Tally> {
+async function drive(
+  port: number,
+  key: string,
+  target: Target,
+  bodies: readonly Buffer[],
+  seconds: number,
+): Promise<Tally> {
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
   const tally: Tally = { accepted: 0, requests: 0, unavailable: 0, failed: 0, latencies: [] };
   const deadline = performance.now() + seconds * 1000;
@@ -196,7 +298,7 @@ async function drive(port: number, key: string, bodies: readonly Buffer[], secon
       const started = performance.now();
       tally.requests += 1;
       try {
-        const { status, accepted } = await post(agent, port, key, body);
+        const { status, accepted } = await post(agent, port, key, target, body);
         tally.latencies.push(performance.now() - started);
         if (status === 200) tally.accepted += accepted;
         else if (status === 503) tally.unavailable += 1;
@@ -282,6 +384,66 @@ async function runBaseline(dir: string, rows: number): Promise<void> {
   }
 }
 
+interface Measured {
+  readonly warmup: Tally;
+  readonly run: Tally;
+  /** Server CPU seconds over the run: all threads, and the JavaScript thread. */
+  readonly serverCpu: { main: number; all: number } | null;
+  readonly clientCpuSeconds: number;
+}
+
+/** A warm-up, then the measured run with the server's and this process's CPU time around it. */
+async function measure(
+  pid: number,
+  warm: () => Promise<Tally>,
+  measured: () => Promise<Tally>,
+): Promise<Measured> {
+  const warmup = await warm();
+  const serverBefore = await cpuSeconds(pid);
+  const clientBefore = process.cpuUsage();
+  const run = await measured();
+  const serverAfter = await cpuSeconds(pid);
+  const client = process.cpuUsage(clientBefore);
+  return {
+    warmup,
+    run,
+    serverCpu:
+      serverBefore === null || serverAfter === null
+        ? null
+        : { main: serverAfter.main - serverBefore.main, all: serverAfter.all - serverBefore.all },
+    clientCpuSeconds: (client.user + client.system) / 1e6,
+  };
+}
+
+/** Prints one scenario's figures; returns its ratio to the baseline. */
+function report(label: string, measured: Measured, baselineRate: number): number {
+  const { run } = measured;
+  const rate = run.accepted / SECONDS;
+  const sorted = [...run.latencies].sort((a, b) => a - b);
+  const p50 = percentile(sorted, 0.5);
+  const p99 = percentile(sorted, 0.99);
+  const unavailableShare = run.requests === 0 ? 0 : run.unavailable / run.requests;
+  const ratio = rate / baselineRate;
+  const cores = (seconds: number) => (seconds / SECONDS).toFixed(2);
+  const serverCores =
+    measured.serverCpu === null
+      ? "n/a"
+      : `${cores(measured.serverCpu.all)} (JS thread ${cores(measured.serverCpu.main)})`;
+  say("");
+  line("requests", `${run.requests} (${run.unavailable} answered 503, ${run.failed} other failures)`);
+  line("accepted", `${Math.round(rate)} records/s (${label})`);
+  line("latency", `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`, ["p99 < 150 ms", p99 < 150]);
+  line("503 share", `${(unavailableShare * 100).toFixed(2)} %`, ["< 1 %", unavailableShare < 0.01]);
+  line(
+    "CPU",
+    `server ${serverCores} cores, load generator ${cores(measured.clientCpuSeconds)} ` +
+      `cores, of ${availableParallelism()}`,
+  );
+  line("baseline", `${Math.round(baselineRate)} rows/s (${run.accepted} rows, 10k-row inserts, no HTTP)`);
+  line("ratio", `${ratio.toFixed(2)} of the baseline`, [">= 0.6", ratio >= 0.6]);
+  return ratio;
+}
+
 async function main(): Promise<number> {
   const dataDir = await mkdtemp(join(tmpdir(), "sightline-bench-"));
   let server: ChildProcess | undefined;
@@ -298,12 +460,20 @@ async function main(): Promise<number> {
     );
     say(`body: ${(bodies[0]?.length ?? 0) / 1000} KB per ${BATCH} records`);
 
-    const warmup = await drive(port, setup.key, bodies, WARMUP_SECONDS);
-    const serverCpuBefore = await cpuSeconds(server.pid as number);
-    const clientCpuBefore = process.cpuUsage();
-    const run = await drive(port, setup.key, bodies, SECONDS);
-    const serverCpuAfter = await cpuSeconds(server.pid as number);
-    const clientCpu = process.cpuUsage(clientCpuBefore);
+    const requests = await measure(
+      server.pid as number,
+      () => drive(port, setup.key, REQUESTS_TARGET, bodies, WARMUP_SECONDS),
+      () => drive(port, setup.key, REQUESTS_TARGET, bodies, SECONDS),
+    );
+    const otlpBodies = Array.from({ length: BODIES }, (_, i) =>
+      otlpBody(records(i + 1, setup.appSlug), setup.appSlug, i + 1),
+    );
+    say(`OTLP body: ${(otlpBodies[0]?.length ?? 0) / 1000} KB per ${BATCH} spans (protobuf)`);
+    const otlp = await measure(
+      server.pid as number,
+      () => drive(port, setup.key, OTLP_TARGET, otlpBodies, WARMUP_SECONDS),
+      () => drive(port, setup.key, OTLP_TARGET, otlpBodies, SECONDS),
+    );
     const rss = await peakRssMb(server.pid as number);
     server.kill("SIGTERM");
     const [code] = (await once(server, "exit")) as [number | null];
@@ -311,39 +481,28 @@ async function main(): Promise<number> {
     if (code !== 0) throw new Error(`the server exited with ${code}`);
 
     // Before this process opens the events directory: nothing else runs while it measures.
-    const baselineRate = await baseline(run.accepted);
+    const requestsBaseline = await baseline(requests.run.accepted);
+    const otlpBaseline = await baseline(otlp.run.accepted);
     const events = await openEventsExecutor({ chdbPath: join(dataDir, "events"), database: "sightline" });
     const [row] = await events.query<{ n: number }>("SELECT count() AS n FROM sightline.api_requests");
     await events.close();
     const stored = row?.n ?? 0;
-    const accepted = warmup.accepted + run.accepted;
-    const rate = run.accepted / SECONDS;
-    const sorted = [...run.latencies].sort((a, b) => a - b);
-    const p50 = percentile(sorted, 0.5);
-    const p99 = percentile(sorted, 0.99);
-    const unavailableShare = run.requests === 0 ? 0 : run.unavailable / run.requests;
-    const ratio = rate / baselineRate;
-    const cores = (seconds: number) => (seconds / SECONDS).toFixed(2);
-    const serverCores =
-      serverCpuBefore === null || serverCpuAfter === null
-        ? "n/a"
-        : `${cores(serverCpuAfter.all - serverCpuBefore.all)} (JS thread ${cores(serverCpuAfter.main - serverCpuBefore.main)})`;
+    // Every OTLP span of the bench is a server span: each is one request record.
+    const accepted =
+      requests.warmup.accepted + requests.run.accepted + otlp.warmup.accepted + otlp.run.accepted;
 
+    const requestsRatio = report("requests", requests, requestsBaseline);
     say("");
-    line("requests", `${run.requests} (${run.unavailable} answered 503, ${run.failed} other failures)`);
-    line("accepted", `${Math.round(rate)} records/s`);
-    line("latency", `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`, ["p99 < 150 ms", p99 < 150]);
-    line("503 share", `${(unavailableShare * 100).toFixed(2)} %`, ["< 1 %", unavailableShare < 0.01]);
+    say(`OTLP/HTTP protobuf traces (the same records as SERVER spans, ${BATCH} per export):`);
+    const otlpRatio = report("OTLP", otlp, otlpBaseline);
+    line("ratio/req", `${(otlpRatio / requestsRatio).toFixed(2)} of request ingest's ratio`, [
+      ">= 1",
+      otlpRatio >= requestsRatio,
+    ]);
+    say("");
     line("peak RSS", `${rss ?? "n/a"} MB (server)`, ["< 1024 MB", rss !== null && rss < 1024]);
     line("stored", `${stored} of ${accepted} accepted`, ["equal", stored === accepted]);
-    line(
-      "CPU",
-      `server ${serverCores} cores, load generator ${cores((clientCpu.user + clientCpu.system) / 1e6)} ` +
-        `cores, of ${availableParallelism()}`,
-    );
-    line("baseline", `${Math.round(baselineRate)} rows/s (${run.accepted} rows, 10k-row inserts, no HTTP)`);
-    line("ratio", `${ratio.toFixed(2)} of the baseline`, [">= 0.6", ratio >= 0.6]);
-    return stored === accepted && run.failed === 0 ? 0 : 1;
+    return stored === accepted && requests.run.failed === 0 && otlp.run.failed === 0 ? 0 : 1;
   } finally {
     server?.kill("SIGKILL");
     await rm(dataDir, { recursive: true, force: true });

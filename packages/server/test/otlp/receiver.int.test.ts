@@ -2,36 +2,14 @@
 // counts and reasons (in the request's encoding), 400 for bodies that are not export requests,
 // gzip, 415 for other media types, key authentication, and that a key never reaches an app
 // outside its scope — another project's, or, for an app key, another app.
-import { createRequire } from "node:module";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../support/app.js";
 import { signIn } from "../support/auth.js";
 import { clientFor } from "../support/client.js";
 import { expectProblem } from "../support/problem.js";
+import { OTLP_MESSAGES } from "../../src/modules/otlp/otlp.decode.js";
 import { createIngestFixture, type IngestFixture } from "../ingest/helpers.js";
-
-interface MessageType {
-  fromObject(object: Record<string, unknown>): unknown;
-  encode(message: unknown): { finish(): Uint8Array };
-  decode(bytes: Uint8Array): unknown;
-  toObject(message: unknown, options: Record<string, unknown>): Record<string, unknown>;
-}
-type Service<Req extends string, Res extends string> = Record<Req | Res, MessageType>;
-// The same generated code of the official proto definitions the server decodes with, used here
-// to encode requests as an SDK would and to read the server's protobuf answers.
-const proto = (
-  createRequire(import.meta.url)("@opentelemetry/otlp-transformer/build/src/generated/root.js") as {
-    opentelemetry: {
-      proto: {
-        collector: {
-          trace: { v1: Service<"ExportTraceServiceRequest", "ExportTraceServiceResponse"> };
-          logs: { v1: Service<"ExportLogsServiceRequest", "ExportLogsServiceResponse"> };
-        };
-      };
-    };
-  }
-).opentelemetry.proto.collector;
 
 const TRACE_ID = "5b8efff798038103d269b633813fc60c";
 const nanos = (date: Date) => `${BigInt(date.getTime()) * 1_000_000n}`;
@@ -148,7 +126,8 @@ describe("the OTLP/HTTP receivers", () => {
   });
 
   it("answers protobuf in protobuf, partial success included, and reads gzip bodies", async () => {
-    const { ExportTraceServiceRequest, ExportTraceServiceResponse } = proto.trace.v1;
+    // The generated code the server decodes with encodes the request as an SDK would.
+    const { request: ExportTraceServiceRequest, response: ExportTraceServiceResponse } = OTLP_MESSAGES.traces;
     const start = Date.now() - 500;
     const span = (spanId: string) => ({
       traceId: Buffer.from(TRACE_ID, "hex"),

@@ -19,11 +19,12 @@ import type {
   TracesExport,
 } from "./otlp.model.js";
 
-/** The part of a protobufjs generated message class this module uses. */
-interface MessageType {
+/** The part of a protobufjs generated message class used here, in tests and in the bench. */
+export interface MessageType {
   decode(bytes: Uint8Array): unknown;
   encode(message: unknown): { finish(): Uint8Array };
   fromObject(object: Record<string, unknown>): unknown;
+  toObject(message: unknown, options: Record<string, unknown>): Record<string, unknown>;
 }
 
 interface GeneratedRoot {
@@ -48,6 +49,15 @@ const generated = createRequire(import.meta.url)(
 ) as GeneratedRoot;
 const traceService = generated.opentelemetry.proto.collector.trace.v1;
 const logsService = generated.opentelemetry.proto.collector.logs.v1;
+
+/** The export request and response messages, for clients that encode them (tests, bench). */
+export const OTLP_MESSAGES = {
+  traces: {
+    request: traceService.ExportTraceServiceRequest,
+    response: traceService.ExportTraceServiceResponse,
+  },
+  logs: { request: logsService.ExportLogsServiceRequest, response: logsService.ExportLogsServiceResponse },
+} as const;
 
 export type Signal = "traces" | "logs";
 
