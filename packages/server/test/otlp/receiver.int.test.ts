@@ -248,8 +248,17 @@ describe("the OTLP/HTTP receivers", () => {
     expectProblem(corrupt, "bad_request");
   });
 
-  it("refuses other media types with 415", async () => {
+  it("refuses other media types with 415, and takes an empty protobuf body as an empty export", async () => {
     expectProblem(await post("traces", "resourceSpans", { type: "text/plain" }), "unsupported_media_type");
+    const bare = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/otlp/v1/logs",
+      headers: { "x-api-key": fx.projectKey },
+    });
+    expectProblem(bare, "unsupported_media_type");
+    const empty = await post("traces", Buffer.alloc(0));
+    expect(empty.statusCode).toBe(200);
+    expect(empty.rawPayload).toHaveLength(0);
   });
 
   it("refuses missing, unknown and revoked keys with 401 before reading the body", async () => {

@@ -78,6 +78,22 @@ export async function otlpRoutes(app: App, options: OtlpRoutesOptions): Promise<
     principals.set(request, await otlp.authenticate(Array.isArray(header) ? header[0] : header));
   });
 
+  /** The body as parsed; a request without one (no content type, or no bytes) is an empty
+   *  export in a declared encoding, and a 415 without one. */
+  const payloadOf = (request: FastifyRequest): OtlpPayload => {
+    if (request.body !== undefined && request.body !== null) return request.body as OtlpPayload;
+    const type = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() ?? "";
+    const encoding = (Object.keys(CONTENT_TYPES) as OtlpEncoding[]).find(
+      (name) => CONTENT_TYPES[name] === type,
+    );
+    if (encoding === undefined) {
+      throw new AppError(
+        "unsupported_media_type",
+        "Send the export request as application/x-protobuf or application/json.",
+      );
+    }
+    return { bytes: Buffer.alloc(0), encoding };
+  };
   const principalOf = (request: FastifyRequest): KeyPrincipal => {
     const principal = principals.get(request);
     if (principal === undefined) throw new Error("OTLP route reached without an authenticated key");
@@ -102,14 +118,14 @@ export async function otlpRoutes(app: App, options: OtlpRoutesOptions): Promise<
 
   const bodyDoc = (member: string) => ({
     content: {
-      "application/x-protobuf": {
-        schema: Type.String({ format: "binary", description: "A protobuf-encoded OTLP export request." }),
-      },
       "application/json": {
         schema: Type.Object(
           { [member]: Type.Optional(Type.Array(Type.Unknown())) },
           { description: "An OTLP/JSON export request (lowerCamelCase fields, hex trace and span ids)." },
         ),
+      },
+      "application/x-protobuf": {
+        schema: Type.String({ format: "binary", description: "A protobuf-encoded OTLP export request." }),
       },
     },
   });
@@ -147,7 +163,7 @@ export async function otlpRoutes(app: App, options: OtlpRoutesOptions): Promise<
       validatorCompiler: decodedByService,
     },
     async (request, reply) => {
-      const payload = request.body as OtlpPayload;
+      const payload = payloadOf(request);
       return answer(reply, "traces", payload, await otlp.exportTraces(principalOf(request), payload));
     },
   );
@@ -173,7 +189,7 @@ export async function otlpRoutes(app: App, options: OtlpRoutesOptions): Promise<
       validatorCompiler: decodedByService,
     },
     async (request, reply) => {
-      const payload = request.body as OtlpPayload;
+      const payload = payloadOf(request);
       return answer(reply, "logs", payload, await otlp.exportLogs(principalOf(request), payload));
     },
   );
