@@ -2,7 +2,7 @@
 // environment, a SERVER span with HTTP semantic-convention attributes (current and older names)
 // to a request record, an OTLP log record to a log record. Pure; the records it builds go
 // through the same ingest pipeline as records posted to /ingest, which validates them again.
-import type { IngestLogRecord, IngestRequestRecord } from "@sightline/contracts";
+import { INGEST_LIMITS, type IngestLogRecord, type IngestRequestRecord } from "@sightline/contracts";
 import type { AttributeValue, Attributes, OtlpLogRecord, OtlpSpan } from "./otlp.model.js";
 import { SPAN_KIND } from "./otlp.model.js";
 
@@ -101,11 +101,7 @@ export function logRecordOf(log: OtlpLogRecord, to: Destination): IngestLogRecor
     message,
   };
   if (log.scope !== "") record.logger_name = log.scope;
-  if (log.attributes.size > 0) {
-    record.attributes = Object.fromEntries(
-      [...log.attributes].map(([key, value]): [string, string | number | boolean] => [key, scalar(value)]),
-    );
-  }
+  if (log.attributes.size > 0) record.attributes = recordAttributes(log.attributes);
   if (log.traceId !== "") record.trace_id = log.traceId;
   if (log.spanId !== "") record.span_id = log.spanId;
   const method = text(log.attributes, "http.request.method") || text(log.attributes, "http.method");
@@ -193,6 +189,21 @@ function integer(attributes: Attributes, key: string): number | undefined {
         ? Number(value)
         : NaN;
   return Number.isSafeInteger(number) && number >= 0 ? number : undefined;
+}
+
+/**
+ * Attributes as a record takes them: scalars as they are, the rest as JSON. OpenTelemetry allows
+ * 128 attributes and long keys where a record takes fewer: the first that fit are kept (so the
+ * telemetry is not lost over its least important attributes), the rest dropped.
+ */
+export function recordAttributes(attributes: Attributes): Record<string, string | number | boolean> {
+  const kept: Array<[string, string | number | boolean]> = [];
+  for (const [key, value] of attributes) {
+    if (kept.length >= INGEST_LIMITS.attributeCount) break;
+    if (key.length <= INGEST_LIMITS.attributeKeyLength) kept.push([key, scalar(value)]);
+  }
+  // fromEntries defines own properties: a "__proto__" attribute stays an attribute.
+  return Object.fromEntries(kept);
 }
 
 /** Log attribute values as the log record takes them: scalars as they are, the rest as JSON. */
