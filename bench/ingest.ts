@@ -15,7 +15,8 @@ import { createServer } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { prepareBatch, type RowChunk } from "../packages/server/src/modules/ingest/ingest.pipeline.js";
+import { prepareBatch } from "../packages/server/src/modules/ingest/ingest.pipeline.js";
+import type { RowChunk } from "../packages/server/src/stores/events/writer.js";
 import { requestKind } from "../packages/server/src/modules/ingest/requests.records.js";
 import { OTLP_MESSAGES } from "../packages/server/src/modules/otlp/otlp.decode.js";
 import { migrateEvents, openEventsExecutor } from "../packages/server/src/stores/events/index.js";
@@ -372,7 +373,7 @@ async function runBaseline(dir: string, rows: number): Promise<void> {
       const chunk = chunks[i % chunks.length] as RowChunk;
       await events.insert({
         table: "api_requests",
-        columns: requestKind.columns,
+        columns: requestKind.table.columnNames,
         body: chunk.body,
         rowCount: chunk.rowCount,
       });

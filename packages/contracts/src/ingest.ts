@@ -47,6 +47,16 @@ export const INGEST_LIMITS = {
   idempotencyWindowMs: 24 * 60 * 60 * 1000,
   /** Rejected records listed in an answer's `errors` (the count in `rejected` is complete). */
   listedErrors: 100,
+  /** Unknown field names listed in an answer's `ignored_fields`, each cut to `identifierLength`. */
+  listedIgnoredFields: 50,
+  /** `base_url` of a request record: cut to this many characters. */
+  baseUrlLength: 512,
+  /** Span names: cut to this many characters. */
+  spanNameLength: 256,
+  /** Span kinds: cut to this many characters. */
+  spanKindLength: 16,
+  /** Span service names: cut to this many characters. */
+  serviceNameLength: 128,
 } as const;
 
 /** The stored log levels, least to most severe. */
@@ -101,7 +111,9 @@ const Path = Type.String({
   minLength: 1,
   maxLength: INGEST_LIMITS.pathLength,
   pattern: "^/",
-  description: "The raw request path (query string allowed), starting with `/`.",
+  description:
+    "The raw request path, starting with `/`. A query string (`?…`) is split off and stored as the " +
+    "record's `query`; the path and its route template never include it.",
   examples: ["/users/42/orders?page=2"],
 });
 const TraceId = Type.String({
@@ -114,12 +126,14 @@ const SpanId = Type.String({
   description: "W3C parent-id/span-id: 16 hex digits, not all zero; empty means none.",
   examples: ["00f067aa0ba902b7"],
 });
-const Headers = Type.Record(Type.String(), Type.String(), {
+const HeaderMap = Type.Record(Type.String(), Type.String());
+const Headers = Type.Union([HeaderMap, Type.String()], {
   description:
     `Header name -> value; at most ${INGEST_LIMITS.headerCount} headers. Names are lower-cased, values cut ` +
     `to ${INGEST_LIMITS.headerValueBytes} bytes; authorization, cookie, set-cookie, proxy-authorization ` +
-    "and x-api-key values are stored as [REDACTED].",
-  examples: [{ "content-type": "application/json" }],
+    "and x-api-key values are stored as [REDACTED]. Also accepted as the JSON text of such an object " +
+    '(how the APILens Python SDK sends them); `""` means none.',
+  examples: [{ "content-type": "application/json" }, '{"content-type":"application/json"}'],
 });
 const Size = (description: string) =>
   Type.Integer({
@@ -169,8 +183,15 @@ export const IngestRequestRecordSchema = Type.Object(
     response_headers: Type.Optional(Headers),
     trace_id: Type.Optional(TraceId),
     span_id: Type.Optional(SpanId),
+    base_url: Type.Optional(
+      CutString(`${INGEST_LIMITS.baseUrlLength} characters`, "https://api.example.com"),
+    ),
   },
-  { additionalProperties: false, description: "One handled HTTP request (spec 2.8 plus extensions)." },
+  {
+    description:
+      "One handled HTTP request (spec 2.8 plus extensions). Fields not listed here are ignored and named " +
+      "once per batch in the answer's `ignored_fields`.",
+  },
 );
 export type IngestRequestRecord = Static<typeof IngestRequestRecordSchema>;
 
@@ -213,7 +234,14 @@ export const IngestLogRecordSchema = Type.Object(
     ),
     trace_id: Type.Optional(TraceId),
     span_id: Type.Optional(SpanId),
-    endpoint_method: Type.Optional(Method),
+    endpoint_method: Type.Optional(
+      Type.String({
+        maxLength: INGEST_LIMITS.methodLength,
+        pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]*$",
+        description: "The HTTP method of the request being handled; stored upper-case. Empty means none.",
+        examples: ["POST"],
+      }),
+    ),
     endpoint_path: Type.Optional(
       Type.String({
         maxLength: INGEST_LIMITS.pathLength,
@@ -221,10 +249,23 @@ export const IngestLogRecordSchema = Type.Object(
         examples: ["/orders/17"],
       }),
     ),
-    status_code: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, examples: [504] })),
+    status_code: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 599,
+        description: "The status of the request being handled: 100–599, or 0 for none.",
+        examples: [504],
+      }),
+    ),
     consumer_id: Type.Optional(CutString(`${INGEST_LIMITS.labelLength} characters`, "customer-42")),
+    consumer_name: Type.Optional(CutString(`${INGEST_LIMITS.labelLength} characters`, "Acme Corp")),
+    consumer_group: Type.Optional(CutString(`${INGEST_LIMITS.labelLength} characters`, "enterprise")),
   },
-  { additionalProperties: false, description: "One log line of an instrumented application." },
+  {
+    description:
+      "One log line of an instrumented application. Fields not listed here are ignored and named once " +
+      "per batch in the answer's `ignored_fields`.",
+  },
 );
 export type IngestLogRecord = Static<typeof IngestLogRecordSchema>;
 
@@ -233,6 +274,86 @@ export const IngestLogsBodySchema = Type.Object(
   { additionalProperties: false },
 );
 export type IngestLogsBody = Static<typeof IngestLogsBodySchema>;
+
+export const IngestSpanRecordSchema = Type.Object(
+  {
+    project_slug: Type.Optional(ProjectSlug),
+    app_id: AppId,
+    timestamp: Type.String({
+      maxLength: 64,
+      description:
+        "When the span started: ISO 8601 date-time, without an offset UTC. Not older than the spans " +
+        "retention window, not more than 1 hour ahead.",
+      examples: ["2026-11-21T06:00:00.123456Z"],
+    }),
+    environment: Type.Optional(
+      Type.String({ maxLength: 256, description: "Default `production`; trimmed and lower-cased." }),
+    ),
+    trace_id: Type.String({
+      maxLength: 32,
+      description: "W3C trace-id: 32 hex digits, not all zero.",
+      examples: ["4bf92f3577b34da6a3ce929d0e0e4736"],
+    }),
+    span_id: Type.String({
+      maxLength: 16,
+      description: "W3C span-id: 16 hex digits, not all zero.",
+      examples: ["00f067aa0ba902b7"],
+    }),
+    parent_span_id: Type.Optional(SpanId),
+    name: Type.Optional(CutString(`${INGEST_LIMITS.spanNameLength} characters`, "GET /users/{id}")),
+    kind: Type.Optional(
+      Type.String({
+        description: `Default \`internal\`; lower-cased and cut to ${INGEST_LIMITS.spanKindLength} characters (e.g. server, client, internal, db, http).`,
+        examples: ["server"],
+      }),
+    ),
+    service_name: Type.Optional(CutString(`${INGEST_LIMITS.serviceNameLength} characters`, "checkout-api")),
+    duration_ms: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: INGEST_LIMITS.maxResponseTimeMs,
+        description: "Milliseconds, from 0 up to 24 hours. Default 0.",
+        examples: [12.5],
+      }),
+    ),
+    status: Type.Optional(
+      Type.String({
+        maxLength: 16,
+        description: "`ok` (default) or `error`, any letter case; `unset` and empty mean ok.",
+        examples: ["ok"],
+      }),
+    ),
+    status_code: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 599,
+        description: "The HTTP status the span saw: 100–599, or 0 (default) for none.",
+        examples: [200],
+      }),
+    ),
+    attributes: Type.Optional(
+      Type.Record(Type.String(), AttributeValue, {
+        description:
+          `At most ${INGEST_LIMITS.attributeCount} keys of 1–${INGEST_LIMITS.attributeKeyLength} characters; ` +
+          `string, number or boolean values (strings cut to ${INGEST_LIMITS.attributeValueLength} characters). ` +
+          "Stored and returned as strings.",
+        examples: [{ "http.method": "GET", "db.rows": 3 }],
+      }),
+    ),
+  },
+  {
+    description:
+      "One finished span, in the APILens SDK's shape. Fields not listed here are ignored and named once " +
+      "per batch in the answer's `ignored_fields`.",
+  },
+);
+export type IngestSpanRecord = Static<typeof IngestSpanRecordSchema>;
+
+export const IngestSpansBodySchema = Type.Object(
+  { spans: Type.Array(IngestSpanRecordSchema, { description: "At most INGEST_MAX_BATCH records." }) },
+  { additionalProperties: false },
+);
+export type IngestSpansBody = Static<typeof IngestSpansBodySchema>;
 
 export const IngestRecordErrorSchema = Type.Object(
   {
@@ -258,6 +379,14 @@ export const IngestResultSchema = Type.Object(
     errors: Type.Array(IngestRecordErrorSchema, {
       description: `Problems of rejected records, at most ${INGEST_LIMITS.listedErrors}.`,
     }),
+    ignored_fields: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          "Record fields of this batch that Sightline does not know and ignored, sorted, at most " +
+          `${INGEST_LIMITS.listedIgnoredFields}; absent when there were none. A typo shows up here.`,
+        examples: [["sdk_version"]],
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -274,6 +403,7 @@ export const IngestRejectedProblemSchema = Type.Object(
     error: Type.String({ examples: ["validation_error"] }),
     request_id: Type.String({ examples: ["req-5f0c2a"] }),
     errors: Type.Array(IngestRecordErrorSchema),
+    ignored_fields: Type.Optional(Type.Array(Type.String(), { examples: [["sdk_version"]] })),
   },
   { additionalProperties: true },
 );

@@ -27,6 +27,8 @@ export interface RequestRecordWire {
   response_headers?: Record<string, string>;
   trace_id?: string;
   span_id?: string;
+  /** The app's scheme and host as its clients reach it; this SDK does not send it. */
+  base_url?: string;
 }
 
 /** One log line, as sent to `POST /api/v1/ingest/logs`. */
@@ -46,6 +48,8 @@ export interface LogRecordWire {
   endpoint_path?: string;
   status_code?: number;
   consumer_id?: string;
+  consumer_name?: string;
+  consumer_group?: string;
 }
 
 /** The ingest routes' 200 answer. */

@@ -130,6 +130,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     const retentionChanged = await applyRetention(events, {
       api_requests: config.retention.requestsDays,
       api_logs: config.retention.logsDays,
+      api_spans: config.retention.spansDays,
     });
     if (retentionChanged.length > 0) logger.info({ tables: retentionChanged }, "events retention changed");
     const ingest = createIngestService({
@@ -142,6 +143,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
         maxBatch: config.ingest.maxBatch,
         requestsRetentionDays: config.retention.requestsDays,
         logsRetentionDays: config.retention.logsDays,
+        spansRetentionDays: config.retention.spansDays,
       },
       writer: config.ingest,
     });

@@ -31,7 +31,11 @@ export interface Config {
     readonly maxPendingRows: number;
   };
   /** Days events are kept (the tables' TTL). */
-  readonly retention: { readonly requestsDays: number; readonly logsDays: number };
+  readonly retention: {
+    readonly requestsDays: number;
+    readonly logsDays: number;
+    readonly spansDays: number;
+  };
   readonly alerts: {
     /** Seconds between evaluations of the alert rules (one instance evaluates, by lease). */
     readonly evalIntervalSeconds: number;
@@ -153,6 +157,11 @@ export const knobs: readonly Knob[] = [
     description: "Days log records are kept (1–3650); older records are rejected at ingest and expire (TTL).",
   },
   {
+    name: "SPANS_RETENTION_DAYS",
+    default: "30",
+    description: "Days spans are kept (1–3650); older spans are rejected at ingest and expire (TTL).",
+  },
+  {
     name: "ALERTS_EVAL_INTERVAL_SECONDS",
     default: "60",
     description:
@@ -242,6 +251,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     // The TTL is a DateTime (it ends in 2106): much longer retention would wrap into the past.
     requestsDays: integer("REQUESTS_RETENTION_DAYS", 90, 1, 3650),
     logsDays: integer("LOGS_RETENTION_DAYS", 30, 1, 3650),
+    spansDays: integer("SPANS_RETENTION_DAYS", 30, 1, 3650),
   });
 
   const alerts = Object.freeze({

@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.js";
 import type { KeyPrincipal } from "../../src/modules/ingest/directory.js";
 import { prepareBatch } from "../../src/modules/ingest/ingest.pipeline.js";
-import { REQUEST_COLUMNS, requestKind } from "../../src/modules/ingest/requests.records.js";
+import { requestKind } from "../../src/modules/ingest/requests.records.js";
+import { API_REQUESTS } from "../../src/stores/events/index.js";
+
+const REQUEST_COLUMNS = API_REQUESTS.columnNames;
 import { createTestContext, type TestContext } from "../support/app.js";
 import { signIn } from "../support/auth.js";
 import { type Client, clientFor } from "../support/client.js";

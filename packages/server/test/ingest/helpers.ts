@@ -83,6 +83,29 @@ export function logRecord(
   };
 }
 
+/** A valid span in the APILens SDK's shape, started at `at` (default: now), with fields overridden. */
+export function spanRecord(
+  overrides: Record<string, unknown> = {},
+  at: Date = new Date(),
+): Record<string, unknown> {
+  return {
+    app_id: "checkout",
+    timestamp: at.toISOString(),
+    environment: "production",
+    trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
+    span_id: "00f067aa0ba902b7",
+    parent_span_id: "",
+    name: "GET /users/{id}",
+    kind: "server",
+    service_name: "checkout-api",
+    duration_ms: 12.5,
+    status: "ok",
+    status_code: 200,
+    attributes: {},
+    ...overrides,
+  };
+}
+
 export interface PostOptions {
   readonly key?: string | undefined;
   readonly headers?: Record<string, string>;
@@ -92,7 +115,7 @@ export interface PostOptions {
 /** POSTs a JSON body (gzip-coded on request) to /api/v1/ingest/<kind>. */
 export function postIngest(
   ctx: TestContext,
-  kind: "requests" | "logs",
+  kind: "requests" | "logs" | "traces",
   body: unknown,
   options: PostOptions = {},
 ) {
@@ -113,7 +136,7 @@ export function postIngest(
 /** Rows of an events table, oldest first, as the store returns them. */
 export async function storedRows<Row = Record<string, unknown>>(
   ctx: TestContext,
-  table: "api_requests" | "api_logs",
+  table: "api_requests" | "api_logs" | "api_spans",
   where = "1",
 ): Promise<Row[]> {
   return ctx.deps.events.query<Row>(
@@ -121,7 +144,10 @@ export async function storedRows<Row = Record<string, unknown>>(
   );
 }
 
-export async function storedCount(ctx: TestContext, table: "api_requests" | "api_logs"): Promise<number> {
+export async function storedCount(
+  ctx: TestContext,
+  table: "api_requests" | "api_logs" | "api_spans",
+): Promise<number> {
   const [row] = await ctx.deps.events.query<{ n: number }>(
     `SELECT count() AS n FROM ${ctx.deps.events.database}.${table}`,
   );

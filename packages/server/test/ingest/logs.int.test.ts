@@ -71,6 +71,8 @@ describe.each(metadataBackends())("log ingest on $name", (backend: MetadataBacke
       endpoint_route: "/orders/{id}/pay",
       status_code: 504,
       consumer_id: "customer-42",
+      consumer_name: "",
+      consumer_group: "",
     });
   });
 

@@ -4,8 +4,12 @@ import { INGEST_LIMITS } from "@sightline/contracts";
 import { describe, expect, it } from "vitest";
 import type { KeyPrincipal } from "../../src/modules/ingest/directory.js";
 import { type BatchContext, prepareBatch } from "../../src/modules/ingest/ingest.pipeline.js";
-import { LOG_COLUMNS, logKind } from "../../src/modules/ingest/logs.records.js";
-import { REQUEST_COLUMNS, requestKind } from "../../src/modules/ingest/requests.records.js";
+import { logKind } from "../../src/modules/ingest/logs.records.js";
+import { requestKind } from "../../src/modules/ingest/requests.records.js";
+import { API_LOGS, API_REQUESTS } from "../../src/stores/events/index.js";
+
+const REQUEST_COLUMNS = API_REQUESTS.columnNames;
+const LOG_COLUMNS = API_LOGS.columnNames;
 import { uuidV7At, uuidV7Time } from "../../src/modules/ingest/row-ids.js";
 import { cutChars, cutUtf8 } from "../../src/modules/ingest/text.js";
 import { eventsTimestamp, parseTimestamp } from "../../src/modules/ingest/timestamps.js";
@@ -161,7 +165,7 @@ describe("prepareBatch with request records", () => {
       timestamp: "2026-11-21 11:59:00.000",
       environment: "production",
       method: "PATCH",
-      path: "/users/42/orders?page=2",
+      path: "/users/42/orders",
       route: "/users/{id}/orders",
       status_code: 200,
       response_time_ms: 12.5,
@@ -178,6 +182,8 @@ describe("prepareBatch with request records", () => {
       response_headers: '{"set-cookie":"[REDACTED]","accept":"b"}',
       trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
       span_id: "00f067aa0ba902b7",
+      query: "page=2",
+      base_url: "",
     });
     expect(batch.probe).toEqual({ id: row?.id, timestampMs: Date.parse("2026-11-21T11:59:00.000Z") });
     expect(batch.discoveries).toEqual([
@@ -230,13 +236,14 @@ describe("prepareBatch with request records", () => {
       ],
       context(),
     );
-    expect(batch.accepted).toBe(2);
-    expect(batch.rejected).toBe(13);
+    // An unknown field no longer rejects its record: it is ignored and named once.
+    expect(batch.accepted).toBe(3);
+    expect(batch.rejected).toBe(12);
+    expect(batch.ignoredFields).toEqual(["extra"]);
     expect(batch.errors).toEqual([
       { index: 1, pointer: "/requests/1/status_code", message: "must be >= 100" },
       { index: 1, pointer: "/requests/1/response_time_ms", message: "must be >= 0" },
       { index: 2, pointer: "/requests/2", message: "must be object" },
-      { index: 3, pointer: "/requests/3/extra", message: "is not a known field" },
       {
         index: 4,
         pointer: "/requests/4/method",
@@ -277,7 +284,7 @@ describe("prepareBatch with request records", () => {
       { index: 12, pointer: "/requests/12/path", message: "must NOT have more than 2048 characters" },
       { index: 13, pointer: "/requests/13/request_headers", message: "must have at most 100 headers" },
     ]);
-    expect(rowsOf(batch.chunk?.body, REQUEST_COLUMNS)).toHaveLength(2);
+    expect(rowsOf(batch.chunk?.body, REQUEST_COLUMNS)).toHaveLength(3);
   });
 
   it("lists at most 100 problems but counts every rejected record", () => {

@@ -77,7 +77,7 @@ describe.each(metadataBackends())("request ingest on $name", (backend: MetadataB
       timestamp: at.toISOString(),
       environment: "production",
       method: "POST",
-      path: "/users/42/orders?draft=1",
+      path: "/users/42/orders",
       route: "/users/{id}/orders",
       status_code: 201,
       response_time_ms: 87.25,
@@ -94,6 +94,8 @@ describe.each(metadataBackends())("request ingest on $name", (backend: MetadataB
       response_headers: '{"x-request-id":"abc"}',
       trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
       span_id: "00f067aa0ba902b7",
+      query: "draft=1",
+      base_url: "",
     });
   });
 

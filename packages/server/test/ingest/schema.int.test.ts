@@ -2,8 +2,7 @@
 // sort key the queries rely on, no partition key (an insert is one part: stored whole or not
 // at all), and a TTL that follows the retention knobs from one start to the next.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LOG_COLUMNS } from "../../src/modules/ingest/logs.records.js";
-import { REQUEST_COLUMNS } from "../../src/modules/ingest/requests.records.js";
+import { API_LOGS, API_REQUESTS, API_SPANS } from "../../src/stores/events/index.js";
 import {
   applyRetention,
   type EventsExecutor,
@@ -36,7 +35,7 @@ describe.each(eventsBackends())("ingest tables on $name", ({ options }) => {
   beforeEach(async () => {
     database = uniqueDatabaseName("sc");
     events = await openEventsExecutor({ ...options, database });
-    expect(await migrateEvents(events)).toEqual(["api_requests", "api_logs"]);
+    expect(await migrateEvents(events)).toEqual(["api_requests", "api_logs", "api_spans", "client_fields"]);
   });
   afterEach(async () => {
     await events.command(`DROP DATABASE IF EXISTS ${database}`);
@@ -44,12 +43,13 @@ describe.each(eventsBackends())("ingest tables on $name", ({ options }) => {
   });
 
   it("has exactly the columns the writer serialises, in its order", async () => {
-    expect(await columns("api_requests")).toEqual([...REQUEST_COLUMNS]);
-    expect(await columns("api_logs")).toEqual([...LOG_COLUMNS]);
+    expect(await columns("api_requests")).toEqual([...API_REQUESTS.columnNames]);
+    expect(await columns("api_logs")).toEqual([...API_LOGS.columnNames]);
+    expect(await columns("api_spans")).toEqual([...API_SPANS.columnNames]);
   });
 
   it("orders rows by project, then time (then id), with no partition key", async () => {
-    for (const name of ["api_requests", "api_logs"]) {
+    for (const name of ["api_requests", "api_logs", "api_spans"]) {
       expect(await table(name)).toMatchObject({
         sorting_key: "project_id, timestamp, id",
         partition_key: "",
@@ -62,7 +62,14 @@ describe.each(eventsBackends())("ingest tables on $name", ({ options }) => {
       "TTL toDateTime(timestamp) + toIntervalDay(90)",
     );
     expect((await table("api_logs"))?.engine_full).toContain("TTL toDateTime(timestamp) + toIntervalDay(30)");
-    expect(await applyRetention(events, { api_requests: 90, api_logs: 30 })).toEqual([]);
+    expect((await table("api_spans"))?.engine_full).toContain(
+      "TTL toDateTime(timestamp) + toIntervalDay(30)",
+    );
+    expect(await applyRetention(events, { api_requests: 90, api_logs: 30, api_spans: 30 })).toEqual([]);
+    expect(await applyRetention(events, { api_spans: 14 })).toEqual(["api_spans"]);
+    expect((await table("api_spans"))?.engine_full).toContain(
+      "TTL toDateTime(timestamp) + toIntervalDay(14)",
+    );
 
     expect(await applyRetention(events, { api_requests: 7, api_logs: 3 })).toEqual([
       "api_requests",

@@ -3,14 +3,15 @@
 // store failing every batch of the insert with nothing stored, backpressure, close() flushing.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { KeyPrincipal } from "../../src/modules/ingest/directory.js";
-import { prepareBatch, type RowChunk } from "../../src/modules/ingest/ingest.pipeline.js";
+import { prepareBatch } from "../../src/modules/ingest/ingest.pipeline.js";
 import {
   createEventsWriter,
   type EventsWriter,
   type EventsWriterOptions,
   WriterClosedError,
   WriterOverloadedError,
-} from "../../src/modules/ingest/ingest.writer.js";
+  type RowChunk,
+} from "../../src/stores/events/writer.js";
 import { requestKind } from "../../src/modules/ingest/requests.records.js";
 import { pino } from "pino";
 import { createLogger } from "../../src/logger.js";
@@ -64,7 +65,6 @@ describe.each(eventsBackends())("events writer on $name", ({ options }) => {
     const created = createEventsWriter({
       executor: events,
       table: requestKind.table,
-      columns: requestKind.columns,
       flushRows: 10_000,
       flushBytes: 16 * 1024 * 1024,
       flushIntervalMs: 50,

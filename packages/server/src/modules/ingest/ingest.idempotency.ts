@@ -22,6 +22,8 @@ export interface StoredAnswer {
   readonly accepted: number;
   readonly rejected: number;
   readonly errors: readonly IngestRecordError[];
+  /** Unknown record fields the batch carried (absent when none). */
+  readonly ignored_fields?: readonly string[];
 }
 
 /** One request's own attempt at a batch, prepared before the claim is taken. */

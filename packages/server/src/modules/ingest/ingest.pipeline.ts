@@ -1,20 +1,16 @@
-// The ingest pipeline for one batch, as small named steps: validate each record against its
-// contract schema, settle the fields every kind shares (project, app, time, environment),
-// build the kind's row, serialise it. Pure and synchronous: no store is touched here.
+// The ingest pipeline for one batch, as small named steps: note fields the kind does not know,
+// validate each record against its contract schema, settle the fields every kind shares
+// (project, app, time, environment), build the kind's row, serialise it in the table's column
+// order. Pure and synchronous: no store is touched here.
 import { INGEST_LIMITS, type IngestRecordError } from "@sightline/contracts";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { messageOf, pointerOf } from "../../http/validation.js";
+import type { RowChunk } from "../../stores/events/writer.js";
 import { normaliseEnvironmentName } from "../environments/index.js";
 import type { AppRef, DiscoveredEndpoint, KeyPrincipal } from "./directory.js";
 import type { CommonFields, RecordKind, RecordProblem } from "./records.js";
 import { uuidV7At } from "./row-ids.js";
 import { eventsTimestamp, parseTimestamp } from "./timestamps.js";
-
-/** Rows of one batch serialised as JSONCompactEachRow: what the writer inserts, whole. */
-export interface RowChunk {
-  readonly body: Buffer;
-  readonly rowCount: number;
-}
 
 /** What the batch teaches the resource model about one app. */
 export interface AppDiscovery {
@@ -33,6 +29,8 @@ export interface PreparedBatch {
   readonly accepted: number;
   readonly rejected: number;
   readonly errors: readonly IngestRecordError[];
+  /** Record fields the kind does not know, sorted; ignored, and named in the answer. */
+  readonly ignoredFields: readonly string[];
   readonly chunk: RowChunk | null;
   /** The batch index of the record behind each row of `chunk`, in row order. */
   readonly rowRecords: readonly number[];
@@ -52,8 +50,8 @@ const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDef
 const validators = new WeakMap<object, ValidateFunction>();
 
 /** Runs every step over the records of one batch. */
-export function prepareBatch<R>(
-  kind: RecordKind<R>,
+export function prepareBatch<R, Column extends string>(
+  kind: RecordKind<R, Column>,
   records: readonly unknown[],
   context: BatchContext,
 ): PreparedBatch {
@@ -65,6 +63,8 @@ export function prepareBatch<R>(
   const lines: string[] = [];
   const rowRecords: number[] = [];
   const discovery: DiscoveryMap = new Map();
+  const ignored = new Set<string>();
+  const columns = kind.table.columnNames;
   let rejected = 0;
   let probe: BatchProbe | null = null;
 
@@ -72,13 +72,14 @@ export function prepareBatch<R>(
   const problems: RecordProblem[] = [];
   records.forEach((record, index) => {
     problems.length = 0;
+    noteUnknownFields(record, kind.fields, ignored);
     if (!validate(record)) {
       for (const problem of schemaProblems(validate.errors ?? [])) problems.push(problem);
     } else {
       const common = settleCommonFields(record as CommonInput, context, resolveApp, oldest, newest, problems);
       const row = common === null ? null : kind.build(record as R, common, problems);
       if (common !== null && row !== null) {
-        lines.push(JSON.stringify(row.values));
+        lines.push(JSON.stringify(columns.map((column) => row.row[column])));
         rowRecords.push(index);
         probe ??= { id: common.id, timestampMs: common.timestampMs };
         noteDiscovery(discovery, common, row.endpoint);
@@ -96,6 +97,7 @@ export function prepareBatch<R>(
     accepted: lines.length,
     rejected,
     errors,
+    ignoredFields: [...ignored].sort().slice(0, INGEST_LIMITS.listedIgnoredFields),
     chunk: lines.length === 0 ? null : { body: Buffer.from(`${lines.join("\n")}\n`), rowCount: lines.length },
     rowRecords,
     discoveries: [...discovery].map(([appId, found]) => ({
@@ -111,7 +113,16 @@ export function prepareBatch<R>(
   };
 }
 
-function validatorFor(kind: RecordKind<unknown>): ValidateFunction {
+/** Adds the record's fields that `known` lacks to `ignored` (names cut; a bounded set). */
+function noteUnknownFields(record: unknown, known: ReadonlySet<string>, ignored: Set<string>): void {
+  if (typeof record !== "object" || record === null || Array.isArray(record)) return;
+  for (const field in record) {
+    if (known.has(field) || ignored.size >= INGEST_LIMITS.listedIgnoredFields) continue;
+    ignored.add(field.slice(0, INGEST_LIMITS.identifierLength));
+  }
+}
+
+function validatorFor<R, Column extends string>(kind: RecordKind<R, Column>): ValidateFunction {
   let validate = validators.get(kind.schema);
   if (validate === undefined) {
     validate = ajv.compile(kind.schema);
@@ -147,7 +158,8 @@ interface CommonInput {
   readonly project_slug?: string;
   readonly app_id: string;
   readonly timestamp: string;
-  readonly environment: string;
+  /** Required by the request and log schemas; a span without one is in `production`. */
+  readonly environment?: string;
 }
 
 /** Project, app, time and environment: the checks every kind shares. */
@@ -182,7 +194,7 @@ function settleCommonFields(
     problems.push({ path: "/timestamp", message: "is more than 1 hour ahead of the server's clock" });
   }
 
-  const environment = normaliseEnvironmentName(record.environment);
+  const environment = normaliseEnvironmentName(record.environment ?? "production");
   if (environment === "" || environment.length > INGEST_LIMITS.environmentLength) {
     problems.push({
       path: "/environment",

@@ -1,4 +1,4 @@
-// Routes of the ingest tag: POST /ingest/requests and /ingest/logs with X-API-Key. This plugin
+// Routes of the ingest tag: POST /ingest/requests, /ingest/logs and /ingest/traces with X-API-Key. This plugin
 // context reads bodies itself (JSON only, gzip/deflate, INGEST_MAX_BODY) and validates the
 // envelope only: records are validated one by one so a bad record never sinks its neighbours.
 import {
@@ -7,6 +7,7 @@ import {
   IngestRejectedProblemSchema,
   IngestRequestsBodySchema,
   IngestResultSchema,
+  IngestSpansBodySchema,
 } from "@sightline/contracts";
 import type { FastifyRequest, FastifySchemaCompiler } from "fastify";
 import { Type } from "typebox";
@@ -80,7 +81,8 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
     "`Content-Type: application/json`, optionally `Content-Encoding: gzip` or `deflate`. Each record is " +
     "checked on its own: valid records are stored even when neighbours are rejected, and the answer lists " +
     `up to ${INGEST_LIMITS.listedErrors} problems as \`{index, pointer, message}\`. When every record is ` +
-    "rejected the answer is a 422 problem with the same `errors`. The answer comes once the accepted " +
+    "rejected the answer is a 422 problem with the same `errors`. Fields a record has beyond those documented " +
+    "are ignored and named once in `ignored_fields`. The answer comes once the accepted " +
     "records are stored; 503 with Retry-After means nothing of the batch was stored.";
 
   app.post(
@@ -121,6 +123,29 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
     },
     async (request, reply) =>
       answer(await ingest.acceptLogs(input(request, request.body.logs as readonly unknown[])), reply),
+  );
+
+  // The APILens SDKs post spans to `{base}/traces`: with base `<sightline>/api/v1/ingest`, here.
+  app.post(
+    "/ingest/traces",
+    {
+      config: { access: access.apiKey, contentEncodings: ["gzip", "x-gzip", "deflate"] },
+      schema: {
+        operationId: "ingestSpans",
+        tags: ["ingest"],
+        summary: "Store a batch of spans",
+        description:
+          `${common("spans")} Spans are the APILens SDKs' shape: one finished span each, with its trace ` +
+          "and parent ids; read them back through `GET /projects/{project_slug}/data/traces`.",
+        security: [{ apiKey: [] }],
+        headers: IdempotencyHeaders,
+        body: IngestSpansBodySchema,
+        response: { 200: IngestResultSchema, ...problems },
+      },
+      validatorCompiler: envelopeCompiler("spans"),
+    },
+    async (request, reply) =>
+      answer(await ingest.acceptSpans(input(request, request.body.spans as readonly unknown[])), reply),
   );
 }
 

@@ -1,11 +1,21 @@
 // Ingest: authenticates API keys, runs each batch through the pipeline, hands its rows to the
 // table's buffered writer and answers once they are stored; Idempotency-Key retries get the
 // first answer again. Endpoints and environments are registered only after the rows are stored.
+// Requests, logs and spans share every step; only their record kind differs.
 import { INGEST_LIMITS, type IngestResult } from "@sightline/contracts";
 import type { Logger } from "pino";
 import type { Clock } from "../../clock.js";
 import { AppError } from "../../errors.js";
-import { type EventsExecutor, EventsStoreError } from "../../stores/events/index.js";
+import {
+  createEventsWriter,
+  type EventsExecutor,
+  EventsStoreError,
+  type EventsTable,
+  type EventsWriter,
+  WriterClosedError,
+  WriterOverloadedError,
+  type WriterStats,
+} from "../../stores/events/index.js";
 import type {
   IdempotencyScope,
   IngestIdempotencyRepo,
@@ -13,22 +23,17 @@ import type {
 import type { IngestDirectory, KeyPrincipal } from "./directory.js";
 import { createIdempotencyGate, type PreparedAttempt, type StoredAnswer } from "./ingest.idempotency.js";
 import { type BatchProbe, type PreparedBatch, prepareBatch } from "./ingest.pipeline.js";
-import {
-  createEventsWriter,
-  type EventsWriter,
-  type WriterStats,
-  WriterClosedError,
-  WriterOverloadedError,
-} from "./ingest.writer.js";
 import { logKind } from "./logs.records.js";
-import type { RecordKind } from "./records.js";
+import type { RecordKind, RecordKindName } from "./records.js";
 import { requestKind } from "./requests.records.js";
+import { spanKind } from "./spans.records.js";
 
 export interface IngestLimits {
   /** Records per batch; more is refused whole (413). */
   readonly maxBatch: number;
   readonly requestsRetentionDays: number;
   readonly logsRetentionDays: number;
+  readonly spansRetentionDays: number;
 }
 
 export interface WriterSettings {
@@ -65,7 +70,13 @@ export interface IngestService {
   authenticate(rawKey: string | undefined): Promise<KeyPrincipal>;
   acceptRequests(input: BatchInput): Promise<BatchOutcome>;
   acceptLogs(input: BatchInput): Promise<BatchOutcome>;
-  stats(): { readonly requests: WriterStats; readonly logs: WriterStats };
+  /**
+   * Stores a batch of spans in the APILens SDK's span shape (`IngestSpanRecord`): validated one
+   * by one, stored through api_spans' group-commit writer, answered once stored. The same
+   * limits, partial acceptance and idempotency as requests; OTLP receivers call it too.
+   */
+  acceptSpans(input: BatchInput): Promise<BatchOutcome>;
+  stats(): { readonly requests: WriterStats; readonly logs: WriterStats; readonly spans: WriterStats };
   /** Stores everything still waiting, then refuses new batches. */
   close(): Promise<void>;
 }
@@ -78,11 +89,10 @@ const BAD_KEY = "The X-API-Key header is missing, or the key is unknown or revok
 
 export function createIngestService(options: IngestServiceOptions): IngestService {
   const { directory, events, clock, logger, limits } = options;
-  const writerFor = (kind: { table: string; columns: readonly string[] }): EventsWriter =>
+  const writerFor = (kind: { table: EventsTable }): EventsWriter =>
     createEventsWriter({
       executor: events,
       table: kind.table,
-      columns: kind.columns,
       flushRows: options.writer.flushRows,
       flushBytes: FLUSH_BYTES,
       flushIntervalMs: options.writer.flushIntervalMs,
@@ -97,6 +107,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
       retentionDays: limits.requestsRetentionDays,
     },
     logs: { kind: logKind, writer: writerFor(logKind), retentionDays: limits.logsRetentionDays },
+    spans: { kind: spanKind, writer: writerFor(spanKind), retentionDays: limits.spansRetentionDays },
   };
   const idempotency = createIdempotencyGate({
     repo: options.idempotencyRepo,
@@ -107,11 +118,12 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
   });
 
   function tableOf(scope: IdempotencyScope): string {
-    return scope.kind === "logs" ? kinds.logs.kind.table : kinds.requests.kind.table;
+    const entry = Object.hasOwn(kinds, scope.kind) ? kinds[scope.kind as RecordKindName] : kinds.requests;
+    return entry.kind.table.name;
   }
 
-  async function accept<R>(
-    entry: { kind: RecordKind<R>; writer: EventsWriter; retentionDays: number },
+  async function accept<R, Column extends string>(
+    entry: { kind: RecordKind<R, Column>; writer: EventsWriter; retentionDays: number },
     input: BatchInput,
   ): Promise<BatchOutcome> {
     const { principal, records } = input;
@@ -137,6 +149,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
           accepted: batch.accepted,
           rejected: batch.rejected,
           errors: batch.errors,
+          ...(batch.ignoredFields.length > 0 ? { ignored_fields: batch.ignoredFields } : {}),
         },
         probe: batch.probe,
         commit: () => store(entry.writer, entry.kind.name, batch),
@@ -154,11 +167,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
   }
 
   /** Writes the batch's rows (whole, in one insert), then registers what it discovered. */
-  async function store(
-    writer: EventsWriter,
-    member: RecordKind<unknown>["name"],
-    batch: PreparedBatch,
-  ): Promise<void> {
+  async function store(writer: EventsWriter, member: RecordKindName, batch: PreparedBatch): Promise<void> {
     if (batch.chunk === null) return;
     try {
       await writer.write(batch.chunk);
@@ -192,9 +201,18 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
     },
     acceptRequests: (input) => accept(kinds.requests, input),
     acceptLogs: (input) => accept(kinds.logs, input),
-    stats: () => ({ requests: kinds.requests.writer.stats(), logs: kinds.logs.writer.stats() }),
+    acceptSpans: (input) => accept(kinds.spans, input),
+    stats: () => ({
+      requests: kinds.requests.writer.stats(),
+      logs: kinds.logs.writer.stats(),
+      spans: kinds.spans.writer.stats(),
+    }),
     async close() {
-      await Promise.all([kinds.requests.writer.close(), kinds.logs.writer.close()]);
+      await Promise.all([
+        kinds.requests.writer.close(),
+        kinds.logs.writer.close(),
+        kinds.spans.writer.close(),
+      ]);
     },
   };
 }
@@ -205,11 +223,22 @@ function answerWith(answer: StoredAnswer, replayed: boolean): BatchOutcome {
     throw new AppError(
       "validation_error",
       `All ${answer.rejected} record${answer.rejected === 1 ? " was" : "s were"} rejected; nothing was stored.`,
-      { errors: answer.errors, ...(replayed ? { headers: { "idempotent-replayed": "true" } } : {}) },
+      {
+        errors: answer.errors,
+        ...(answer.ignored_fields === undefined
+          ? {}
+          : { extensions: { ignored_fields: answer.ignored_fields } }),
+        ...(replayed ? { headers: { "idempotent-replayed": "true" } } : {}),
+      },
     );
   }
   return {
-    result: { accepted: answer.accepted, rejected: answer.rejected, errors: [...answer.errors] },
+    result: {
+      accepted: answer.accepted,
+      rejected: answer.rejected,
+      errors: [...answer.errors],
+      ...(answer.ignored_fields === undefined ? {} : { ignored_fields: [...answer.ignored_fields] }),
+    },
     replayed,
   };
 }

@@ -1,5 +1,6 @@
 // The log-record kind: how one record of POST /ingest/logs becomes a row of api_logs (level
-// aliases, attribute rules, the endpoint it mentions reduced to a route template).
+// aliases, attribute rules, the endpoint it mentions reduced to a route template; the APILens
+// SDKs' "" and 0 for "no endpoint" and "no status").
 import {
   INGEST_LIMITS,
   type IngestLogRecord,
@@ -8,44 +9,20 @@ import {
   LOG_LEVELS,
   normaliseLogLevel,
 } from "@sightline/contracts";
-import { readHexId, type RecordKind, type RecordProblem } from "./records.js";
-import { escapePointer } from "./requests.records.js";
+import { API_LOGS, type ApiLogsColumn } from "../../stores/events/index.js";
+import { declaredFields, readAttributes, readHexId, type RecordKind } from "./records.js";
 import { deriveRouteTemplate } from "./route-template.js";
 import { cutChars, cutUtf8 } from "./text.js";
-
-/** api_logs columns, in the order rows are serialised (see the 0002 events migration). */
-export const LOG_COLUMNS = [
-  "id",
-  "project_id",
-  "app_id",
-  "timestamp",
-  "environment",
-  "level",
-  "message",
-  "logger_name",
-  "payload",
-  "attributes",
-  "trace_id",
-  "span_id",
-  "endpoint_method",
-  "endpoint_path",
-  "endpoint_route",
-  "status_code",
-  "consumer_id",
-] as const;
-
-/** Shared by every record without attributes; only ever serialised, never changed. */
-const NO_ATTRIBUTES: Record<string, string> = Object.freeze({});
 
 const LEVEL_MESSAGE =
   `must be one of ${LOG_LEVELS.join(", ")} ` +
   `(or ${Object.keys(LOG_LEVEL_ALIASES).join(", ")}; any letter case)`;
 
-export const logKind: RecordKind<IngestLogRecord> = {
+export const logKind: RecordKind<IngestLogRecord, ApiLogsColumn> = {
   name: "logs",
-  table: "api_logs",
-  columns: LOG_COLUMNS,
+  table: API_LOGS,
   schema: IngestLogRecordSchema,
+  fields: declaredFields(IngestLogRecordSchema),
   build(record, common, problems) {
     const before = problems.length;
     const level = normaliseLogLevel(record.level);
@@ -57,62 +34,35 @@ export const logKind: RecordKind<IngestLogRecord> = {
     if (endpointPath !== "" && !endpointPath.startsWith("/")) {
       problems.push({ path: "/endpoint_path", message: 'must start with "/"' });
     }
+    const statusCode = record.status_code ?? 0;
+    if (statusCode !== 0 && statusCode < 100) {
+      problems.push({ path: "/status_code", message: "must be 100–599, or 0 for none" });
+    }
     if (problems.length > before) return null;
 
     return {
       endpoint: null,
-      values: [
-        common.id,
-        common.projectId,
-        common.app.id,
-        common.timestamp,
-        common.environment,
+      row: {
+        id: common.id,
+        project_id: common.projectId,
+        app_id: common.app.id,
+        timestamp: common.timestamp,
+        environment: common.environment,
         level,
-        cutUtf8(record.message, INGEST_LIMITS.messageBytes),
-        cutChars(record.logger_name ?? "", INGEST_LIMITS.labelLength),
-        cutUtf8(record.payload ?? "", INGEST_LIMITS.payloadBytes),
+        message: cutUtf8(record.message, INGEST_LIMITS.messageBytes),
+        logger_name: cutChars(record.logger_name ?? "", INGEST_LIMITS.labelLength),
+        payload: cutUtf8(record.payload ?? "", INGEST_LIMITS.payloadBytes),
         attributes,
-        traceId,
-        spanId,
-        record.endpoint_method?.toUpperCase() ?? "",
-        endpointPath,
-        endpointPath === "" ? "" : deriveRouteTemplate(endpointPath),
-        record.status_code ?? 0,
-        cutChars(record.consumer_id ?? "", INGEST_LIMITS.labelLength),
-      ],
+        trace_id: traceId,
+        span_id: spanId,
+        endpoint_method: record.endpoint_method?.toUpperCase() ?? "",
+        endpoint_path: endpointPath,
+        endpoint_route: endpointPath === "" ? "" : deriveRouteTemplate(endpointPath),
+        status_code: statusCode,
+        consumer_id: cutChars(record.consumer_id ?? "", INGEST_LIMITS.labelLength),
+        consumer_name: cutChars(record.consumer_name ?? "", INGEST_LIMITS.labelLength),
+        consumer_group: cutChars(record.consumer_group ?? "", INGEST_LIMITS.labelLength),
+      },
     };
   },
 };
-
-/** Attribute values as text (`3`, `true`, never "" for 0/false); bad keys or values reject. */
-function readAttributes(
-  attributes: Readonly<Record<string, string | number | boolean>> | undefined,
-  problems: RecordProblem[],
-): Record<string, string> {
-  if (attributes === undefined) return NO_ATTRIBUTES;
-  const entries = Object.entries(attributes);
-  if (entries.length > INGEST_LIMITS.attributeCount) {
-    problems.push({
-      path: "/attributes",
-      message: `must have at most ${INGEST_LIMITS.attributeCount} keys`,
-    });
-    return {};
-  }
-  const out: Array<[string, string]> = [];
-  for (const [key, value] of entries) {
-    if (key === "" || key.length > INGEST_LIMITS.attributeKeyLength) {
-      problems.push({
-        path: `/attributes/${escapePointer(key)}`,
-        message: `keys must be 1–${INGEST_LIMITS.attributeKeyLength} characters`,
-      });
-    } else if (typeof value === "number" && !Number.isFinite(value)) {
-      problems.push({ path: `/attributes/${escapePointer(key)}`, message: "must be a finite number" });
-    } else {
-      out.push([
-        key,
-        typeof value === "string" ? cutChars(value, INGEST_LIMITS.attributeValueLength) : String(value),
-      ]);
-    }
-  }
-  return Object.fromEntries(out);
-}

@@ -1,41 +1,16 @@
 // The request-record kind: how one record of POST /ingest/requests becomes a row of
-// api_requests (defaults, limits, route template, headers with secrets redacted).
+// api_requests (defaults, limits, query string split off, route template, headers with secrets
+// redacted, headers sent as JSON text by the APILens Python SDK).
 import {
   INGEST_LIMITS,
   type IngestRequestRecord,
   IngestRequestRecordSchema,
   RESOURCE_LIMITS,
 } from "@sightline/contracts";
-import { readHexId, type RecordKind, type RecordProblem } from "./records.js";
+import { API_REQUESTS, type ApiRequestsColumn } from "../../stores/events/index.js";
+import { declaredFields, escapePointer, readHexId, type RecordKind, type RecordProblem } from "./records.js";
 import { deriveRouteTemplate, normaliseRouteTemplate } from "./route-template.js";
 import { cutChars, cutUtf8 } from "./text.js";
-
-/** api_requests columns, in the order rows are serialised (see the 0001 events migration). */
-export const REQUEST_COLUMNS = [
-  "id",
-  "project_id",
-  "app_id",
-  "timestamp",
-  "environment",
-  "method",
-  "path",
-  "route",
-  "status_code",
-  "response_time_ms",
-  "request_size",
-  "response_size",
-  "ip_address",
-  "user_agent",
-  "consumer_id",
-  "consumer_name",
-  "consumer_group",
-  "request_payload",
-  "response_payload",
-  "request_headers",
-  "response_headers",
-  "trace_id",
-  "span_id",
-] as const;
 
 /** Credentials an instrumented app may forward by mistake; never stored. */
 const REDACTED_HEADERS = new Set([
@@ -48,20 +23,21 @@ const REDACTED_HEADERS = new Set([
 const REDACTED = "[REDACTED]";
 const NO_HEADERS = "{}";
 
-export const requestKind: RecordKind<IngestRequestRecord> = {
+export const requestKind: RecordKind<IngestRequestRecord, ApiRequestsColumn> = {
   name: "requests",
-  table: "api_requests",
-  columns: REQUEST_COLUMNS,
+  table: API_REQUESTS,
   schema: IngestRequestRecordSchema,
+  fields: declaredFields(IngestRequestRecordSchema),
   build(record, common, problems) {
     const before = problems.length;
     if (!Number.isFinite(record.response_time_ms)) {
       problems.push({ path: "/response_time_ms", message: "must be a finite number" });
     }
+    const mark = record.path.indexOf("?");
+    const path = mark === -1 ? record.path : record.path.slice(0, mark);
+    const query = mark === -1 ? "" : record.path.slice(mark + 1);
     const derived = record.route === undefined || record.route.trim() === "";
-    const route = derived
-      ? deriveRouteTemplate(record.path)
-      : normaliseRouteTemplate((record.route ?? "").trim());
+    const route = derived ? deriveRouteTemplate(path) : normaliseRouteTemplate((record.route ?? "").trim());
     // The template becomes a catalogue entry, whose unique index holds only so many bytes.
     if (Buffer.byteLength(route, "utf8") > RESOURCE_LIMITS.routeTemplateBytes) {
       problems.push({
@@ -78,31 +54,33 @@ export const requestKind: RecordKind<IngestRequestRecord> = {
     const method = record.method.toUpperCase();
     return {
       endpoint: { method, path: route },
-      values: [
-        common.id,
-        common.projectId,
-        common.app.id,
-        common.timestamp,
-        common.environment,
+      row: {
+        id: common.id,
+        project_id: common.projectId,
+        app_id: common.app.id,
+        timestamp: common.timestamp,
+        environment: common.environment,
         method,
-        record.path,
+        path,
         route,
-        record.status_code,
-        record.response_time_ms,
-        record.request_size ?? 0,
-        record.response_size ?? 0,
-        cutChars(record.ip_address ?? "", INGEST_LIMITS.ipAddressLength),
-        cutChars(record.user_agent ?? "", INGEST_LIMITS.userAgentLength),
-        cutChars(record.consumer_id ?? "", INGEST_LIMITS.labelLength),
-        cutChars(record.consumer_name ?? "", INGEST_LIMITS.labelLength),
-        cutChars(record.consumer_group ?? "", INGEST_LIMITS.labelLength),
-        cutUtf8(record.request_payload ?? "", INGEST_LIMITS.payloadBytes),
-        cutUtf8(record.response_payload ?? "", INGEST_LIMITS.payloadBytes),
-        requestHeaders,
-        responseHeaders,
-        traceId,
-        spanId,
-      ],
+        status_code: record.status_code,
+        response_time_ms: record.response_time_ms,
+        request_size: record.request_size ?? 0,
+        response_size: record.response_size ?? 0,
+        ip_address: cutChars(record.ip_address ?? "", INGEST_LIMITS.ipAddressLength),
+        user_agent: cutChars(record.user_agent ?? "", INGEST_LIMITS.userAgentLength),
+        consumer_id: cutChars(record.consumer_id ?? "", INGEST_LIMITS.labelLength),
+        consumer_name: cutChars(record.consumer_name ?? "", INGEST_LIMITS.labelLength),
+        consumer_group: cutChars(record.consumer_group ?? "", INGEST_LIMITS.labelLength),
+        request_payload: cutUtf8(record.request_payload ?? "", INGEST_LIMITS.payloadBytes),
+        response_payload: cutUtf8(record.response_payload ?? "", INGEST_LIMITS.payloadBytes),
+        request_headers: requestHeaders,
+        response_headers: responseHeaders,
+        trace_id: traceId,
+        span_id: spanId,
+        query,
+        base_url: cutChars((record.base_url ?? "").trim(), INGEST_LIMITS.baseUrlLength),
+      },
     };
   },
 };
@@ -114,11 +92,19 @@ export const requestKind: RecordKind<IngestRequestRecord> = {
  * filtered on, and a Map costs the engine measurably more per row on insert and merge.
  */
 function readHeaders(
-  headers: Readonly<Record<string, string>> | undefined,
+  sent: Readonly<Record<string, string>> | string | undefined,
   field: string,
   problems: RecordProblem[],
 ): string {
-  if (headers === undefined) return NO_HEADERS;
+  if (sent === undefined || sent === "") return NO_HEADERS;
+  const headers = typeof sent === "string" ? parseHeaderText(sent) : sent;
+  if (headers === null) {
+    problems.push({
+      path: `/${field}`,
+      message: "must be an object of header names to strings, or the JSON text of one",
+    });
+    return NO_HEADERS;
+  }
   const entries = Object.entries(headers);
   if (entries.length > INGEST_LIMITS.headerCount) {
     problems.push({ path: `/${field}`, message: `must have at most ${INGEST_LIMITS.headerCount} headers` });
@@ -142,6 +128,15 @@ function readHeaders(
   return JSON.stringify(Object.fromEntries(folded));
 }
 
-export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+/** Headers sent as JSON text: an object whose values are all strings, else null. */
+function parseHeaderText(text: string): Readonly<Record<string, string>> | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
+  for (const value of Object.values(parsed)) if (typeof value !== "string") return null;
+  return parsed as Record<string, string>;
 }

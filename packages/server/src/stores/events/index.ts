@@ -14,6 +14,16 @@ export {
   type QueryParams,
 } from "./executor.js";
 export { parseClickhouseUrl } from "./http.driver.js";
+export * from "./tables/index.js";
+export {
+  createEventsWriter,
+  type EventsWriter,
+  type EventsWriterOptions,
+  type RowChunk,
+  WriterClosedError,
+  WriterOverloadedError,
+  type WriterStats,
+} from "./writer.js";
 export {
   applyRetention,
   type EventsMigration,

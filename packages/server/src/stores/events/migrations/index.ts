@@ -1,10 +1,17 @@
 // The events schema's released migrations, in version order.
 import { apiRequestsMigration } from "./0001-api-requests.js";
 import { apiLogsMigration } from "./0002-api-logs.js";
+import { apiSpansMigration } from "./0003-api-spans.js";
+import { clientFieldsMigration } from "./0004-client-fields.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
 export { type EventsMigration, type EventsMigrationContext, EventsMigrationError } from "./runner.js";
 
 /** Append only; a released entry is never edited or renumbered. */
-export const eventsMigrations: readonly EventsMigration[] = [apiRequestsMigration, apiLogsMigration];
+export const eventsMigrations: readonly EventsMigration[] = [
+  apiRequestsMigration,
+  apiLogsMigration,
+  apiSpansMigration,
+  clientFieldsMigration,
+];

@@ -3,13 +3,19 @@
 // instead of one small insert per request. A batch's promise settles with the insert that
 // holds all of its rows; a batch is never split across inserts.
 import type { Logger } from "pino";
-import { type EventsExecutor, EventsStoreError } from "../../stores/events/index.js";
-import type { RowChunk } from "./ingest.pipeline.js";
+import { type EventsExecutor, EventsStoreError } from "./executor.js";
+import type { EventsTable } from "./tables/index.js";
+
+/** Rows serialised as JSONCompactEachRow in the table's column order: inserted whole. */
+export interface RowChunk {
+  readonly body: Buffer;
+  readonly rowCount: number;
+}
 
 export interface EventsWriterOptions {
   readonly executor: EventsExecutor;
-  readonly table: string;
-  readonly columns: readonly string[];
+  /** The table's declaration: its name and the column order of every row. */
+  readonly table: EventsTable;
   /** An insert starts at once when this many rows wait... */
   readonly flushRows: number;
   /** ...or this many bytes (big payloads make few rows large)... */
@@ -64,7 +70,9 @@ interface Waiter {
 }
 
 export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
-  const { executor, table, columns, logger } = options;
+  const { executor, logger } = options;
+  const table = options.table.name;
+  const columns = options.table.columnNames;
   let queue: Waiter[] = [];
   let queuedRows = 0;
   let queuedBytes = 0;

@@ -1,0 +1,40 @@
+// api_requests: one row per handled HTTP request (written by ingest, read by the data and
+// analytics queries). Why this shape: docs/adr/0005-ingest-durability.md, docs/adr/0011-*.md.
+import { defineEventsTable } from "./table.js";
+
+export const API_REQUESTS = defineEventsTable({
+  name: "api_requests",
+  columns: [
+    { name: "id", type: "UUID", since: 1 },
+    { name: "project_id", type: "LowCardinality(String)", since: 1 },
+    { name: "app_id", type: "LowCardinality(String)", since: 1 },
+    { name: "timestamp", type: "DateTime64(3, 'UTC') CODEC(Delta(8), LZ4)", since: 1 },
+    { name: "environment", type: "LowCardinality(String)", since: 1 },
+    { name: "method", type: "LowCardinality(String)", since: 1 },
+    /** The path without its query string (since migration 4; before, as sent). */
+    { name: "path", type: "String CODEC(ZSTD(1))", since: 1 },
+    { name: "route", type: "LowCardinality(String)", since: 1 },
+    { name: "status_code", type: "UInt16", since: 1 },
+    { name: "response_time_ms", type: "Float64", since: 1 },
+    { name: "request_size", type: "UInt64", since: 1 },
+    { name: "response_size", type: "UInt64", since: 1 },
+    { name: "ip_address", type: "String CODEC(ZSTD(1))", since: 1 },
+    { name: "user_agent", type: "LowCardinality(String)", since: 1 },
+    { name: "consumer_id", type: "String CODEC(ZSTD(1))", since: 1 },
+    { name: "consumer_name", type: "String CODEC(ZSTD(1))", since: 1 },
+    { name: "consumer_group", type: "LowCardinality(String)", since: 1 },
+    { name: "request_payload", type: "String CODEC(ZSTD(3))", since: 1 },
+    { name: "response_payload", type: "String CODEC(ZSTD(3))", since: 1 },
+    { name: "request_headers", type: "String CODEC(ZSTD(3))", since: 1 },
+    { name: "response_headers", type: "String CODEC(ZSTD(3))", since: 1 },
+    { name: "trace_id", type: "String CODEC(ZSTD(1))", since: 1 },
+    { name: "span_id", type: "String CODEC(ZSTD(1))", since: 1 },
+    { name: "query", type: "String CODEC(ZSTD(1))", since: 4 },
+    { name: "base_url", type: "LowCardinality(String)", since: 4 },
+  ],
+  indexes: ["INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4"],
+  orderBy: ["project_id", "timestamp", "id"],
+  defaultRetentionDays: 90,
+});
+
+export type ApiRequestsColumn = (typeof API_REQUESTS.columnNames)[number];

@@ -1,0 +1,66 @@
+// How an events table is declared once: its columns (name, engine type, the migration that added
+// it), indexes, sort key and default retention. Migrations render their DDL from a declaration,
+// record kinds build rows in its column order, and queries name its columns through it.
+import { assertIdentifier } from "../dialect.js";
+
+export interface EventsColumn<Name extends string = string> {
+  readonly name: Name;
+  /** Engine type with codec, e.g. `String CODEC(ZSTD(1))`. */
+  readonly type: string;
+  /** The events migration that added the column; columns of later migrations are appended. */
+  readonly since: number;
+}
+
+export interface EventsTable<Name extends string = string> {
+  readonly name: string;
+  readonly columns: readonly EventsColumn<Name>[];
+  /** Column names in declaration order: the order of every serialised row. */
+  readonly columnNames: readonly Name[];
+  /** Skip indexes, as `INDEX …` clauses (added with the table's first migration). */
+  readonly indexes: readonly string[];
+  readonly orderBy: readonly Name[];
+  /** Days the TTL is created with; start-up aligns it with the configured retention. */
+  readonly defaultRetentionDays: number;
+}
+
+/** A declaration with its column names derived, so nothing lists them twice. */
+export function defineEventsTable<const Name extends string>(
+  table: Omit<EventsTable<Name>, "columnNames">,
+): EventsTable<Name> {
+  const names = table.columns.map((column) => column.name);
+  if (new Set(names).size !== names.length) throw new Error(`${table.name} declares a column twice`);
+  return Object.freeze({ ...table, columnNames: Object.freeze(names) });
+}
+
+/** A typed subset of a table's column names, for the SELECT list of a query. */
+export function pickColumns<Name extends string, const Picked extends Name>(
+  _table: EventsTable<Name>,
+  names: readonly Picked[],
+): readonly Picked[] {
+  return names;
+}
+
+/** `CREATE TABLE IF NOT EXISTS` with the columns that existed at `version`. */
+export function createTableStatement(table: EventsTable, database: string, version: number): string {
+  const columns = table.columns.filter((column) => column.since <= version);
+  const lines = [...columns.map((column) => `${column.name} ${column.type}`), ...table.indexes];
+  return (
+    `CREATE TABLE IF NOT EXISTS ${assertIdentifier(database, "database")}.${table.name} (\n      ` +
+    `${lines.join(",\n      ")}\n    )\n` +
+    "    ENGINE = MergeTree\n" +
+    `    ORDER BY (${table.orderBy.join(", ")})\n` +
+    `    TTL toDateTime(timestamp) + toIntervalDay(${table.defaultRetentionDays})\n` +
+    // Each insert is durable when it is answered (docs/adr/0005-ingest-durability.md).
+    "    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400"
+  );
+}
+
+/** `ALTER TABLE … ADD COLUMN IF NOT EXISTS` for the columns migration `version` added. */
+export function addColumnsStatement(table: EventsTable, database: string, version: number): string {
+  const added = table.columns.filter((column) => column.since === version);
+  if (added.length === 0) throw new Error(`${table.name} has no column added by migration ${version}`);
+  return (
+    `ALTER TABLE ${assertIdentifier(database, "database")}.${table.name} ` +
+    added.map((column) => `ADD COLUMN IF NOT EXISTS ${column.name} ${column.type}`).join(", ")
+  );
+}
