@@ -4,7 +4,8 @@
 // same rows straight into the events store in 10k-row inserts (no HTTP) and prints the ratio.
 // The OTLP scenario then sends the same records as OTLP/HTTP protobuf exports (each record a
 // SERVER span with HTTP semantic-convention attributes) to /api/v1/otlp/v1/traces with the same
-// clients and batch size, and is compared with a baseline of as many rows, inserted the same way.
+// clients and batch size — each span is stored twice, as a span and as a request record — and
+// its spans/s are compared with a baseline of as many request rows, inserted the same way.
 // Knobs: BENCH_SECONDS (default 20), BENCH_CLIENTS (default 64), BENCH_WARMUP_SECONDS (default 3);
 // INGEST_* variables are passed on to the server.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -486,8 +487,11 @@ async function main(): Promise<number> {
     const otlpBaseline = await baseline(otlp.run.accepted);
     const events = await openEventsExecutor({ chdbPath: join(dataDir, "events"), database: "sightline" });
     const [row] = await events.query<{ n: number }>("SELECT count() AS n FROM sightline.api_requests");
+    const [spanRow] = await events.query<{ n: number }>("SELECT count() AS n FROM sightline.api_spans");
     await events.close();
     const stored = row?.n ?? 0;
+    const storedSpans = spanRow?.n ?? 0;
+    const acceptedSpans = otlp.warmup.accepted + otlp.run.accepted;
     // Every OTLP span of the bench is a server span: each is one request record.
     const accepted =
       requests.warmup.accepted + requests.run.accepted + otlp.warmup.accepted + otlp.run.accepted;
@@ -502,8 +506,13 @@ async function main(): Promise<number> {
     ]);
     say("");
     line("peak RSS", `${rss ?? "n/a"} MB (server)`, ["< 1024 MB", rss !== null && rss < 1024]);
-    line("stored", `${stored} of ${accepted} accepted`, ["equal", stored === accepted]);
-    return stored === accepted && requests.run.failed === 0 && otlp.run.failed === 0 ? 0 : 1;
+    line("stored", `${stored} of ${accepted} accepted request records`, ["equal", stored === accepted]);
+    line("spans", `${storedSpans} of ${acceptedSpans} accepted spans stored`, [
+      "equal",
+      storedSpans === acceptedSpans,
+    ]);
+    const complete = stored === accepted && storedSpans === acceptedSpans;
+    return complete && requests.run.failed === 0 && otlp.run.failed === 0 ? 0 : 1;
   } finally {
     server?.kill("SIGKILL");
     await rm(dataDir, { recursive: true, force: true });

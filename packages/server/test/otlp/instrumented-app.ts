@@ -103,6 +103,12 @@ export async function startInstrumentedApp(options: InstrumentedAppOptions): Pro
         spanId: span.spanContext().spanId,
       });
       if (matched !== null) span.setAttribute("http.route", matched.route);
+      if (matched?.route === "/users/:id") {
+        // Work inside the request: an INTERNAL child span, as a database call would be.
+        tracer
+          .startSpan("load user", { kind: SpanKind.INTERNAL }, trace.setSpan(context.active(), span))
+          .end();
+      }
       const status = matched?.status ?? 404;
       if (method === "POST") {
         logger.emit({

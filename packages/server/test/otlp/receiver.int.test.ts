@@ -80,6 +80,12 @@ describe("the OTLP/HTTP receivers", () => {
       payload: options.gzip === true ? gzipSync(raw) : raw,
     });
   };
+  const spansOf = (projectId: string) =>
+    ctx.deps.events.query<{ span_id: string; kind: string; status_code: number; app_id: string }>(
+      `SELECT span_id, kind, status_code, app_id FROM ${ctx.deps.events.database}.api_spans ` +
+        "WHERE project_id = {project:String} ORDER BY span_id",
+      { project: projectId },
+    );
   const requestsOf = async (client = fx.api, project = fx.project.slug) =>
     (await client.get(`/api/v1/projects/${project}/data/requests?page_size=100`)).json<{
       items: Array<{ path: string; trace_id: string; span_id: string }>;
@@ -112,7 +118,8 @@ describe("the OTLP/HTTP receivers", () => {
     const { partialSuccess } = reply.json<{
       partialSuccess: { rejectedSpans: number; errorMessage: string };
     }>();
-    expect(partialSuccess.rejectedSpans).toBe(4);
+    // The span with an impossible status code is kept; only its request record is refused.
+    expect(partialSuccess.rejectedSpans).toBe(3);
     expect(partialSuccess.errorMessage).toContain(
       'service.name "no-such-service" names no app of project "shop"',
     );
@@ -123,6 +130,15 @@ describe("the OTLP/HTTP receivers", () => {
     expect(stored).toContain("0000000000000b01");
     expect(stored).not.toContain("0000000000000b02");
     expect(stored).not.toContain("0000000000000b03");
+    expect(
+      (await spansOf(fx.project.id)).map((row) => `${row.span_id} ${row.kind} ${row.status_code}`),
+    ).toEqual(
+      expect.arrayContaining([
+        "0000000000000b01 server 200",
+        "0000000000000b02 server 0",
+        "0000000000000b03 internal 200",
+      ]),
+    );
   });
 
   it("answers protobuf in protobuf, partial success included, and reads gzip bodies", async () => {
@@ -313,6 +329,15 @@ describe("the OTLP/HTTP receivers", () => {
     expect(own.json()).toEqual({});
 
     expect(await requestsOf(other, project.slug)).toEqual([]);
+    const rivalProjectId = (await other.get(`/api/v1/projects/${project.slug}`)).json<{ id: string }>().id;
+    expect(await spansOf(rivalProjectId)).toEqual([]);
+    const ourSpans = await spansOf(fx.project.id);
+    expect(
+      ourSpans.filter((row) => row.span_id === "0000000000000d01" || row.span_id === "0000000000000d02"),
+    ).toEqual([]);
+    expect(ourSpans.filter((row) => row.span_id === "0000000000000d03")).toEqual([
+      expect.objectContaining({ app_id: fx.checkout.id }),
+    ]);
     const ours = await requestsOf();
     expect(ours.map((item) => item.span_id)).not.toContain("0000000000000d01");
     expect(ours.map((item) => item.span_id)).not.toContain("0000000000000d02");

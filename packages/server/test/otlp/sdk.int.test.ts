@@ -58,6 +58,13 @@ describe("an app instrumented with the OpenTelemetry JS SDK", () => {
       items: RequestItem[];
       total_count: number;
     }>();
+  const spansOf = (traceId: string) =>
+    ctx.deps.events.query<Record<string, unknown>>(
+      "SELECT span_id, parent_span_id, name, kind, service_name, environment, status_code " +
+        `FROM ${ctx.deps.events.database}.api_spans ` +
+        "WHERE project_id = {project:String} AND trace_id = {trace:String} ORDER BY kind DESC",
+      { project: fx.project.id, trace: traceId },
+    );
   const logsOf = async (appSlug: string) =>
     (await fx.api.get(`/api/v1/projects/${fx.project.slug}/data/logs?app_slugs=${appSlug}`)).json<{
       items: LogItem[];
@@ -128,6 +135,28 @@ describe("an app instrumented with the OpenTelemetry JS SDK", () => {
       expect.arrayContaining([expect.objectContaining({ consumer_id: "customer-42", total_requests: 3 })]),
     );
 
+    // Every span is kept, the INTERNAL child under its SERVER parent.
+    expect(await spansOf(span42?.traceId ?? "")).toEqual([
+      {
+        span_id: span42?.spanId,
+        parent_span_id: "",
+        name: "GET /users/:id",
+        kind: "server",
+        service_name: "checkout",
+        environment: "staging",
+        status_code: 200,
+      },
+      {
+        span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+        parent_span_id: span42?.spanId,
+        name: "load user",
+        kind: "internal",
+        service_name: "checkout",
+        environment: "staging",
+        status_code: 0,
+      },
+    ]);
+
     const logs = (await logsOf("checkout")).items;
     const orderSpan = app.spans.get("POST /orders");
     expect(logs).toEqual([
@@ -175,6 +204,11 @@ describe("an app instrumented with the OpenTelemetry JS SDK", () => {
       span_id: span?.spanId,
     });
     expect(items.find((item) => item.method === "POST")).toMatchObject({ route: "/orders", request_size: 2 });
+    expect(await spansOf(span?.traceId ?? "")).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: "server", service_name: "Billing", environment: "qa" }),
+      ]),
+    );
     const logs = (await logsOf("billing")).items;
     expect(logs).toEqual([
       expect.objectContaining({ level: "WARNING", message: "order took the slow path", environment: "qa" }),

@@ -2,10 +2,16 @@
 // what they carry under either naming of the HTTP conventions, log severities and bodies.
 import { describe, expect, it } from "vitest";
 import type { AttributeValue, OtlpLogRecord, OtlpSpan } from "./otlp.model.js";
-import { logRecordOf, recordAttributes, requestRecordOf, resourceIdentity } from "./otlp.mapping.js";
+import {
+  logRecordOf,
+  recordAttributes,
+  requestRecordOf,
+  resourceIdentity,
+  spanRecordOf,
+} from "./otlp.mapping.js";
 
 const attrs = (entries: Record<string, AttributeValue>) => new Map(Object.entries(entries));
-const to = { appId: "app-1", environment: "production" };
+const to = { appId: "app-1", environment: "production", serviceName: "checkout" };
 const START = 1_763_877_600_000_000_000n; // 2025-11-23T06:00:00Z
 
 function span(attributes: Record<string, AttributeValue>, overrides: Partial<OtlpSpan> = {}): OtlpSpan {
@@ -135,6 +141,48 @@ describe("requestRecordOf", () => {
     expect(
       requestRecordOf(span({ "http.request.method": "GET", "http.response.status_code": 200 }), to),
     ).toBeNull();
+  });
+});
+
+describe("spanRecordOf", () => {
+  it("keeps every span: kind by name, error status, the HTTP status code, microsecond start", () => {
+    expect(
+      spanRecordOf(
+        span(
+          { "db.system": "postgresql", "http.status_code": 503 },
+          {
+            kind: 3,
+            statusCode: 2,
+            parentSpanId: "1111111111111111",
+            startNs: START + 123_456n,
+            name: "SELECT",
+          },
+        ),
+        to,
+      ),
+    ).toEqual({
+      app_id: "app-1",
+      timestamp: "2025-11-23T06:00:00.000123Z",
+      environment: "production",
+      trace_id: "5b8efff798038103d269b633813fc60c",
+      span_id: "eee19b7ec3c1b174",
+      parent_span_id: "1111111111111111",
+      name: "SELECT",
+      kind: "client",
+      service_name: "checkout",
+      duration_ms: 12.222222,
+      status: "error",
+      status_code: 503,
+      attributes: { "db.system": "postgresql", "http.status_code": 503 },
+    });
+    expect(spanRecordOf(span({}, { kind: 0 }), { ...to, serviceName: "" })).toMatchObject({
+      kind: "internal",
+      status: "ok",
+      status_code: 0,
+    });
+    expect(spanRecordOf(span({}, { kind: 0 }), { ...to, serviceName: "" })).not.toHaveProperty(
+      "service_name",
+    );
   });
 });
 

@@ -1,8 +1,13 @@
 // From OpenTelemetry's vocabulary to Sightline's records: resource attributes to app and
-// environment, a SERVER span with HTTP semantic-convention attributes (current and older names)
+// environment, every span to a span record, a SERVER span with HTTP semantic-convention attributes (current and older names)
 // to a request record, an OTLP log record to a log record. Pure; the records it builds go
 // through the same ingest pipeline as records posted to /ingest, which validates them again.
-import { INGEST_LIMITS, type IngestLogRecord, type IngestRequestRecord } from "@sightline/contracts";
+import {
+  INGEST_LIMITS,
+  type IngestLogRecord,
+  type IngestRequestRecord,
+  type IngestSpanRecord,
+} from "@sightline/contracts";
 import type { AttributeValue, Attributes, OtlpLogRecord, OtlpSpan } from "./otlp.model.js";
 import { SPAN_KIND } from "./otlp.model.js";
 
@@ -31,6 +36,42 @@ export function resourceIdentity(resource: Attributes): ResourceIdentity {
 export interface Destination {
   readonly appId: string;
   readonly environment: string;
+  /** The resource's `service.name` as sent ("" when none). */
+  readonly serviceName: string;
+}
+
+/** Span kinds by their OTLP number, as span records name them. */
+const KIND_NAMES: Readonly<Record<number, string>> = {
+  [SPAN_KIND.INTERNAL]: "internal",
+  [SPAN_KIND.SERVER]: "server",
+  [SPAN_KIND.CLIENT]: "client",
+  [SPAN_KIND.PRODUCER]: "producer",
+  [SPAN_KIND.CONSUMER]: "consumer",
+};
+const STATUS_ERROR = 2;
+
+/** The span record of any span: ids, timing, kind, status (the HTTP status code when the span
+ *  carries one), service and attributes. The ingest pipeline checks ids and times. */
+export function spanRecordOf(span: OtlpSpan, to: Destination): IngestSpanRecord {
+  const { attributes } = span;
+  const httpStatus =
+    integer(attributes, "http.response.status_code") ?? integer(attributes, "http.status_code");
+  const record: Mutable<IngestSpanRecord> = {
+    app_id: to.appId,
+    timestamp: isoOf(span.startNs, true),
+    environment: to.environment,
+    trace_id: span.traceId,
+    span_id: span.spanId,
+    name: span.name,
+    kind: KIND_NAMES[span.kind] ?? "internal",
+    duration_ms: span.endNs > span.startNs ? Number(span.endNs - span.startNs) / 1e6 : 0,
+    status: span.statusCode === STATUS_ERROR ? "error" : "ok",
+    status_code: httpStatus !== undefined && httpStatus >= 100 && httpStatus <= 599 ? httpStatus : 0,
+  };
+  if (span.parentSpanId !== "") record.parent_span_id = span.parentSpanId;
+  if (to.serviceName !== "") record.service_name = to.serviceName;
+  if (span.attributes.size > 0) record.attributes = recordAttributes(span.attributes);
+  return record;
 }
 
 /**
@@ -222,9 +263,10 @@ function valueText(value: AttributeValue): string {
       : String(value);
 }
 
-/** Unix nanoseconds as ISO 8601 with milliseconds: the precision the events store keeps. */
-function isoOf(ns: bigint): string {
-  const ms = Number(ns / 1_000_000n);
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? "" : date.toISOString();
+/** Unix nanoseconds as ISO 8601 with milliseconds (or microseconds, which span records take). */
+function isoOf(ns: bigint, micros = false): string {
+  const date = new Date(Number(ns / 1_000_000n));
+  if (Number.isNaN(date.getTime())) return "";
+  const iso = date.toISOString();
+  return micros ? `${iso.slice(0, -1)}${String((ns / 1000n) % 1000n).padStart(3, "0")}Z` : iso;
 }

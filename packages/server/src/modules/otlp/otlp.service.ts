@@ -1,6 +1,6 @@
-// OpenTelemetry in: turns decoded OTLP exports into Sightline records and stores them through
-// the ingest service, so OTLP data meets the same keys, app rules, limits, writers and
-// backpressure as /ingest. Answers with what OTLP wants to hear: how many items were rejected
+// OpenTelemetry in: turns decoded OTLP exports into Sightline records (spans, request records of
+// server spans, log records) and stores them through the ingest service, so OTLP data meets the
+// same keys, app rules, limits, writers and backpressure as /ingest. Answers with what OTLP wants to hear: how many items were rejected
 // and why. Apps are never created here: `service.name` must name an app the key may write to.
 import { AppError } from "../../errors.js";
 import { slugify } from "../../lib/slugs.js";
@@ -11,6 +11,7 @@ import {
   requestRecordOf,
   resourceIdentity,
   type ResourceIdentity,
+  spanRecordOf,
 } from "./otlp.mapping.js";
 import { decodeLogs, decodeTraces } from "./otlp.decode.js";
 import type { OtlpEncoding, ResourceGroup } from "./otlp.model.js";
@@ -65,7 +66,9 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
     return groups.map((group) => {
       const identity = resourceIdentity(group.resource);
       const app = resolveApp(principal, apps, identity);
-      return typeof app === "string" ? app : { appId: app.id, environment: identity.environment };
+      return typeof app === "string"
+        ? app
+        : { appId: app.id, environment: identity.environment, serviceName: identity.serviceName };
     });
   }
 
@@ -99,7 +102,8 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
       const data = decodeTraces(payload.bytes, payload.encoding);
       const targets = await destinations(principal, data);
       const reasons = new Reasons();
-      const records: NonNullable<ReturnType<typeof requestRecordOf>>[] = [];
+      const spans: ReturnType<typeof spanRecordOf>[] = [];
+      const requests: NonNullable<ReturnType<typeof requestRecordOf>>[] = [];
       let unrouted = 0;
       data.forEach((group, g) => {
         const target = targets[g];
@@ -109,20 +113,27 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
           return;
         }
         for (const span of group.items) {
-          const record = requestRecordOf(span, target);
-          if (record === null) continue;
-          records.push(record);
+          spans.push(spanRecordOf(span, target));
+          const request = requestRecordOf(span, target);
+          if (request !== null) requests.push(request);
         }
       });
-      const stored = await store(records, (batch) => ingest.acceptRequests({ principal, records: batch }));
-      for (const error of stored.errors) {
+      // Two tables, two writers: both inserts run at once. A 503 from either fails the export
+      // (the exporter retries it), though the other table may have kept its rows (ADR 0012).
+      const [storedSpans, storedRequests] = await Promise.all([
+        store(spans, (batch) => ingest.acceptSpans({ principal, records: batch })),
+        store(requests, (batch) => ingest.acceptRequests({ principal, records: batch })),
+      ]);
+      for (const error of storedSpans.errors) {
+        reasons.add(`a span was rejected: ${fieldOf(error.pointer)} ${error.message}`);
+      }
+      // The span is kept even when the request record derived from it is not: a warning.
+      for (const error of storedRequests.errors) {
         reasons.add(
           `the request record of a SERVER span was rejected: ${fieldOf(error.pointer)} ${error.message}`,
         );
       }
-      // Until spans have a table of their own, a server span whose request record was refused is
-      // a span Sightline did not keep.
-      return reasons.outcome(unrouted + stored.rejected);
+      return reasons.outcome(unrouted + storedSpans.rejected);
     },
 
     async exportLogs(principal, payload) {
