@@ -114,7 +114,7 @@ export async function otlpRoutes(app: App, options: OtlpRoutesOptions): Promise<
     "`deployment.environment`) is the environment, `production` when absent. " +
     `${mapping} Items that cannot be stored are counted in \`partialSuccess\` with the reasons; an export ` +
     `larger than ${options.maxBatch} records (INGEST_MAX_BATCH) is stored in several inserts. 400: the body ` +
-    "is not an export request (do not retry); 503 with Retry-After: nothing was stored, retry.";
+    "is not an export request (do not retry); 503 with Retry-After: at capacity, retry (see the README on trace exports).";
 
   const bodyDoc = (member: string) => ({
     content: {
@@ -150,11 +150,12 @@ export async function otlpRoutes(app: App, options: OtlpRoutesOptions): Promise<
         summary: "Receive OTLP traces (OTLP/HTTP)",
         description: description(
           "traces",
-          "Every SERVER span with an HTTP method and response status code (`http.request.method`, " +
+          "Every span is stored as a span (`SPANS_RETENTION_DAYS`). Every SERVER span with an HTTP method " +
+            "and response status code (`http.request.method`, " +
             "`http.response.status_code`, `url.path`, `url.query`, `http.route`, `client.address`, " +
             "`user_agent.original`, body sizes; or the older `http.method`, `http.status_code`, `http.target`, " +
             "`http.url`, `net.peer.ip`, `http.user_agent`) also becomes a request record, `http.route` its " +
-            "route template.",
+            "route template; a span kept whose request record is refused is a warning in `errorMessage`.",
         ),
         security: [{ apiKey: [] }],
         body: bodyDoc("resourceSpans"),
