@@ -1,6 +1,7 @@
-// Backpressure on the OTLP receivers is ingest's: beyond INGEST_MAX_PENDING_ROWS, and when the
-// events store is gone, an export is answered 503 with Retry-After (which OpenTelemetry
-// exporters retry), and every export answered 200 is stored whole.
+// Backpressure and limits on the OTLP receivers are ingest's: beyond INGEST_MAX_PENDING_ROWS, and
+// when the events store is gone, an export is answered 503 with Retry-After (which OpenTelemetry
+// exporters retry), every export answered 200 is stored whole, and a large export is stored in
+// INGEST_MAX_BATCH pieces rather than refused (exporters never retry a 413).
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../support/app.js";
 import { expectProblem } from "../support/problem.js";
@@ -71,6 +72,17 @@ describe("OTLP under backpressure", () => {
       { project: fx.project.id },
     );
     expect(Number(row?.n)).toBe(1 + accepted.length * 100);
+  });
+
+  it("stores an export larger than INGEST_MAX_BATCH in several batches instead of refusing it", async () => {
+    const ctx = await start({ INGEST_MAX_BATCH: "2", INGEST_FLUSH_INTERVAL_MS: "1" });
+    const fx = await createIngestFixture(ctx);
+    expect((await post(ctx, fx.projectKey, "logs", logsExport("big", 5))).json()).toEqual({});
+    const [row] = await ctx.deps.events.query<{ n: number }>(
+      `SELECT count() AS n FROM ${ctx.deps.events.database}.api_logs WHERE project_id = {project:String}`,
+      { project: fx.project.id },
+    );
+    expect(Number(row?.n)).toBe(5);
   });
 
   it("answers 503 + Retry-After, not 500, when the events store is gone", async () => {
