@@ -135,7 +135,7 @@ const requestFields = {
   app_id: Type.String({ description: "The app's UUID.", examples: ["3f0b8c1e-5a4d-4b2f-9c1e-7d8a6b5c4d3e"] }),
   environment: Text("production"),
   method: Text("GET"),
-  path: Text("/users/42/orders?page=2", "The raw request path."),
+  path: Text("/users/42/orders", "The request path, without its query string."),
   route: Text("/users/{id}/orders", "The route template the record is grouped under."),
   status_code: Type.Integer({ examples: [200] }),
   response_time_ms: Type.Number({ examples: [12.5] }),
@@ -148,6 +148,7 @@ const requestFields = {
   consumer_group: Text("enterprise"),
   trace_id: Text("4bf92f3577b34da6a3ce929d0e0e4736", "W3C trace id, or empty."),
   span_id: Text("00f067aa0ba902b7", "W3C span id, or empty."),
+  query: Text("page=2", "The query string the path was requested with (without `?`), or empty."),
 };
 
 /** A request record as the search returns it (spec 2.7 plus id, route, trace_id, span_id). */
@@ -166,6 +167,10 @@ const HeadersSchema = Type.Record(Type.String(), Type.String(), {
 export const RequestDetailSchema = Type.Object(
   {
     ...requestFields,
+    base_url: Text(
+      "https://api.example.com",
+      "The app's scheme and host as its clients reached it, when the client sent it; or empty.",
+    ),
     request_payload: Text('{"sku":"A-1"}'),
     response_payload: Text('{"id":42}'),
     request_headers: HeadersSchema,

@@ -5,6 +5,7 @@ export * from "./auth.js";
 export * from "./browser-session.js";
 export * from "./common.js";
 export * from "./data.js";
+export * from "./traces.js";
 export * from "./errors.js";
 export * from "./ingest.js";
 export * from "./resources.js";

@@ -11,6 +11,9 @@ import type { Reply } from "../support/client.js";
 import { type MetadataBackend, metadataBackends } from "../support/metadata.js";
 import { expectProblem } from "../support/problem.js";
 import { ingest, request } from "../support/query-fixture.js";
+
+/** The trace id of the fixture's one request record. */
+const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 import { type Person, signInTeam, type Team, teamProject } from "../support/team.js";
 
 interface Call {
@@ -180,6 +183,8 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
     [`GET ${P}/data/requests`]: { call: fixed("/api/v1/projects/team/data/requests") },
     [`GET ${P}/data/requests/:id`]: { call: fixed(`/api/v1/projects/team/data/requests/${fx.requestId}`) },
     [`GET ${P}/data/logs`]: { call: fixed("/api/v1/projects/team/data/logs") },
+    [`GET ${P}/data/traces`]: { call: fixed("/api/v1/projects/team/data/traces") },
+    [`GET ${P}/data/traces/:trace_id`]: { call: fixed(`/api/v1/projects/team/data/traces/${TRACE_ID}`) },
     [`GET ${P}/analytics/environments`]: { call: fixed("/api/v1/projects/team/analytics/environments") },
     [`GET ${P}/analytics/summary`]: { call: fixed("/api/v1/projects/team/analytics/summary") },
     [`GET ${P}/analytics/timeseries`]: { call: fixed("/api/v1/projects/team/analytics/timeseries") },
@@ -283,7 +288,12 @@ describe.each(metadataBackends())("role x route on $name", (backend: MetadataBac
       email: "pending@guests.test",
       role: "member",
     });
-    await ingest(ctx, "requests", [request(new Date(), { app_id: "web" })], projectKey.key as string);
+    await ingest(
+      ctx,
+      "requests",
+      [request(new Date(), { app_id: "web", trace_id: TRACE_ID })],
+      projectKey.key as string,
+    );
     const page = (await owner.get("/api/v1/projects/team/data/requests")).json<{
       items: Array<{ id: string }>;
     }>();

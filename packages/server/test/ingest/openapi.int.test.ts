@@ -45,6 +45,7 @@ describe("ingest in the OpenAPI document", () => {
     expect(recordFields(op, "requests")).toEqual({
       fields: [
         "app_id",
+        "base_url",
         "consumer_group",
         "consumer_id",
         "consumer_name",
@@ -99,7 +100,33 @@ describe("ingest in the OpenAPI document", () => {
         "trace_id",
         "span_id",
         "consumer_id",
+        "consumer_name",
+        "consumer_group",
       ]),
     );
+  });
+
+  it("documents POST /ingest/traces, the APILens SDKs' span path", async () => {
+    const op = await operation("/api/v1/ingest/traces");
+    expect(op).toMatchObject({ operationId: "ingestSpans", tags: ["ingest"], security: [{ apiKey: [] }] });
+    expect(recordFields(op, "spans")).toEqual({
+      fields: [
+        "app_id",
+        "attributes",
+        "duration_ms",
+        "environment",
+        "kind",
+        "name",
+        "parent_span_id",
+        "project_slug",
+        "service_name",
+        "span_id",
+        "status",
+        "status_code",
+        "timestamp",
+        "trace_id",
+      ],
+      required: ["app_id", "span_id", "timestamp", "trace_id"],
+    });
   });
 });

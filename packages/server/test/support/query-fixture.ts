@@ -52,6 +52,7 @@ export async function createQueryFixture(
     env: {
       REQUESTS_RETENTION_DAYS: "3650",
       LOGS_RETENTION_DAYS: "3650",
+      SPANS_RETENTION_DAYS: "3650",
       ...(backend.options.clickhouseUrl === undefined
         ? {}
         : { CLICKHOUSE_URL: backend.options.clickhouseUrl }),
@@ -136,7 +137,7 @@ export function log(at: Date, fields: Record<string, unknown> = {}): Record<stri
 /** Posts records through the real ingest route in batches; every record must be accepted. */
 export async function ingest(
   ctx: TestContext,
-  kind: "requests" | "logs",
+  kind: "requests" | "logs" | "traces",
   records: readonly Record<string, unknown>[],
   key: string,
 ): Promise<void> {
@@ -146,7 +147,7 @@ export async function ingest(
       method: "POST",
       url: `/api/v1/ingest/${kind}`,
       headers: { "content-type": "application/json", "x-api-key": key },
-      payload: JSON.stringify({ [kind]: batch }),
+      payload: JSON.stringify({ [kind === "traces" ? "spans" : kind]: batch }),
     });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json<{ accepted: number }>().accepted, response.body).toBe(batch.length);

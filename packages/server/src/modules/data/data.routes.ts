@@ -1,5 +1,5 @@
-// Routes of the data tag: searching a project's request and log records (spec 4.4.1, 4.4.2) and
-// one request in full for the dashboard's detail view.
+// Routes of the data tag: searching a project's request and log records (spec 4.4.1, 4.4.2),
+// one request in full for the dashboard's detail view, recent traces and one trace in full.
 import {
   LogsPageSchema,
   LogsQuerySchema,
@@ -7,6 +7,10 @@ import {
   RequestDetailSchema,
   RequestsPageSchema,
   RequestsQuerySchema,
+  TraceDetailSchema,
+  TraceParamsSchema,
+  TracesPageSchema,
+  TracesQuerySchema,
 } from "@sightline/contracts";
 import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
@@ -73,5 +77,46 @@ export async function dataRoutes(app: App, { data }: { data: DataService }): Pro
       },
     },
     async (request) => data.searchLogs(projectScopeOf(request), request.query),
+  );
+
+  app.get(
+    "/projects/:project_slug/data/traces",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "searchTraces",
+        summary: "List the project's recent traces",
+        description:
+          "One summary per trace of the filtered spans: root span, service, duration (first start to last " +
+          "end), span count, error flag. Time, app and environment filters apply to spans; `min_duration` " +
+          "to the trace. Newest first by first span start, ties broken by trace id, so pages never repeat " +
+          "or skip a trace. Unknown parameters, unknown app slugs and unparsable values answer 422. 503 " +
+          "when the events store is unavailable.",
+        params: ProjectParams,
+        querystring: TracesQuerySchema,
+        response: { 200: TracesPageSchema, ...problemResponses(422, 503) },
+      },
+    },
+    async (request) => data.searchTraces(projectScopeOf(request), request.query),
+  );
+
+  app.get(
+    "/projects/:project_slug/data/traces/:trace_id",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "getTrace",
+        summary: "Get one trace: its span tree, requests and logs",
+        description:
+          "The spans of the trace as a tree in depth-first order with each span's depth and offset from " +
+          "the trace's start, and the project's request and log records carrying the same trace id. 404 " +
+          "when the project has no span, request or log with this trace id.",
+        params: TraceParamsSchema,
+        response: { 200: TraceDetailSchema, ...problemResponses(422, 503) },
+      },
+    },
+    async (request) => data.getTrace(projectScopeOf(request), request.params.trace_id),
   );
 }

@@ -10,6 +10,9 @@ import {
   type RequestDetail,
   type RequestsPage,
   type RequestsQuery,
+  type TraceDetail,
+  type TracesPage,
+  type TracesQuery,
 } from "@sightline/contracts";
 import type { Clock } from "../../clock.js";
 import { AppError } from "../../errors.js";
@@ -26,6 +29,8 @@ import type { AppsService } from "../apps/index.js";
 import { normaliseEnvironmentName } from "../environments/index.js";
 import { findLogPage } from "./logs.query.js";
 import { findRequest, findRequestPage, type PageWindow } from "./requests.query.js";
+import { buildTraceTree } from "./trace-tree.js";
+import { findTracePage, findTraceRecords } from "./traces.query.js";
 
 export interface DataServiceDeps {
   readonly events: EventsExecutor;
@@ -183,6 +188,45 @@ export function createDataService(deps: DataServiceDeps) {
         window,
       );
       return { items: result.items, total_count: result.total, page, page_size: pageSize };
+    },
+
+    async searchTraces(project: ProjectScope, query: TracesQuery): Promise<TracesPage> {
+      const problems = new QueryProblems();
+      const scope = await recordScopeOf(apps, project, query.app_slugs, problems);
+      const range = readTimeRange(problems, query);
+      problems.assertNone();
+      const { page, pageSize, window } = readPage(query, DATA_PAGING);
+      const result = await findTracePage(
+        events,
+        {
+          ...scope,
+          since: range.since,
+          until: range.until,
+          environment: readEnvironment(query.environment),
+          minDurationMs: query.min_duration,
+        },
+        window,
+      );
+      return { items: result.items, total_count: result.total, page, page_size: pageSize };
+    },
+
+    async getTrace({ project }: ProjectScope, traceId: string): Promise<TraceDetail> {
+      const id = traceId.toLowerCase();
+      const found = await findTraceRecords(events, project.id, id);
+      if (found.spans.length === 0 && found.requests.length === 0 && found.logs.length === 0) {
+        throw new AppError("not_found", `Trace ${id} not found in project "${project.slug}".`);
+      }
+      const tree = buildTraceTree(found.spans);
+      return {
+        trace_id: id,
+        started_at: tree.startedAtMs === null ? null : new Date(tree.startedAtMs).toISOString(),
+        duration_ms: tree.durationMs,
+        span_count: tree.spans.length,
+        error: tree.error,
+        spans: tree.spans,
+        requests: [...found.requests],
+        logs: [...found.logs],
+      };
     },
   };
 }

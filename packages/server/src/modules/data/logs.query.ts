@@ -1,7 +1,7 @@
 // The log search as SQL: the project's rows narrowed by app, environment, time, levels, loggers,
 // trace and a literal case-insensitive text search; one statement per page, newest first.
 import type { LogRecord } from "@sightline/contracts";
-import type { EventsExecutor } from "../../stores/events/index.js";
+import { API_LOGS, type EventsExecutor, pickColumns } from "../../stores/events/index.js";
 import { filterClause, SqlParams } from "../../stores/events/queries/sql.js";
 import { type Page, type PageWindow, toStringMap } from "./requests.query.js";
 
@@ -21,7 +21,7 @@ export interface LogFilter {
   readonly search?: string | undefined;
 }
 
-const COLUMNS = [
+const COLUMNS = pickColumns(API_LOGS, [
   "id",
   "timestamp",
   "app_id",
@@ -33,7 +33,7 @@ const COLUMNS = [
   "attributes",
   "trace_id",
   "span_id",
-] as const;
+]);
 
 /** `WHERE …`, or with a search `PREWHERE … WHERE <search>`: the text columns are read only for
  *  rows the other conditions keep. */
@@ -71,7 +71,7 @@ export async function findLogPage(
   window: PageWindow,
 ): Promise<Page<LogRecord>> {
   const params = new SqlParams();
-  const table = `${events.database}.api_logs`;
+  const table = `${events.database}.${API_LOGS.name}`;
   const where = logFilterClause(filter, params);
   const rows = await events.query<
     Omit<LogRecord, "attributes"> & { attributes: unknown; total_count: number }

@@ -1,12 +1,12 @@
 // The request search and the request detail as SQL: one statement per page (rows plus the total
 // as a scalar subquery), newest first with the id as tie-breaker, so pages never overlap or skip.
 import type { RequestDetail, RequestRecord } from "@sightline/contracts";
-import type { EventsExecutor } from "../../stores/events/index.js";
+import { API_REQUESTS, type EventsExecutor, pickColumns } from "../../stores/events/index.js";
 import { type RequestFilter, requestFilterClause } from "../../stores/events/queries/request-filter.js";
 import { SqlParams } from "../../stores/events/queries/sql.js";
 
 /** Columns of a search item, in the contract's order. Payloads and headers stay out of lists. */
-const ITEM_COLUMNS = [
+const ITEM_COLUMNS = pickColumns(API_REQUESTS, [
   "id",
   "timestamp",
   "app_id",
@@ -25,15 +25,17 @@ const ITEM_COLUMNS = [
   "consumer_group",
   "trace_id",
   "span_id",
-] as const;
+  "query",
+]);
 
-const DETAIL_COLUMNS = [
+const DETAIL_COLUMNS = pickColumns(API_REQUESTS, [
   ...ITEM_COLUMNS,
+  "base_url",
   "request_payload",
   "response_payload",
   "request_headers",
   "response_headers",
-] as const;
+]);
 
 export interface PageWindow {
   readonly limit: number;
@@ -52,7 +54,7 @@ export async function findRequestPage(
   window: PageWindow,
 ): Promise<Page<RequestRecord>> {
   const params = new SqlParams();
-  const table = `${events.database}.api_requests`;
+  const table = `${events.database}.${API_REQUESTS.name}`;
   const where = requestFilterClause(filter, params);
   // The sort key is (project_id, timestamp, id): the page is read in order and stops early.
   const rows = await events.query<RequestRecord & { total_count: number }>(

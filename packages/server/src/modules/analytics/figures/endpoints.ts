@@ -10,7 +10,7 @@ import type {
   RelatedApi,
   StatusCodeCount,
 } from "@sightline/contracts";
-import type { EventsExecutor } from "../../../stores/events/index.js";
+import { API_REQUESTS, type EventsExecutor, pickColumns } from "../../../stores/events/index.js";
 import { type RequestFilter, requestFilterClause } from "../../../stores/events/queries/request-filter.js";
 import { SqlParams } from "../../../stores/events/queries/sql.js";
 import {
@@ -166,7 +166,7 @@ export async function statusCodeCounts(
   );
 }
 
-const PAYLOAD_COLUMNS = [
+const PAYLOAD_COLUMNS = pickColumns(API_REQUESTS, [
   "id",
   "timestamp",
   "environment",
@@ -182,7 +182,7 @@ const PAYLOAD_COLUMNS = [
   "consumer_group",
   "request_payload",
   "response_payload",
-] as const;
+]);
 
 /** The newest requests that carried a request or response payload. */
 export async function payloadSamples(

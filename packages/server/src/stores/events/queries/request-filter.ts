@@ -75,8 +75,15 @@ export function requestFilterClause(
     where.push(`response_time_ms <= ${params.bind(filter.maxResponseTimeMs, "Float64")}`);
   }
   const late = [...costly];
+  // The path as it was requested: ingest keeps the query string in a column of its own.
   if (filter.pathGlob !== undefined)
-    late.unshift(likeCaseInsensitive("path", globToLike(filter.pathGlob), params));
+    late.unshift(
+      likeCaseInsensitive(
+        "if(query = '', path, concat(path, '?', query))",
+        globToLike(filter.pathGlob),
+        params,
+      ),
+    );
   if (filter.routes !== undefined && filter.routes.length > 0) {
     where.push(`route IN ${params.bind(filter.routes, "Array(String)")}`);
   }

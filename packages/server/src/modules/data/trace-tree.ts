@@ -1,0 +1,77 @@
+// A trace's spans as a tree in depth-first order: each span under its parent, siblings by start
+// time; a span whose parent was not received is a root of its own, and a parent cycle (ids
+// reused by a broken client) is cut where it closes, so every span appears exactly once.
+import type { TraceSpan } from "@sightline/contracts";
+import { toStringMap } from "./requests.query.js";
+
+export interface StoredTraceSpan {
+  readonly span_id: string;
+  readonly parent_span_id: string;
+  readonly timestamp: string;
+  readonly duration_ms: number;
+  readonly name: string;
+  readonly kind: string;
+  readonly service_name: string;
+  readonly app_id: string;
+  readonly environment: string;
+  readonly status: string;
+  readonly status_code: number;
+  readonly attributes: unknown;
+}
+
+export interface TraceTree {
+  readonly startedAtMs: number | null;
+  readonly durationMs: number;
+  readonly error: boolean;
+  readonly spans: TraceSpan[];
+}
+
+export function buildTraceTree(stored: readonly StoredTraceSpan[]): TraceTree {
+  if (stored.length === 0) return { startedAtMs: null, durationMs: 0, error: false, spans: [] };
+  const byStart = [...stored].sort(
+    (a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || a.span_id.localeCompare(b.span_id),
+  );
+  const startedAtMs = Date.parse((byStart[0] as StoredTraceSpan).timestamp);
+  const ids = new Set(byStart.map((span) => span.span_id));
+  const children = new Map<string, StoredTraceSpan[]>();
+  const roots: StoredTraceSpan[] = [];
+  for (const span of byStart) {
+    const parent = span.parent_span_id;
+    if (parent === "" || parent === span.span_id || !ids.has(parent)) roots.push(span);
+    else children.set(parent, [...(children.get(parent) ?? []), span]);
+  }
+  const out: TraceSpan[] = [];
+  const placed = new Set<StoredTraceSpan>();
+  const visit = (span: StoredTraceSpan, depth: number) => {
+    if (placed.has(span)) return;
+    placed.add(span);
+    const startMs = Date.parse(span.timestamp);
+    out.push({
+      span_id: span.span_id,
+      parent_span_id: span.parent_span_id,
+      depth,
+      offset_ms: startMs - startedAtMs,
+      timestamp: span.timestamp,
+      duration_ms: span.duration_ms,
+      name: span.name,
+      kind: span.kind,
+      service_name: span.service_name,
+      app_id: span.app_id,
+      environment: span.environment,
+      status: span.status,
+      status_code: span.status_code,
+      attributes: toStringMap(span.attributes),
+    });
+    for (const child of children.get(span.span_id) ?? []) visit(child, depth + 1);
+  };
+  for (const root of roots) visit(root, 0);
+  // Spans only reachable through a cycle: placed as roots, in start order.
+  for (const span of byStart) visit(span, 0);
+  const endMs = Math.max(...byStart.map((span) => Date.parse(span.timestamp) + span.duration_ms));
+  return {
+    startedAtMs,
+    durationMs: Math.max(endMs - startedAtMs, 0),
+    error: byStart.some((span) => span.status === "error" || span.status_code >= 500),
+    spans: out,
+  };
+}
