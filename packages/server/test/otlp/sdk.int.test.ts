@@ -1,7 +1,7 @@
 // OpenTelemetry in, end to end: an HTTP service instrumented with the OpenTelemetry JS SDK
 // exports spans and logs over real HTTP to a real Sightline (port 0), configured only with the
 // documented OTEL_* variables, once with the protobuf exporters (gzip) and once with the JSON
-// ones; its requests, route analytics and logs then show through the query routes.
+// ones; its traces, requests, route analytics and logs then show through the query routes.
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../support/app.js";
@@ -58,13 +58,12 @@ describe("an app instrumented with the OpenTelemetry JS SDK", () => {
       items: RequestItem[];
       total_count: number;
     }>();
-  const spansOf = (traceId: string) =>
-    ctx.deps.events.query<Record<string, unknown>>(
-      "SELECT span_id, parent_span_id, name, kind, service_name, environment, status_code " +
-        `FROM ${ctx.deps.events.database}.api_spans ` +
-        "WHERE project_id = {project:String} AND trace_id = {trace:String} ORDER BY kind DESC",
-      { project: fx.project.id, trace: traceId },
-    );
+  const traceOf = async (traceId: string) =>
+    (await fx.api.get(`/api/v1/projects/${fx.project.slug}/data/traces/${traceId}`)).json<{
+      spans: Array<Record<string, unknown>>;
+      requests: Array<Record<string, unknown>>;
+      logs: Array<Record<string, unknown>>;
+    }>();
   const logsOf = async (appSlug: string) =>
     (await fx.api.get(`/api/v1/projects/${fx.project.slug}/data/logs?app_slugs=${appSlug}`)).json<{
       items: LogItem[];
@@ -135,30 +134,48 @@ describe("an app instrumented with the OpenTelemetry JS SDK", () => {
       expect.arrayContaining([expect.objectContaining({ consumer_id: "customer-42", total_requests: 3 })]),
     );
 
-    // Every span is kept, the INTERNAL child under its SERVER parent.
-    expect(await spansOf(span42?.traceId ?? "")).toEqual([
-      {
+    // Every span is kept: the trace route shows the INTERNAL child under its SERVER parent, with
+    // the request record the SERVER span became.
+    const trace = await traceOf(span42?.traceId ?? "");
+    expect(trace.spans).toEqual([
+      expect.objectContaining({
         span_id: span42?.spanId,
         parent_span_id: "",
+        depth: 0,
         name: "GET /users/:id",
         kind: "server",
         service_name: "checkout",
         environment: "staging",
+        status: "ok",
         status_code: 200,
-      },
-      {
-        span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+        attributes: expect.objectContaining({ "http.route": "/users/:id", "url.query": "expand=orders" }),
+      }),
+      expect.objectContaining({
         parent_span_id: span42?.spanId,
+        depth: 1,
         name: "load user",
         kind: "internal",
-        service_name: "checkout",
-        environment: "staging",
         status_code: 0,
-      },
+      }),
     ]);
+    expect(trace.requests).toEqual([
+      expect.objectContaining({ span_id: span42?.spanId, route: "/users/{id}" }),
+    ]);
+    const recent = (
+      await fx.api.get(`/api/v1/projects/${fx.project.slug}/data/traces?app_slugs=checkout`)
+    ).json<{
+      items: Array<{ trace_id: string; span_count: number; root: { name: string; service_name: string } }>;
+    }>().items;
+    expect(recent.find((item) => item.trace_id === span42?.traceId)).toMatchObject({
+      span_count: 2,
+      root: { name: "GET /users/:id", service_name: "checkout" },
+    });
 
     const logs = (await logsOf("checkout")).items;
     const orderSpan = app.spans.get("POST /orders");
+    expect((await traceOf(orderSpan?.traceId ?? "")).logs).toEqual([
+      expect.objectContaining({ message: "order took the slow path", span_id: orderSpan?.spanId }),
+    ]);
     expect(logs).toEqual([
       expect.objectContaining({
         level: "WARNING",
@@ -204,11 +221,10 @@ describe("an app instrumented with the OpenTelemetry JS SDK", () => {
       span_id: span?.spanId,
     });
     expect(items.find((item) => item.method === "POST")).toMatchObject({ route: "/orders", request_size: 2 });
-    expect(await spansOf(span?.traceId ?? "")).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ kind: "server", service_name: "Billing", environment: "qa" }),
-      ]),
-    );
+    expect((await traceOf(span?.traceId ?? "")).spans).toEqual([
+      expect.objectContaining({ kind: "server", service_name: "Billing", environment: "qa", depth: 0 }),
+      expect.objectContaining({ kind: "internal", name: "load user", depth: 1 }),
+    ]);
     const logs = (await logsOf("billing")).items;
     expect(logs).toEqual([
       expect.objectContaining({ level: "WARNING", message: "order took the slow path", environment: "qa" }),
