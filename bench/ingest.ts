@@ -1,10 +1,13 @@
-// npm run bench:ingest — measured ingest throughput, per scenario (request records, then spans).
-// Starts Sightline (the CLI, in a child process) on a temporary data directory, drives concurrent
-// keep-alive clients posting 100-record batches to 127.0.0.1 for a fixed time per scenario,
-// checks stored == accepted, then inserts the same rows straight into the scenario's table in
-// 10k-row inserts (no HTTP) and prints each ratio; the spans ratio must be at least the requests'.
+// npm run bench:ingest — measured ingest throughput, per scenario: request records, spans, and
+// OTLP/HTTP protobuf trace exports. Starts Sightline (the CLI, in a child process) on a temporary
+// data directory, drives concurrent keep-alive clients posting 100-record batches to 127.0.0.1 for
+// a fixed time per scenario, checks stored == accepted, then inserts the same rows straight into
+// the scenario's table in 10k-row inserts (no HTTP) and prints each ratio. The OTLP scenario sends
+// the request records as SERVER spans with HTTP semantic-convention attributes — each is stored
+// twice, as a span and as a request record — and is compared with a baseline of as many request
+// rows. The spans' and OTLP's ratios must each be at least the requests'.
 // Knobs: BENCH_SECONDS (default 20), BENCH_CLIENTS (default 64), BENCH_WARMUP_SECONDS (default 3),
-// BENCH_SCENARIOS (default "requests,spans"); INGEST_* variables are passed on to the server.
+// BENCH_SCENARIOS (default "requests,spans,otlp"); INGEST_* variables are passed on to the server.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -18,6 +21,7 @@ import type { RowChunk } from "../packages/server/src/stores/events/writer.js";
 import type { RecordKind } from "../packages/server/src/modules/ingest/records.js";
 import { requestKind } from "../packages/server/src/modules/ingest/requests.records.js";
 import { spanKind } from "../packages/server/src/modules/ingest/spans.records.js";
+import { OTLP_MESSAGES } from "../packages/server/src/modules/otlp/otlp.decode.js";
 import { migrateEvents, openEventsExecutor } from "../packages/server/src/stores/events/index.js";
 import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
 
@@ -132,28 +136,128 @@ function spanRecords(seed: number, appSlug: string): Record<string, unknown>[] {
   return spans;
 }
 
+/** Unix nanoseconds as OTLP carries them. */
+function nanos(ms: number): string {
+  return `${BigInt(Math.round(ms * 1000)) * 1000n}`;
+}
+
+/** The same records as one protobuf ExportTraceServiceRequest: one SERVER span per record,
+ *  with the HTTP semantic-convention attributes an instrumentation library sets. */
+function otlpBody(batch: readonly Record<string, unknown>[], appSlug: string, seed: number): Buffer {
+  const random = generator(seed * 7919);
+  const hex = (digits: number) =>
+    Array.from({ length: digits }, () => Math.floor(random() * 16).toString(16)).join("");
+  const attribute = (key: string, value: unknown) => ({
+    key,
+    value: typeof value === "number" ? { intValue: value } : { stringValue: String(value) },
+  });
+  const byEnvironment = new Map<string, Record<string, unknown>[]>();
+  for (const record of batch) {
+    const environment = String(record.environment);
+    byEnvironment.set(environment, [...(byEnvironment.get(environment) ?? []), record]);
+  }
+  const { request } = OTLP_MESSAGES.traces;
+  return Buffer.from(
+    request
+      .encode(
+        request.fromObject({
+          resourceSpans: [...byEnvironment].map(([environment, records]) => ({
+            resource: {
+              attributes: [
+                attribute("service.name", appSlug),
+                attribute("deployment.environment.name", environment),
+              ],
+            },
+            scopeSpans: [
+              {
+                scope: { name: "@opentelemetry/instrumentation-http" },
+                spans: records.map((record) => {
+                  const start = Date.parse(String(record.timestamp));
+                  const path = String(record.path);
+                  return {
+                    traceId: Buffer.from(hex(32), "hex"),
+                    spanId: Buffer.from(hex(16), "hex"),
+                    name: `${String(record.method)} ${path}`,
+                    kind: 2,
+                    startTimeUnixNano: nanos(start),
+                    endTimeUnixNano: nanos(start + Number(record.response_time_ms)),
+                    attributes: [
+                      attribute("http.request.method", record.method),
+                      attribute("url.path", path),
+                      attribute("http.response.status_code", record.status_code),
+                      attribute("http.request.body.size", record.request_size),
+                      attribute("http.response.body.size", record.response_size),
+                      attribute("client.address", record.ip_address),
+                      attribute("user_agent.original", record.user_agent),
+                      attribute("enduser.id", record.consumer_id),
+                      attribute("user.name", record.consumer_name),
+                    ],
+                  };
+                }),
+              },
+            ],
+          })),
+        }),
+      )
+      .finish(),
+  );
+}
+
 interface Scenario {
-  readonly name: "requests" | "spans";
+  readonly name: "requests" | "spans" | "otlp";
   readonly path: string;
-  readonly member: string;
+  readonly contentType: string;
+  /** One posted body of BATCH records. */
+  body(seed: number, appSlug: string): Buffer;
+  /** How many records an answer of 200 says were accepted. */
+  accepted(answer: Buffer): number;
+  /** The tables each accepted record is stored in. */
+  readonly tables: readonly string[];
+  /** The baseline: rows of this kind, from these records, inserted without HTTP. */
   readonly kind: RecordKind<never>;
   readonly records: (seed: number, appSlug: string) => Record<string, unknown>[];
 }
+
+const jsonAccepted = (answer: Buffer) =>
+  (JSON.parse(answer.toString("utf8")) as { accepted: number }).accepted;
 
 const SCENARIOS: readonly Scenario[] = [
   {
     name: "requests",
     path: "/api/v1/ingest/requests",
-    member: "requests",
+    contentType: "application/json",
+    body: (seed, appSlug) => Buffer.from(JSON.stringify({ requests: requestRecords(seed, appSlug) })),
+    accepted: jsonAccepted,
+    tables: ["api_requests"],
     kind: requestKind as RecordKind<never>,
     records: requestRecords,
   },
   {
     name: "spans",
     path: "/api/v1/ingest/traces",
-    member: "spans",
+    contentType: "application/json",
+    body: (seed, appSlug) => Buffer.from(JSON.stringify({ spans: spanRecords(seed, appSlug) })),
+    accepted: jsonAccepted,
+    tables: ["api_spans"],
     kind: spanKind as RecordKind<never>,
     records: spanRecords,
+  },
+  {
+    name: "otlp",
+    path: "/api/v1/otlp/v1/traces",
+    contentType: "application/x-protobuf",
+    body: (seed, appSlug) => otlpBody(requestRecords(seed, appSlug), appSlug, seed),
+    accepted(answer) {
+      const { response } = OTLP_MESSAGES.traces;
+      const decoded = response.toObject(response.decode(answer), { longs: Number }) as {
+        partialSuccess?: { rejectedSpans?: number };
+      };
+      return BATCH - (decoded.partialSuccess?.rejectedSpans ?? 0);
+    },
+    // Every span of this scenario is a SERVER span: one span row and one request record each.
+    tables: ["api_spans", "api_requests"],
+    kind: requestKind as RecordKind<never>,
+    records: requestRecords,
   },
 ];
 
@@ -226,7 +330,7 @@ interface Tally {
 function post(
   agent: Agent,
   port: number,
-  path: string,
+  scenario: Scenario,
   key: string,
   body: Buffer,
 ): Promise<{ status: number; accepted: number }> {
@@ -237,15 +341,14 @@ function post(
         host: "127.0.0.1",
         port,
         method: "POST",
-        path,
-        headers: { "content-type": "application/json", "content-length": body.length, "x-api-key": key },
+        path: scenario.path,
+        headers: { "content-type": scenario.contentType, "content-length": body.length, "x-api-key": key },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          const accepted = res.statusCode === 200 ? (JSON.parse(text) as { accepted: number }).accepted : 0;
+          const accepted = res.statusCode === 200 ? scenario.accepted(Buffer.concat(chunks)) : 0;
           resolve({ status: res.statusCode ?? 0, accepted });
         });
         res.on("error", reject);
@@ -259,7 +362,7 @@ function post(
 /** CLIENTS closed-loop clients until `seconds` pass (or MAX_REQUESTS are sent). */
 async function drive(
   port: number,
-  path: string,
+  scenario: Scenario,
   key: string,
   bodies: readonly Buffer[],
   seconds: number,
@@ -274,7 +377,7 @@ async function drive(
       const started = performance.now();
       tally.requests += 1;
       try {
-        const { status, accepted } = await post(agent, port, path, key, body);
+        const { status, accepted } = await post(agent, port, scenario, key, body);
         tally.latencies.push(performance.now() - started);
         if (status === 200) tally.accepted += accepted;
         else if (status === 503) tally.unavailable += 1;
@@ -378,14 +481,12 @@ async function runScenario(
   key: string,
   appSlug: string,
 ): Promise<ScenarioRun> {
-  const bodies = Array.from({ length: BODIES }, (_, i) =>
-    Buffer.from(JSON.stringify({ [scenario.member]: scenario.records(i + 1, appSlug) })),
-  );
+  const bodies = Array.from({ length: BODIES }, (_, i) => scenario.body(i + 1, appSlug));
   say(`${scenario.name}: ${(bodies[0]?.length ?? 0) / 1000} KB per ${BATCH} records`);
-  const warmup = await drive(port, scenario.path, key, bodies, WARMUP_SECONDS);
+  const warmup = await drive(port, scenario, key, bodies, WARMUP_SECONDS);
   const serverCpuBefore = await cpuSeconds(server.pid as number);
   const clientCpuBefore = process.cpuUsage();
-  const run = await drive(port, scenario.path, key, bodies, SECONDS);
+  const run = await drive(port, scenario, key, bodies, SECONDS);
   const serverCpuAfter = await cpuSeconds(server.pid as number);
   const clientCpu = process.cpuUsage(clientCpuBefore);
   const serverCores =
@@ -402,7 +503,7 @@ async function runScenario(
 }
 
 function selectedScenarios(): Scenario[] {
-  const names = (process.env.BENCH_SCENARIOS ?? "requests,spans").split(",").map((name) => name.trim());
+  const names = (process.env.BENCH_SCENARIOS ?? "requests,spans,otlp").split(",").map((name) => name.trim());
   const chosen = SCENARIOS.filter((scenario) => names.includes(scenario.name));
   if (chosen.length === 0)
     throw new Error(`BENCH_SCENARIOS names none of ${SCENARIOS.map((s) => s.name).join(", ")}`);
@@ -437,13 +538,15 @@ async function main(): Promise<number> {
       baselines.set(scenario.name, await baseline(scenario, run.accepted));
     const events = await openEventsExecutor({ chdbPath: join(dataDir, "events"), database: "sightline" });
     const stored = new Map<string, number>();
-    for (const { scenario } of runs) {
-      const [row] = await events.query<{ n: number }>(
-        `SELECT count() AS n FROM sightline.${scenario.kind.table.name}`,
-      );
-      stored.set(scenario.name, row?.n ?? 0);
+    for (const table of new Set(runs.flatMap(({ scenario }) => scenario.tables))) {
+      const [row] = await events.query<{ n: number }>(`SELECT count() AS n FROM sightline.${table}`);
+      stored.set(table, row?.n ?? 0);
     }
     await events.close();
+    const expected = new Map<string, number>();
+    for (const { scenario, warmup, run } of runs)
+      for (const table of scenario.tables)
+        expected.set(table, (expected.get(table) ?? 0) + warmup.accepted + run.accepted);
 
     let ok = true;
     const ratios = new Map<string, number>();
@@ -457,15 +560,14 @@ async function main(): Promise<number> {
       const baselineRate = baselines.get(scenario.name) ?? Number.NaN;
       const ratio = rate / baselineRate;
       ratios.set(scenario.name, ratio);
-      const storedRows = stored.get(scenario.name) ?? 0;
-      ok &&= storedRows === accepted && run.failed === 0;
+      ok &&= run.failed === 0;
       say("");
-      say(`-- ${scenario.name} (${scenario.path} -> ${scenario.kind.table.name})`);
+      say(`-- ${scenario.name} (${scenario.path} -> ${scenario.tables.join(", ")})`);
       line("requests", `${run.requests} (${run.unavailable} answered 503, ${run.failed} other failures)`);
       line("accepted", `${Math.round(rate)} records/s`);
       line("latency", `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`, ["p99 < 150 ms", p99 < 150]);
       line("503 share", `${(unavailableShare * 100).toFixed(2)} %`, ["< 1 %", unavailableShare < 0.01]);
-      line("stored", `${storedRows} of ${accepted} accepted`, ["equal", storedRows === accepted]);
+      line("accepted", `${accepted} records in all (warm-up included)`);
       line(
         "CPU",
         `server ${serverCores} cores, load generator ${clientCores} cores, of ${availableParallelism()}`,
@@ -475,12 +577,18 @@ async function main(): Promise<number> {
     }
     say("");
     line("peak RSS", `${rss ?? "n/a"} MB (server, whole run)`, ["< 1024 MB", rss !== null && rss < 1024]);
+    for (const [table, rows] of stored) {
+      const want = expected.get(table) ?? 0;
+      ok &&= rows === want;
+      line("stored", `${rows} of ${want} accepted rows in ${table}`, ["equal", rows === want]);
+    }
     const requestsRatio = ratios.get("requests");
-    const spansRatio = ratios.get("spans");
-    if (requestsRatio !== undefined && spansRatio !== undefined) {
-      line("spans", `ratio ${spansRatio.toFixed(2)} vs requests ${requestsRatio.toFixed(2)}`, [
+    for (const name of ["spans", "otlp"]) {
+      const ratio = ratios.get(name);
+      if (requestsRatio === undefined || ratio === undefined) continue;
+      line(name, `ratio ${ratio.toFixed(2)} vs requests ${requestsRatio.toFixed(2)}`, [
         ">= requests' ratio",
-        spansRatio >= requestsRatio,
+        ratio >= requestsRatio,
       ]);
     }
     return ok ? 0 : 1;

@@ -33,6 +33,7 @@ import { ingestRoutes } from "./modules/ingest/index.js";
 import { invitationsRoutes } from "./modules/invitations/index.js";
 import { membersRoutes } from "./modules/members/index.js";
 import { metaRoutes } from "./modules/meta/index.js";
+import { otlpRoutes } from "./modules/otlp/index.js";
 import { projectsRoutes } from "./modules/projects/index.js";
 import { usersRoutes } from "./modules/users/index.js";
 
@@ -107,6 +108,11 @@ export async function buildApp(deps: Deps): Promise<App> {
       await api.register(channelsRoutes, { channels: deps.alerts.channels });
       await api.register(ingestRoutes, {
         ingest: deps.ingest,
+        maxBodyBytes: deps.config.ingest.maxBodyBytes,
+        maxBatch: deps.config.ingest.maxBatch,
+      });
+      await api.register(otlpRoutes, {
+        otlp: deps.otlp,
         maxBodyBytes: deps.config.ingest.maxBodyBytes,
         maxBatch: deps.config.ingest.maxBatch,
       });

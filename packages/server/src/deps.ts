@@ -23,6 +23,7 @@ import {
 } from "./modules/auth/index.js";
 import { createDataService, type DataService } from "./modules/data/index.js";
 import { createIngestService, type IngestService } from "./modules/ingest/index.js";
+import { createOtlpService, type OtlpService } from "./modules/otlp/index.js";
 import { createInvitationsService, type InvitationsService } from "./modules/invitations/index.js";
 import { createMembersService, type MembersService } from "./modules/members/index.js";
 import { createHealthService, type HealthService } from "./modules/meta/index.js";
@@ -69,6 +70,8 @@ export interface Deps {
   readonly audit: AuditService;
   /** Request and log ingest, with the buffered writers of the events tables. */
   readonly ingest: IngestService;
+  /** The OTLP/HTTP receivers' service: OpenTelemetry exports stored through ingest. */
+  readonly otlp: OtlpService;
   /** Searching request and log records of a project. */
   readonly data: DataService;
   /** Aggregates over request records: summaries, timeseries, endpoints, consumers. */
@@ -240,6 +243,11 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       invitations,
       audit: createAuditService(metadata.db),
       ingest,
+      otlp: createOtlpService({
+        ingest,
+        directory: resources.ingestDirectory,
+        maxBatch: config.ingest.maxBatch,
+      }),
       data,
       analytics,
       alerts,

@@ -20,6 +20,7 @@ export const API_TAGS = [
   { name: "environments", description: "Configured and discovered environments of an app." },
   { name: "endpoints", description: "The endpoint catalogue of an app." },
   { name: "ingest", description: "Request and log records sent by instrumented applications." },
+  { name: "opentelemetry", description: "OTLP/HTTP receivers for OpenTelemetry traces and logs." },
   { name: "data", description: "Searching request and log records." },
   { name: "analytics", description: "Aggregates over request records." },
   { name: "sessions", description: "The signed-in user's sessions (devices)." },

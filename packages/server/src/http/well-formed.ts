@@ -56,6 +56,14 @@ export function vetJsonText(request: FastifyRequest, text: string): void {
   if (!SURROGATE_ESCAPE.test(text)) vetted.add(request);
 }
 
+/**
+ * For a parser whose body is binary (OTLP protobuf): the hook must not walk it, and the route's
+ * service makes every string it decodes well-formed itself.
+ */
+export function vetBinaryBody(request: FastifyRequest): void {
+  vetted.add(request);
+}
+
 /** Registers the hook on the root instance: it runs for every route, after parsing and before
  *  validation, whatever parser produced the body. */
 export function registerWellFormedInput(app: App): void {
