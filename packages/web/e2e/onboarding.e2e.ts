@@ -1,7 +1,8 @@
 // A new person's first minutes: an empty projects list leading to a new project, an app, a key
 // shown once (and copied), the curl snippet run for real from this test, and the waiting panel
 // turning green by itself when the record arrives. The Express tab's file, run as shown with the
-// Node SDK, records its own traffic too.
+// Node SDK, records its own traffic too. And the way back in: the project list, the breadcrumb
+// and the switcher open a project's Overview, which for a project without traffic leads to Setup.
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdir, rm, writeFile } from "node:fs/promises";
@@ -11,7 +12,7 @@ import type { RequestsPage } from "@sightline/contracts";
 import { freePort } from "../../server/test/support/process";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { type Opened, signInFast } from "./support/browser";
-import { ingest } from "./support/seed";
+import { apiAs, ingest } from "./support/seed";
 import { browserSuite } from "./support/suite";
 
 const run = promisify(execFile);
@@ -138,6 +139,34 @@ describe.skipIf(inject("browserSkipReason") !== "")("onboarding", () => {
         () => JSON.stringify({ ...window.localStorage }) + JSON.stringify({ ...window.sessionStorage }),
       ),
     ).not.toContain(key);
+  });
+
+  it("opens a project on its Overview from the list, the breadcrumb and the switcher; no traffic leads to Setup", async () => {
+    const { page, context } = await suite.open();
+    await signInFast(context, suite.server, "quiet@example.com");
+    const api = apiAs(context.request, suite.server);
+    await api.post("/projects", { name: "Quiet" });
+    await api.post("/projects", { name: "Other" });
+
+    await page.goto("/projects");
+    await page.getByRole("link", { name: /Quiet/ }).click();
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/projects/quiet");
+    // Nothing sent yet: the Overview says so and points to the setup guide.
+    await page.getByText(/^No requests between/).waitFor();
+    expect(await page.locator('dl[aria-label="Key figures"]').count()).toBe(0);
+    await page.getByRole("link", { name: "Open the setup guide" }).click();
+    await page.getByRole("heading", { name: "Set up Quiet" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/projects/quiet/setup");
+
+    await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Quiet" }).click();
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/projects/quiet");
+
+    await page.getByRole("button", { name: /Project\s*Quiet/ }).click();
+    await page.getByRole("menuitem", { name: "Other" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/projects/other");
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
   });
 });
 

@@ -18,12 +18,17 @@ export interface Opened {
 }
 
 /** The API's expected refusals (401 on a signed-out page, 422 on a bad form) are logged by Chromium as console errors; they are answers, not faults. */
-const EXPECTED_NETWORK_LOG = /^Failed to load resource: the server responded with a status of 4\d\d/;
+const NETWORK_LOG = /^Failed to load resource: the server responded with a status of (\d{3})/;
 
 export async function openContext(
   browser: Browser,
   server: Sightline,
-  options: { colorScheme?: "light" | "dark"; userAgent?: string } = {},
+  options: {
+    colorScheme?: "light" | "dark";
+    userAgent?: string;
+    /** Server errors the test causes on purpose (e.g. 503 while it holds a store down). */
+    expectedServerErrors?: readonly number[];
+  } = {},
 ): Promise<Opened> {
   const context = await browser.newContext({
     baseURL: server.url,
@@ -53,8 +58,9 @@ export async function openContext(
     });
   });
   const page = await context.newPage();
-  context.on("page", (other) => watchPage(other, problems));
-  watchPage(page, problems);
+  const expected = new Set(options.expectedServerErrors ?? []);
+  context.on("page", (other) => watchPage(other, problems, expected));
+  watchPage(page, problems, expected);
   return {
     context,
     page,
@@ -63,10 +69,11 @@ export async function openContext(
   };
 }
 
-function watchPage(page: Page, problems: string[]): void {
+function watchPage(page: Page, problems: string[], expectedServerErrors: ReadonlySet<number>): void {
   page.on("console", (message) => {
     if (message.type() !== "error") return;
-    if (EXPECTED_NETWORK_LOG.test(message.text())) return;
+    const status = NETWORK_LOG.exec(message.text())?.[1];
+    if (status !== undefined && (status.startsWith("4") || expectedServerErrors.has(Number(status)))) return;
     problems.push(`console error on ${page.url()}: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`uncaught on ${page.url()}: ${error.message}`));

@@ -2,13 +2,13 @@
 // port, embedded stores in a temporary DATA_DIR, the development mailer's outbox for links.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { magicLinkTokenOf } from "../../../server/test/support/mail";
 import { freePort } from "../../../server/test/support/process";
 import type { TestSmtpServer } from "../../../server/test/support/smtp";
+import { linkTokenReader } from "./mail-links";
 
 const CLI = fileURLToPath(new URL("../../../server/dist/cli.js", import.meta.url));
 
@@ -62,53 +62,10 @@ export async function startSightline(
       reject(new Error(`Sightline exited (${code}) before serving:\n${output}`));
     });
   });
-  const outbox = join(dataDir, "outbox");
-  // Tokens already handed out: two sign-ins of one address in a second get one link each.
-  const handedOut = new Set<string>();
-
   return {
     url,
     dataDir,
-    async linkTokenFor(email, since = 0) {
-      const deadline = Date.now() + 15_000;
-      const { smtp } = options;
-      if (smtp !== undefined) {
-        for (;;) {
-          // Newest first; mails carry no arrival time, so "since" is "not handed out yet".
-          for (const mail of smtp.mailsTo(email).reverse()) {
-            let token: string | undefined;
-            try {
-              token = magicLinkTokenOf(mail.raw);
-            } catch {
-              continue; // not a sign-in e-mail (an invitation)
-            }
-            if (token === undefined || handedOut.has(token)) continue;
-            handedOut.add(token);
-            return token;
-          }
-          if (Date.now() > deadline) throw new Error(`no sign-in e-mail for ${email} over SMTP`);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      }
-      const to = new RegExp(`^To: .*${email.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "im");
-      for (;;) {
-        const names = (await readdir(outbox).catch(() => [] as string[]))
-          .filter((n) => n.endsWith(".eml"))
-          .sort();
-        for (const name of names.reverse()) {
-          const path = join(outbox, name);
-          const message = await readFile(path, "utf8");
-          const { mtimeMs } = await stat(path);
-          if (!to.test(message) || mtimeMs < since) continue;
-          const token = magicLinkTokenOf(message);
-          if (handedOut.has(token)) continue;
-          handedOut.add(token);
-          return token;
-        }
-        if (Date.now() > deadline) throw new Error(`no sign-in e-mail for ${email} in ${outbox}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    },
+    linkTokenFor: linkTokenReader(dataDir, options.smtp),
     async stop() {
       if (child.exitCode === null) {
         child.kill("SIGTERM");

@@ -6,22 +6,37 @@ import { connectBrowser, openContext, type Opened } from "./browser";
 import { startSmtpServer, type TestSmtpServer } from "../../../server/test/support/smtp";
 import { type Sightline, startSightline } from "./server";
 
-export interface BrowserSuite {
-  readonly server: Sightline;
+export interface BrowserSuite<S extends Sightline = Sightline> {
+  readonly server: S;
   readonly browser: Browser;
   /** The SMTP server every e-mail goes to, when the suite asked for one. */
   readonly smtp: TestSmtpServer;
   open(options?: Parameters<typeof openContext>[2]): Promise<Opened>;
 }
 
+interface SuiteOptions {
+  smtp?: boolean;
+  env?: Readonly<Record<string, string>>;
+}
+
+/** How the suite starts its server: the CLI as a child process unless the suite says otherwise. */
+type Start<S extends Sightline> = (options: {
+  smtp?: TestSmtpServer;
+  env?: Readonly<Record<string, string>>;
+}) => Promise<S>;
+
 /**
  * Call inside `describe`: registers the hooks, returns the suite (filled in by beforeAll). With
  * `smtp`, e-mail goes over a real SMTP conversation to a test server instead of the outbox; `env`
- * adds server settings for the suite.
+ * adds server settings for the suite; `start` starts the server another way (e.g.
+ * `startSightlineInProcess`, whose events store a test can close).
  */
-export function browserSuite(
-  options: { smtp?: boolean; env?: Readonly<Record<string, string>> } = {},
-): BrowserSuite {
+export function browserSuite(options?: SuiteOptions): BrowserSuite;
+export function browserSuite<S extends Sightline>(
+  options: SuiteOptions & { start: Start<S> },
+): BrowserSuite<S>;
+export function browserSuite(options: SuiteOptions & { start?: Start<Sightline> } = {}): BrowserSuite {
+  const start = options.start ?? startSightline;
   let server: Sightline | undefined;
   let browser: Browser | undefined;
   let smtp: TestSmtpServer | undefined;
@@ -29,7 +44,7 @@ export function browserSuite(
   beforeAll(async () => {
     if (options.smtp) smtp = await startSmtpServer();
     [server, browser] = await Promise.all([
-      startSightline({
+      start({
         ...(smtp === undefined ? {} : { smtp }),
         ...(options.env === undefined ? {} : { env: options.env }),
       }),

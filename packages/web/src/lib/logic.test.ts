@@ -247,5 +247,9 @@ describe("small helpers", () => {
       ),
     ).toEqual(["Projects", "<name>", "Settings", "API keys"]);
     expect(labels(["/app", "/app/account", "/app/account/security"], {})).toEqual(["Account", "Security"]);
+    // The project's crumb opens its Overview.
+    expect(
+      crumbsFor(["/app", "/app/projects/$project", "/app/projects/$project/setup"], { project: "shop" })[1],
+    ).toMatchObject({ to: "/projects/$project", params: { project: "shop" } });
   });
 });

@@ -33,7 +33,7 @@ export function crumbsFor(routeIds: readonly string[], params: Record<string, st
   if (project !== undefined) {
     crumbs.push({
       label: <ProjectName slug={project} />,
-      to: "/projects/$project/setup",
+      to: "/projects/$project",
       params: { project },
     });
     if (has("/app/projects/$project/setup")) crumbs.push({ label: "Setup" });

@@ -33,9 +33,7 @@ export function ProjectSwitcher({ current }: { current: string | undefined }) {
         {projects.data?.map((project) => (
           <MenuItem
             key={project.slug}
-            onSelect={() =>
-              void navigate({ to: "/projects/$project/setup", params: { project: project.slug } })
-            }
+            onSelect={() => void navigate({ to: "/projects/$project", params: { project: project.slug } })}
           >
             {project.slug === current ? <Check size={15} aria-hidden="true" /> : <span aria-hidden="true" />}
             {project.name}

@@ -55,7 +55,7 @@ export function ProjectsPage() {
         <ul className={styles.grid}>
           {projects.data.map((project) => (
             <li key={project.id}>
-              <Link to="/projects/$project/setup" params={{ project: project.slug }} className={styles.card}>
+              <Link to="/projects/$project" params={{ project: project.slug }} className={styles.card}>
                 <div className={styles.cardTop}>
                   <span className={styles.badge} aria-hidden="true">
                     {initialsOf(project.name)}
