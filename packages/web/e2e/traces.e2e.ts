@@ -2,7 +2,8 @@
 // levels (sent out of order, one failing), plus a request and a log with the same trace id. The
 // waterfall must list the spans in tree order with their durations, a span shows its attributes
 // when selected, the request and log are listed, the request and log drawers link to the trace,
-// an unknown trace says so, and the page passes axe in both themes.
+// the traces list shows it and filters by duration, an unknown trace says so, and both pages pass
+// axe in both themes.
 import type { CreatedApiKey } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
@@ -213,6 +214,43 @@ describe.skipIf(inject("browserSkipReason") !== "")("the trace page", () => {
     expect(new URL(page.url()).pathname).toBe(`/projects/shop/traces/${TRACE}`);
   });
 
+  it("the traces list shows the trace, filters by minimum duration and opens it", async () => {
+    const { page } = me;
+    await page.goto("/projects/shop?range=1h");
+    await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Traces" }).click();
+    await page.getByRole("heading", { name: "Traces", level: 1 }).waitFor();
+    // The sidebar carries the range across.
+    expect(new URL(page.url()).searchParams.get("range")).toBe("1h");
+    const rows = page.locator('table[aria-label="Traces"] tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(1);
+    const cells = await rows
+      .first()
+      .locator("td")
+      .evaluateAll((tds) => tds.map((td) => (td.textContent ?? "").replace(/\s+/g, " ").trim()));
+    expect(cells.slice(1)).toEqual([
+      "GET /orders/{id} server",
+      "checkout-api",
+      "checkout-api · production",
+      "120 ms",
+      "4",
+      "error",
+    ]);
+    await page.getByText("1–1 of 1 traces").waitFor();
+
+    // Longer than the trace: nothing; then back to it.
+    await page.getByLabel("Min duration ms").fill("500");
+    await page.getByLabel("Min duration ms").press("Enter");
+    await expect.poll(() => new URL(page.url()).searchParams.get("min_ms")).toBe("500");
+    await page.getByText(/No traces match/).waitFor();
+    await page.goBack();
+    await rows.first().waitFor();
+
+    await page.getByRole("link", { name: "GET /orders/{id}" }).click();
+    await page.getByRole("heading", { name: "Trace · GET /orders/{id}", level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/projects/shop/traces/${TRACE}`);
+  });
+
   it("an unknown trace says it was not found", async () => {
     const { page } = me;
     await page.goto(`/projects/shop/traces/${"f".repeat(32)}`);
@@ -230,6 +268,10 @@ describe.skipIf(inject("browserSkipReason") !== "")("the trace page", () => {
       await opened.page.getByRole("region", { name: "Span attributes" }).waitFor();
       expect(await seriousAxeViolations(opened.page), `trace in ${theme}`).toEqual([]);
       await screenshot(opened.page, "traces-trace", theme);
+      await opened.page.goto("/projects/shop/traces?range=1h");
+      await opened.page.locator('table[aria-label="Traces"] tbody tr').first().waitFor();
+      expect(await seriousAxeViolations(opened.page), `traces list in ${theme}`).toEqual([]);
+      await screenshot(opened.page, "traces-list", theme);
     }
   });
 });

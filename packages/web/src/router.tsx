@@ -134,6 +134,13 @@ export const logsRoute = createRoute({
   component: lazyRouteComponent(() => import("./features/traffic/LogsPage"), "LogsPage"),
 });
 
+export const tracesRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/traces",
+  validateSearch: validateTrafficSearch,
+  component: lazyRouteComponent(() => import("./features/traces/TracesPage"), "TracesPage"),
+});
+
 export const traceRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: "/traces/$traceId",
@@ -290,6 +297,7 @@ const routeTree = rootRoute.addChildren([
       endpointDetailRoute,
       requestsRoute,
       logsRoute,
+      tracesRoute,
       traceRoute,
       consumersRoute,
       consumerRoute,
