@@ -121,7 +121,9 @@ export function TracesPage() {
                         </Link>{" "}
                         <span className={styles.kind}>{row.root.kind}</span>
                       </td>
-                      <td className={trafficStyles.mono}>{row.root.service_name || "—"}</td>
+                      <td className={[trafficStyles.mono, styles.nowrap].join(" ")}>
+                        {row.root.service_name || "—"}
+                      </td>
                       <td>
                         {appSlugOf(row.root.app_id) ?? "—"} · {row.root.environment}
                       </td>
