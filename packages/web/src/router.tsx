@@ -18,6 +18,7 @@ import { NewProjectPage } from "./features/projects/NewProjectPage";
 import { ProjectsPage } from "./features/projects/ProjectsPage";
 import { isSessionEnded } from "./lib/api-client";
 import { sessionQuery } from "./lib/queries";
+import { validateTraceSearch } from "./features/traces/trace-search";
 import { validateTrafficSearch } from "./features/traffic/traffic-search";
 import { optionalString, positiveInt, safeNext, type SignInReason, signInReason } from "./lib/search";
 
@@ -131,6 +132,20 @@ export const logsRoute = createRoute({
   path: "/logs",
   validateSearch: validateTrafficSearch,
   component: lazyRouteComponent(() => import("./features/traffic/LogsPage"), "LogsPage"),
+});
+
+export const tracesRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/traces",
+  validateSearch: validateTrafficSearch,
+  component: lazyRouteComponent(() => import("./features/traces/TracesPage"), "TracesPage"),
+});
+
+export const traceRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: "/traces/$traceId",
+  validateSearch: validateTraceSearch,
+  component: lazyRouteComponent(() => import("./features/traces/TracePage"), "TracePage"),
 });
 
 export const consumersRoute = createRoute({
@@ -282,6 +297,8 @@ const routeTree = rootRoute.addChildren([
       endpointDetailRoute,
       requestsRoute,
       logsRoute,
+      tracesRoute,
+      traceRoute,
       consumersRoute,
       consumerRoute,
       errorsRoute,

@@ -16,6 +16,7 @@ import {
   Settings2,
   UserRound,
   Users,
+  Waypoints,
 } from "lucide-react";
 import { meQuery, receivedInvitationsQuery } from "../../lib/queries";
 import { Breadcrumbs } from "./Breadcrumbs";
@@ -113,6 +114,13 @@ export function AppShell() {
               params={{ project: params.project }}
               icon={ScrollText}
               label="Logs"
+              keepFilters
+            />
+            <NavLink
+              to="/projects/$project/traces"
+              params={{ project: params.project }}
+              icon={Waypoints}
+              label="Traces"
               keepFilters
             />
             <NavLink

@@ -196,6 +196,13 @@ function LogBody({
         <div className={styles.links}>
           <Link
             className={buttonClass({ size: "sm" })}
+            to="/projects/$project/traces/$traceId"
+            params={{ project, traceId: record.trace_id }}
+          >
+            View trace
+          </Link>
+          <Link
+            className={buttonClass({ size: "sm" })}
             to="/projects/$project/requests"
             params={{ project }}
             search={{ trace: record.trace_id, range: "30d" }}

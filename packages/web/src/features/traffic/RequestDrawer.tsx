@@ -1,6 +1,6 @@
 // Everything stored for one request: timing, sizes, consumer, client, headers, pretty-printed
-// payloads with copy, "copy as cURL", and links to its endpoint, its consumer and the logs of
-// its trace. Captured data is untrusted: it is rendered as text only.
+// payloads with copy, "copy as cURL", and links to its endpoint, its consumer, its trace and the
+// logs of its trace. Captured data is untrusted: it is rendered as text only.
 import type { RequestDetail } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
@@ -102,6 +102,18 @@ function RequestBody({
         </dd>
         <dt>Route</dt>
         <dd className={styles.mono}>{record.route}</dd>
+        {record.base_url !== "" ? (
+          <>
+            <dt>Base URL</dt>
+            <dd className={styles.mono}>{record.base_url}</dd>
+          </>
+        ) : null}
+        {record.query !== "" ? (
+          <>
+            <dt>Query</dt>
+            <dd className={styles.mono}>?{record.query}</dd>
+          </>
+        ) : null}
         <dt>App</dt>
         <dd>
           {appSlug ?? record.app_id} · {record.environment}
@@ -140,6 +152,15 @@ function RequestBody({
             params={{ project, consumer: record.consumer_id }}
           >
             Consumer {record.consumer_id}
+          </Link>
+        ) : null}
+        {record.trace_id !== "" ? (
+          <Link
+            className={buttonClass({ size: "sm" })}
+            to="/projects/$project/traces/$traceId"
+            params={{ project, traceId: record.trace_id }}
+          >
+            View trace
           </Link>
         ) : null}
         {record.trace_id !== "" ? (

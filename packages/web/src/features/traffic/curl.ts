@@ -7,7 +7,10 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 export function curlFor(record: RequestDetail): string {
   const host = record.request_headers.host ?? "localhost";
   const scheme = record.request_headers["x-forwarded-proto"] ?? "https";
-  const lines = [`curl -X ${record.method} ${quote(`${scheme}://${host}${record.path}`)}`];
+  // The base URL the client reached, when the SDK sent it, beats one rebuilt from headers.
+  const origin = record.base_url !== "" ? record.base_url.replace(/\/+$/, "") : `${scheme}://${host}`;
+  const query = record.query !== "" ? `?${record.query}` : "";
+  const lines = [`curl -X ${record.method} ${quote(`${origin}${record.path}${query}`)}`];
   for (const [name, value] of Object.entries(record.request_headers)) {
     if (name === "host" || name === "content-length") continue;
     // Credentials were redacted at ingest; leave a placeholder to fill in.

@@ -1,0 +1,408 @@
+// One trace: its span tree as a waterfall (rows in depth-first order, indented by depth, each bar
+// placed on the trace's time axis), the selected span's attributes, and the request and log
+// records carrying the trace id (a request opens the usual drawer). Selection lives in the URL.
+import type { LogRecord, RequestRecord, TraceDetail, TraceSpan } from "@sightline/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { Link, useParams, useSearch } from "@tanstack/react-router";
+import { AlertOctagon, SearchX } from "lucide-react";
+import { buttonClass } from "../../components/ui/Button";
+import { EmptyState, SkeletonRows } from "../../components/ui/Feedback";
+import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { table } from "../../components/ui/Table";
+import { isApiError } from "../../lib/api-client";
+import { formatDateTime } from "../../lib/format";
+import { appsQuery } from "../../lib/queries";
+import { useTimeZone } from "../../lib/use-time-zone";
+import { RequestDrawer } from "../traffic/RequestDrawer";
+import { Failed, formatMs, MethodBadge, StatusPill } from "../traffic/parts";
+import trafficStyles from "../traffic/Traffic.module.css";
+import { useDataPainted, useProjectSlug, useSetSearch } from "../traffic/use-traffic";
+import { traceApi } from "./trace-api";
+import type { TraceSearch } from "./trace-search";
+import styles from "./Traces.module.css";
+
+const TRACE_ID = /^[0-9a-fA-F]{32}$/;
+
+export function TracePage() {
+  const project = useProjectSlug();
+  const traceId = ((useParams({ strict: false }) as { traceId?: string }).traceId ?? "").toLowerCase();
+  const search = useSearch({ strict: false }) as TraceSearch;
+  const setSearch = useSetSearch() as (patch: Partial<TraceSearch>) => void;
+  const valid = TRACE_ID.test(traceId);
+  const trace = useQuery({ ...traceApi.trace(project, traceId), enabled: valid });
+  useDataPainted(trace.isSuccess);
+  const apps = useQuery(appsQuery(project));
+  const appSlugOf = (id: string) => apps.data?.find((app) => app.id === id)?.slug;
+  const notFound = !valid || (isApiError(trace.error) && trace.error.status === 404);
+
+  return (
+    <Page>
+      <PageHeader
+        title={trace.data?.spans[0] ? `Trace · ${trace.data.spans[0].name}` : "Trace"}
+        description={<span className={trafficStyles.mono}>{traceId}</span>}
+        actions={
+          <Link className={buttonClass({ size: "sm" })} to="/projects/$project/requests" params={{ project }}>
+            All requests
+          </Link>
+        }
+      />
+      {notFound ? (
+        <Card>
+          <EmptyState icon={SearchX} title="Trace not found">
+            No span, request or log of this project carries trace id {traceId || "—"} (it may be older than
+            the retention window).
+          </EmptyState>
+        </Card>
+      ) : trace.isError ? (
+        <Failed error={trace.error} what="the trace" retry={() => void trace.refetch()} />
+      ) : trace.data === undefined ? (
+        <Card title="Spans">
+          <SkeletonRows rows={6} label="Loading the trace" />
+        </Card>
+      ) : (
+        <TraceBody
+          project={project}
+          trace={trace.data}
+          selected={search.span}
+          onSelect={(span) => setSearch({ span: span === search.span ? undefined : span })}
+          onOpenRequest={(req) => setSearch({ req })}
+          appSlugOf={appSlugOf}
+        />
+      )}
+      <RequestDrawer
+        project={project}
+        id={search.req}
+        onClose={() => setSearch({ req: undefined })}
+        appSlugOf={appSlugOf}
+      />
+    </Page>
+  );
+}
+
+function TraceBody({
+  project,
+  trace,
+  selected,
+  onSelect,
+  onOpenRequest,
+  appSlugOf,
+}: {
+  project: string;
+  trace: TraceDetail;
+  selected: string | undefined;
+  onSelect: (spanId: string) => void;
+  onOpenRequest: (id: string) => void;
+  appSlugOf: (id: string) => string | undefined;
+}) {
+  const zone = useTimeZone();
+  const span = trace.spans.find((one) => one.span_id === selected);
+  const services = new Set(trace.spans.map((one) => one.service_name)).size;
+  return (
+    <>
+      <dl className={styles.summary} aria-label="Trace facts">
+        <div>
+          <dt>Started</dt>
+          <dd>{trace.started_at === null ? "—" : formatDateTime(trace.started_at, zone)}</dd>
+        </div>
+        <div>
+          <dt>Duration</dt>
+          <dd>{formatMs(trace.duration_ms)}</dd>
+        </div>
+        <div>
+          <dt>Spans</dt>
+          <dd>{trace.span_count}</dd>
+        </div>
+        <div>
+          <dt>Services</dt>
+          <dd>{services}</dd>
+        </div>
+        <div>
+          <dt>Outcome</dt>
+          <dd>{trace.error ? "Has errors" : "No errors"}</dd>
+        </div>
+      </dl>
+      <Card
+        title="Spans"
+        description={
+          trace.spans.length < trace.span_count
+            ? `The first ${trace.spans.length} of ${trace.span_count} spans.`
+            : "Select a span to see its attributes."
+        }
+      >
+        {trace.spans.length === 0 ? (
+          <p className={trafficStyles.updating}>
+            No spans were received for this trace, only the records below.
+          </p>
+        ) : (
+          <Waterfall trace={trace} selected={selected} onSelect={onSelect} />
+        )}
+      </Card>
+      {span ? <SpanDetail span={span} appSlug={appSlugOf(span.app_id)} zone={zone} /> : null}
+      <Card title={`Requests (${trace.requests.length})`}>
+        {trace.requests.length === 0 ? (
+          <p className={trafficStyles.updating}>No request record carries this trace id.</p>
+        ) : (
+          <TraceRequests rows={trace.requests} zone={zone} appSlugOf={appSlugOf} onOpen={onOpenRequest} />
+        )}
+      </Card>
+      <Card
+        title={`Logs (${trace.logs.length})`}
+        actions={
+          trace.logs.length > 0 ? (
+            <Link
+              className={buttonClass({ size: "sm" })}
+              to="/projects/$project/logs"
+              params={{ project }}
+              search={{ trace: trace.trace_id, range: "30d" }}
+            >
+              Open in Logs
+            </Link>
+          ) : undefined
+        }
+      >
+        {trace.logs.length === 0 ? (
+          <p className={trafficStyles.updating}>No log record carries this trace id.</p>
+        ) : (
+          <TraceLogs rows={trace.logs} zone={zone} />
+        )}
+      </Card>
+    </>
+  );
+}
+
+function Waterfall({
+  trace,
+  selected,
+  onSelect,
+}: {
+  trace: TraceDetail;
+  selected: string | undefined;
+  onSelect: (spanId: string) => void;
+}) {
+  // A trace of zero length (one instant span) still gets full-width bars.
+  const total = trace.duration_ms > 0 ? trace.duration_ms : 1;
+  return (
+    <div className={table.wrap}>
+      <table className={styles.waterfall} aria-label="Span waterfall">
+        <thead>
+          <tr>
+            <th scope="col" className={styles.colName}>
+              Span
+            </th>
+            <th scope="col" className={styles.colService}>
+              Service
+            </th>
+            <th scope="col">Timeline (0 – {formatMs(trace.duration_ms)})</th>
+            <th scope="col" className={styles.colDuration}>
+              Duration
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {trace.spans.map((span) => {
+            const isError = spanFailed(span);
+            const left = Math.min(100, (span.offset_ms / total) * 100);
+            const width =
+              trace.duration_ms > 0 ? Math.min(100 - left, (span.duration_ms / total) * 100) : 100;
+            const isSelected = span.span_id === selected;
+            return (
+              <tr
+                key={span.span_id}
+                data-span-id={span.span_id}
+                data-depth={span.depth}
+                className={isSelected ? styles.selected : undefined}
+              >
+                <td className={styles.colName}>
+                  <button
+                    type="button"
+                    className={styles.spanButton}
+                    style={{ paddingLeft: `${span.depth * 16}px` }}
+                    aria-pressed={isSelected}
+                    onClick={() => onSelect(span.span_id)}
+                  >
+                    {/* The spaces keep the spoken name "GET /x server error, depth 0". */}
+                    <span className={styles.spanName}>{span.name}</span>{" "}
+                    <span className={styles.kind}>{span.kind}</span>
+                    {isError ? (
+                      <>
+                        {" "}
+                        <span className={styles.errorMark}>
+                          <AlertOctagon size={12} aria-hidden="true" />
+                          error
+                        </span>
+                      </>
+                    ) : null}
+                    <span className={styles.srOnly}>, depth {span.depth}</span>
+                  </button>
+                </td>
+                <td className={trafficStyles.mono}>{span.service_name || "—"}</td>
+                <td>
+                  <div className={styles.track}>
+                    <span
+                      className={[styles.bar, isError ? styles.barError : ""].filter(Boolean).join(" ")}
+                      style={{ left: `${left}%`, width: `${width}%` }}
+                    />
+                    <span className={styles.srOnly}>starts {formatMs(span.offset_ms)} in</span>
+                  </div>
+                </td>
+                <td className={styles.colDuration} data-duration="">
+                  {formatMs(span.duration_ms)}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function spanFailed(span: TraceSpan): boolean {
+  return span.status === "error" || span.status_code >= 500;
+}
+
+function SpanDetail({
+  span,
+  appSlug,
+  zone,
+}: {
+  span: TraceSpan;
+  appSlug: string | undefined;
+  zone: string | undefined;
+}) {
+  const attributes = Object.entries(span.attributes);
+  return (
+    <Card title={`Span · ${span.name}`}>
+      <dl className={trafficStyles.facts} aria-label="Span facts">
+        <dt>Status</dt>
+        <dd>
+          {span.status}
+          {span.status_code > 0 ? ` · HTTP ${span.status_code}` : ""}
+        </dd>
+        <dt>Started</dt>
+        <dd>
+          {formatDateTime(span.timestamp, zone)} (+{formatMs(span.offset_ms)})
+        </dd>
+        <dt>Duration</dt>
+        <dd>{formatMs(span.duration_ms)}</dd>
+        <dt>Kind</dt>
+        <dd>{span.kind}</dd>
+        <dt>Service</dt>
+        <dd>{span.service_name || "—"}</dd>
+        <dt>App</dt>
+        <dd>
+          {appSlug ?? span.app_id} · {span.environment}
+        </dd>
+        <dt>Span id</dt>
+        <dd className={trafficStyles.mono}>{span.span_id}</dd>
+        <dt>Parent</dt>
+        <dd className={trafficStyles.mono}>{span.parent_span_id || "—"}</dd>
+      </dl>
+      <section className={trafficStyles.drawerSection} aria-label="Span attributes">
+        <h3>Attributes</h3>
+        {attributes.length === 0 ? (
+          <p className={trafficStyles.updating}>None recorded.</p>
+        ) : (
+          <dl className={trafficStyles.facts}>
+            {attributes.map(([name, value]) => (
+              <div key={name} className={trafficStyles.inlineFilters}>
+                <dt className={trafficStyles.mono}>{name}</dt>
+                <dd className={trafficStyles.mono}>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </section>
+    </Card>
+  );
+}
+
+function TraceRequests({
+  rows,
+  zone,
+  appSlugOf,
+  onOpen,
+}: {
+  rows: readonly RequestRecord[];
+  zone: string | undefined;
+  appSlugOf: (id: string) => string | undefined;
+  onOpen: (id: string) => void;
+}) {
+  return (
+    <div className={table.wrap}>
+      <table className={table.table} aria-label="Requests of this trace">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Request</th>
+            <th scope="col">Status</th>
+            <th scope="col" className={trafficStyles.num}>
+              Time taken
+            </th>
+            <th scope="col">App · env</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr
+              key={row.id}
+              className={trafficStyles.clickRow}
+              tabIndex={0}
+              data-request-id={row.id}
+              aria-label={`Open request ${row.method} ${row.path}`}
+              onClick={() => onOpen(row.id)}
+              onKeyDown={(event) => {
+                if (event.key === "Enter") onOpen(row.id);
+              }}
+            >
+              <td className={trafficStyles.num}>{formatDateTime(row.timestamp, zone)}</td>
+              <td>
+                <MethodBadge method={row.method} /> <span className={trafficStyles.mono}>{row.path}</span>
+              </td>
+              <td>
+                <StatusPill code={row.status_code} />
+              </td>
+              <td className={trafficStyles.num}>{formatMs(row.response_time_ms)}</td>
+              <td>
+                {appSlugOf(row.app_id) ?? "—"} · {row.environment}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function TraceLogs({ rows, zone }: { rows: readonly LogRecord[]; zone: string | undefined }) {
+  return (
+    <div className={table.wrap}>
+      <table className={table.table} aria-label="Logs of this trace">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Level</th>
+            <th scope="col">Message</th>
+            <th scope="col">Logger</th>
+            <th scope="col">Span</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id} data-log-id={row.id}>
+              <td className={trafficStyles.num}>{formatDateTime(row.timestamp, zone)}</td>
+              <td>
+                <span className={[trafficStyles.level, trafficStyles[`l${row.level}`]].join(" ")}>
+                  {row.level}
+                </span>
+              </td>
+              <td>{row.message}</td>
+              <td className={trafficStyles.mono}>{row.logger_name || "—"}</td>
+              <td className={trafficStyles.mono}>{row.span_id || "—"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
