@@ -1,13 +1,13 @@
 // The consumers list: search, sort and paging on the server, each row opening the consumer page.
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { SkeletonRows } from "../../components/ui/Feedback";
-import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { Page, PageHeader } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
 import { formatDateTime } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { FilterBar } from "./FilterBar";
-import { Failed, formatCount, formatMs, formatRate, Pager, SortHeader, Updating } from "./parts";
+import { formatCount, formatMs, formatRate, Pager, SortHeader } from "./parts";
+import { noItems, QueryCard, Quiet } from "./query-view";
 import { TextFilter } from "./TextFilter";
 import { trafficApi } from "./traffic-api";
 import styles from "./Traffic.module.css";
@@ -58,20 +58,14 @@ export function ConsumersPage() {
           onCommit={(q) => setSearch({ q, page: undefined })}
         />
       </FilterBar>
-      <Card
-        title={
-          <>
-            Consumers <Updating active={consumers.isPlaceholderData} />
-          </>
-        }
+      <QueryCard
+        title="Consumers"
+        query={consumers}
+        what="the consumers"
+        rows={6}
+        empty={{ when: noItems, show: <Quiet>No consumer matches in this window.</Quiet> }}
       >
-        {consumers.isError ? (
-          <Failed error={consumers.error} what="the consumers" retry={() => void consumers.refetch()} />
-        ) : consumers.data === undefined ? (
-          <SkeletonRows rows={6} label="Loading the consumers" />
-        ) : consumers.data.items.length === 0 ? (
-          <p className={styles.updating}>No consumer matches in this window.</p>
-        ) : (
+        {(data) => (
           <>
             <div className={table.wrap}>
               <table className={table.table} aria-label="Consumers">
@@ -116,7 +110,7 @@ export function ConsumersPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {consumers.data.items.map((row) => (
+                  {data.items.map((row) => (
                     <tr key={row.consumer_id || "(unknown)"}>
                       <td>
                         {row.consumer_id === "" ? (
@@ -151,10 +145,10 @@ export function ConsumersPage() {
                 </tbody>
               </table>
             </div>
-            <Pager page={page} pageSize={PAGE_SIZE} total={consumers.data.total_count} what="consumers" />
+            <Pager page={page} pageSize={PAGE_SIZE} total={data.total_count} what="consumers" />
           </>
         )}
-      </Card>
+      </QueryCard>
     </Page>
   );
 }
