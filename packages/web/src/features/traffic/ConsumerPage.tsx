@@ -13,21 +13,11 @@ import { RecentRequests } from "./RecentRequests";
 import { trafficApi } from "./traffic-api";
 import type { TimeWindow } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import {
-  useDataPainted,
-  useProjectSlug,
-  useSetSearch,
-  useTimeWindow,
-  useTrafficSearch,
-  windowParams,
-} from "./use-traffic";
+import { useDataPainted, useTrafficPage, useTrafficSearch, windowParams } from "./use-traffic";
 
 export function ConsumerPage() {
-  const project = useProjectSlug();
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const consumer = (useParams({ strict: false }) as { consumer?: string }).consumer ?? "";
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
-  const { window, refresh } = useTimeWindow(search);
   const base = { ...windowParams(search, window), consumer };
   const summary = useQuery(trafficApi.summary(project, base));
   const series = useQuery(trafficApi.timeseries(project, base));

@@ -11,26 +11,14 @@ import { noItems, QueryCard, Quiet } from "./query-view";
 import { TextFilter } from "./TextFilter";
 import { trafficApi } from "./traffic-api";
 import styles from "./Traffic.module.css";
-import {
-  useDataPainted,
-  useProjectSlug,
-  useSetSearch,
-  useTimeWindow,
-  useTrafficSearch,
-  windowParams,
-} from "./use-traffic";
+import { tableOrder, useDataPainted, useTrafficPage, windowParams } from "./use-traffic";
 
 const PAGE_SIZE = 50;
 
 export function ConsumersPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const zone = useTimeZone();
-  const { window, refresh } = useTimeWindow(search);
-  const sort = search.sort ?? "total_requests";
-  const dir = search.dir ?? (sort === "consumer" ? "asc" : "desc");
-  const page = search.page ?? 1;
+  const { sort, dir, page } = tableOrder(search, "total_requests", "consumer");
   const consumers = useQuery(
     trafficApi.consumers(project, {
       ...windowParams(search, window),

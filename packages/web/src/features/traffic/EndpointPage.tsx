@@ -29,7 +29,7 @@ import { RecentRequests } from "./RecentRequests";
 import { trafficApi } from "./traffic-api";
 import type { TimeWindow } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import { useDataPainted, useProjectSlug, useSetSearch, useTimeWindow, useTrafficSearch } from "./use-traffic";
+import { useDataPainted, useTrafficPage } from "./use-traffic";
 
 const TABS = [
   { id: "consumers", label: "Top consumers" },
@@ -38,10 +38,7 @@ const TABS = [
 ] as const;
 
 export function EndpointPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
-  const { window, refresh } = useTimeWindow(search);
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const app = search.app ?? "";
   const method = search.method ?? "";
   const path = search.path ?? "";

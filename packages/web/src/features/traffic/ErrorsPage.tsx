@@ -13,28 +13,16 @@ import { noItems, QueryCard, QueryView, Quiet } from "./query-view";
 import { trafficApi } from "./traffic-api";
 import { intervalMs } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import {
-  useDataPainted,
-  useProjectSlug,
-  useSetSearch,
-  useTimeWindow,
-  useTrafficSearch,
-  windowParams,
-} from "./use-traffic";
+import { tableOrder, useDataPainted, useTrafficPage, windowParams } from "./use-traffic";
 
 const PAGE_SIZE = 25;
 
 export function ErrorsPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const zone = useTimeZone();
-  const { window, refresh } = useTimeWindow(search);
   const base = windowParams(search, window);
   const series = useQuery(trafficApi.timeseries(project, base));
-  const sort = search.sort ?? "count";
-  const dir = search.dir ?? "desc";
-  const page = search.page ?? 1;
+  const { sort, dir, page } = tableOrder(search, "count");
   const classes = search.status === "4xx" || search.status === "5xx" ? search.status : undefined;
   const errors = useQuery(
     trafficApi.errors(project, {

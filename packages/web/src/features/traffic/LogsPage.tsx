@@ -19,7 +19,7 @@ import { TextFilter } from "./TextFilter";
 import { trafficApi } from "./traffic-api";
 import { LOG_LEVELS } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import { useDataPainted, useProjectSlug, useSetSearch, useTimeWindow, useTrafficSearch } from "./use-traffic";
+import { useDataPainted, useTrafficPage } from "./use-traffic";
 
 const PAGE_SIZE = 50;
 
@@ -28,11 +28,8 @@ function Level({ level }: { level: string }) {
 }
 
 export function LogsPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const zone = useTimeZone();
-  const { window, refresh } = useTimeWindow(search);
   const page = search.page ?? 1;
   const logs = useQuery(
     trafficApi.logs(project, {

@@ -31,29 +31,17 @@ import { noItems, QueryCard, QueryView, Quiet } from "./query-view";
 import { trafficApi } from "./traffic-api";
 import { intervalMs, previousWindow } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import {
-  useDataPainted,
-  useProjectSlug,
-  useSetSearch,
-  useTimeWindow,
-  useTrafficSearch,
-  windowParams,
-} from "./use-traffic";
+import { tableOrder, useDataPainted, useTrafficPage, windowParams } from "./use-traffic";
 
 const PAGE_SIZE = 25;
 
 export function OverviewPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const zone = useTimeZone();
-  const { window, refresh } = useTimeWindow(search);
   const base = windowParams(search, window);
   const summary = useQuery(trafficApi.summary(project, base));
   const series = useQuery(trafficApi.timeseries(project, base));
-  const sort = search.sort ?? "total_requests";
-  const dir = search.dir ?? (sort === "endpoint" ? "asc" : "desc");
-  const page = search.page ?? 1;
+  const { sort, dir, page } = tableOrder(search, "total_requests", "endpoint");
   const endpoints = useQuery(
     trafficApi.endpoints(project, {
       ...base,

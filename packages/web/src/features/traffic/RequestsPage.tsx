@@ -16,7 +16,7 @@ import { TextFilter } from "./TextFilter";
 import { trafficApi } from "./traffic-api";
 import { HTTP_METHODS, type TrafficSearch } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import { useDataPainted, useProjectSlug, useSetSearch, useTimeWindow, useTrafficSearch } from "./use-traffic";
+import { useDataPainted, useTrafficPage } from "./use-traffic";
 
 const PAGE_SIZE = 50;
 const LIVE_MS = 5000;
@@ -42,11 +42,8 @@ export function requestParams(search: TrafficSearch, window: { since: string; un
 }
 
 export function RequestsPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const zone = useTimeZone();
-  const { window, refresh } = useTimeWindow(search);
   const page = search.page ?? 1;
   const live = search.live === true && page === 1 && search.since === undefined;
   const requests = useQuery({
