@@ -110,52 +110,32 @@ export function OverviewPage() {
             <Kpi
               label="Requests"
               value={formatCount(s.total_requests)}
-              current={s.total_requests}
-              previous={prev?.total_requests}
+              {...against(s, prev, "total_requests")}
               betterWhen="neither"
             />
             <Kpi label="Requests / min" value={(s.total_requests / minutes).toFixed(2)} />
-            <Kpi
-              label="Error rate"
-              value={formatRate(s.error_rate)}
-              current={s.error_rate}
-              previous={prev?.error_rate}
-            />
-            <Kpi
-              label="4xx"
-              value={formatCount(s.client_errors)}
-              current={s.client_errors}
-              previous={prev?.client_errors}
-            />
-            <Kpi
-              label="5xx"
-              value={formatCount(s.server_errors)}
-              current={s.server_errors}
-              previous={prev?.server_errors}
-            />
+            <Kpi label="Error rate" value={formatRate(s.error_rate)} {...against(s, prev, "error_rate")} />
+            <Kpi label="4xx" value={formatCount(s.client_errors)} {...against(s, prev, "client_errors")} />
+            <Kpi label="5xx" value={formatCount(s.server_errors)} {...against(s, prev, "server_errors")} />
             <Kpi
               label="p50"
               value={formatMs(s.p50_response_time_ms)}
-              current={s.p50_response_time_ms}
-              previous={prev?.p50_response_time_ms}
+              {...against(s, prev, "p50_response_time_ms")}
             />
             <Kpi
               label="p95"
               value={formatMs(s.p95_response_time_ms)}
-              current={s.p95_response_time_ms}
-              previous={prev?.p95_response_time_ms}
+              {...against(s, prev, "p95_response_time_ms")}
             />
             <Kpi
               label="p99"
               value={formatMs(s.p99_response_time_ms)}
-              current={s.p99_response_time_ms}
-              previous={prev?.p99_response_time_ms}
+              {...against(s, prev, "p99_response_time_ms")}
             />
             <Kpi
               label="Unique consumers"
               value={formatCount(s.unique_consumers)}
-              current={s.unique_consumers}
-              previous={prev?.unique_consumers}
+              {...against(s, prev, "unique_consumers")}
               betterWhen="higher"
             />
             <Kpi label="Unique endpoints" value={formatCount(s.unique_endpoints)} />
@@ -273,6 +253,11 @@ export function OverviewPage() {
       </QueryCard>
     </Page>
   );
+}
+
+/** One figure now and in the previous period, for a KPI's change badge. */
+function against<K extends string>(now: Record<K, number>, before: Record<K, number> | undefined, key: K) {
+  return { current: now[key], previous: before?.[key] };
 }
 
 /** The time range, app and environment of a search (what links to other traffic pages keep). */
