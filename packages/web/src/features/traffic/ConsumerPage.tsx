@@ -7,26 +7,17 @@ import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
 import { FilterBar } from "./FilterBar";
 import { pickShared, TrafficCharts } from "./OverviewPage";
-import { Failed, formatBytes, formatCount, formatMs, formatRate, Kpi, KpiGrid, MethodBadge } from "./parts";
+import { formatBytes, formatCount, formatMs, formatRate, Kpi, KpiGrid, MethodBadge } from "./parts";
+import { noItems, QueryView, Quiet } from "./query-view";
 import { RecentRequests } from "./RecentRequests";
 import { trafficApi } from "./traffic-api";
 import type { TimeWindow } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import {
-  useDataPainted,
-  useProjectSlug,
-  useSetSearch,
-  useTimeWindow,
-  useTrafficSearch,
-  windowParams,
-} from "./use-traffic";
+import { useDataPainted, useTrafficPage, useTrafficSearch, windowParams } from "./use-traffic";
 
 export function ConsumerPage() {
-  const project = useProjectSlug();
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const consumer = (useParams({ strict: false }) as { consumer?: string }).consumer ?? "";
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
-  const { window, refresh } = useTimeWindow(search);
   const base = { ...windowParams(search, window), consumer };
   const summary = useQuery(trafficApi.summary(project, base));
   const series = useQuery(trafficApi.timeseries(project, base));
@@ -35,79 +26,77 @@ export function ConsumerPage() {
   );
   const painted = summary.isSuccess && series.isSuccess && endpoints.isSuccess;
   const marked = useDataPainted(painted);
-  const s = summary.data;
 
   return (
     <Page>
       <PageHeader title={`Consumer ${consumer}`} description="Everything this consumer did in the window." />
       <FilterBar search={search} window={window} onRefresh={refresh} />
-      {summary.isError ? (
-        <Failed error={summary.error} what="the consumer's figures" retry={() => void summary.refetch()} />
-      ) : s === undefined ? (
-        <SkeletonRows rows={2} label="Loading the consumer's figures" />
-      ) : (
-        <KpiGrid label="Key figures">
-          <Kpi label="Requests" value={formatCount(s.total_requests)} />
-          <Kpi label="Error rate" value={formatRate(s.error_rate)} />
-          <Kpi label="4xx" value={formatCount(s.client_errors)} />
-          <Kpi label="5xx" value={formatCount(s.server_errors)} />
-          <Kpi label="p50" value={formatMs(s.p50_response_time_ms)} />
-          <Kpi label="p95" value={formatMs(s.p95_response_time_ms)} />
-          <Kpi label="Endpoints called" value={formatCount(s.unique_endpoints)} />
-          <Kpi label="Data transferred" value={formatBytes(s.total_request_bytes + s.total_response_bytes)} />
-        </KpiGrid>
-      )}
+      <QueryView query={summary} what="the consumer's figures" rows={2}>
+        {(s) => (
+          <KpiGrid label="Key figures">
+            <Kpi label="Requests" value={formatCount(s.total_requests)} />
+            <Kpi label="Error rate" value={formatRate(s.error_rate)} />
+            <Kpi label="4xx" value={formatCount(s.client_errors)} />
+            <Kpi label="5xx" value={formatCount(s.server_errors)} />
+            <Kpi label="p50" value={formatMs(s.p50_response_time_ms)} />
+            <Kpi label="p95" value={formatMs(s.p95_response_time_ms)} />
+            <Kpi label="Endpoints called" value={formatCount(s.unique_endpoints)} />
+            <Kpi
+              label="Data transferred"
+              value={formatBytes(s.total_request_bytes + s.total_response_bytes)}
+            />
+          </KpiGrid>
+        )}
+      </QueryView>
       <TrafficCharts query={series} onZoom={(range) => setSearch({ ...range, range: undefined })} />
       <Card title="Endpoints it calls">
-        {endpoints.isError ? (
-          <Failed error={endpoints.error} what="the endpoints" retry={() => void endpoints.refetch()} />
-        ) : endpoints.data === undefined ? (
-          <SkeletonRows rows={4} label="Loading the endpoints" />
-        ) : (
-          <div className={table.wrap}>
-            <table className={table.table} aria-label="Endpoints of this consumer">
-              <thead>
-                <tr>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col" className={styles.num}>
-                    Requests
-                  </th>
-                  <th scope="col" className={styles.num}>
-                    Error rate
-                  </th>
-                  <th scope="col" className={styles.num}>
-                    p95
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {endpoints.data.items.map((row) => (
-                  <tr key={`${row.app_id} ${row.method} ${row.path}`}>
-                    <td>
-                      <MethodBadge method={row.method} />{" "}
-                      <Link
-                        className={[styles.rowLink, styles.mono].join(" ")}
-                        to="/projects/$project/endpoints/detail"
-                        params={{ project }}
-                        search={(previous: Record<string, unknown>) => ({
-                          ...pickShared(previous),
-                          app: row.app_slug ?? undefined,
-                          method: row.method,
-                          path: row.path,
-                        })}
-                      >
-                        {row.path}
-                      </Link>
-                    </td>
-                    <td className={styles.num}>{formatCount(row.total_requests)}</td>
-                    <td className={styles.num}>{formatRate(row.error_rate)}</td>
-                    <td className={styles.num}>{formatMs(row.p95_response_time_ms)}</td>
+        <QueryView query={endpoints} what="the endpoints" rows={4}>
+          {(data) => (
+            <div className={table.wrap}>
+              <table className={table.table} aria-label="Endpoints of this consumer">
+                <thead>
+                  <tr>
+                    <th scope="col">Endpoint</th>
+                    <th scope="col" className={styles.num}>
+                      Requests
+                    </th>
+                    <th scope="col" className={styles.num}>
+                      Error rate
+                    </th>
+                    <th scope="col" className={styles.num}>
+                      p95
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+                </thead>
+                <tbody>
+                  {data.items.map((row) => (
+                    <tr key={`${row.app_id} ${row.method} ${row.path}`}>
+                      <td>
+                        <MethodBadge method={row.method} />{" "}
+                        <Link
+                          className={[styles.rowLink, styles.mono].join(" ")}
+                          to="/projects/$project/endpoints/detail"
+                          params={{ project }}
+                          search={(previous: Record<string, unknown>) => ({
+                            ...pickShared(previous),
+                            app: row.app_slug ?? undefined,
+                            method: row.method,
+                            path: row.path,
+                          })}
+                        >
+                          {row.path}
+                        </Link>
+                      </td>
+                      <td className={styles.num}>{formatCount(row.total_requests)}</td>
+                      <td className={styles.num}>{formatRate(row.error_rate)}</td>
+                      <td className={styles.num}>{formatMs(row.p95_response_time_ms)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </QueryView>
       </Card>
       <Card title="Recent requests">
         {marked ? (
@@ -146,35 +135,39 @@ function RecentErrors({
   const errors = useQuery(
     trafficApi.errors(project, { ...windowParams(search, window), consumer, page_size: 10 }),
   );
-  if (errors.isError)
-    return <Failed error={errors.error} what="the errors" retry={() => void errors.refetch()} />;
-  if (errors.data === undefined) return <SkeletonRows rows={3} label="Loading the errors" />;
-  if (errors.data.items.length === 0)
-    return <p className={styles.updating}>No failed requests for this consumer.</p>;
   return (
-    <div className={table.wrap}>
-      <table className={table.table} aria-label="Errors of this consumer">
-        <thead>
-          <tr>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Status</th>
-            <th scope="col" className={styles.num}>
-              Count
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {errors.data.items.map((row) => (
-            <tr key={`${row.app_id} ${row.method} ${row.path} ${row.status_code}`}>
-              <td>
-                <MethodBadge method={row.method} /> <span className={styles.mono}>{row.path}</span>
-              </td>
-              <td>{row.status_code}</td>
-              <td className={styles.num}>{formatCount(row.count)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <QueryView
+      query={errors}
+      what="the errors"
+      rows={3}
+      empty={{ when: noItems, show: <Quiet>No failed requests for this consumer.</Quiet> }}
+    >
+      {(data) => (
+        <div className={table.wrap}>
+          <table className={table.table} aria-label="Errors of this consumer">
+            <thead>
+              <tr>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Status</th>
+                <th scope="col" className={styles.num}>
+                  Count
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((row) => (
+                <tr key={`${row.app_id} ${row.method} ${row.path} ${row.status_code}`}>
+                  <td>
+                    <MethodBadge method={row.method} /> <span className={styles.mono}>{row.path}</span>
+                  </td>
+                  <td>{row.status_code}</td>
+                  <td className={styles.num}>{formatCount(row.count)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </QueryView>
   );
 }

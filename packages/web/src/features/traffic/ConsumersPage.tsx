@@ -1,36 +1,24 @@
 // The consumers list: search, sort and paging on the server, each row opening the consumer page.
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { SkeletonRows } from "../../components/ui/Feedback";
-import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { Page, PageHeader } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
 import { formatDateTime } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { FilterBar } from "./FilterBar";
-import { Failed, formatCount, formatMs, formatRate, Pager, SortHeader, Updating } from "./parts";
+import { formatCount, formatMs, formatRate, Pager, SortHeader } from "./parts";
+import { noItems, QueryCard, Quiet } from "./query-view";
 import { TextFilter } from "./TextFilter";
 import { trafficApi } from "./traffic-api";
 import styles from "./Traffic.module.css";
-import {
-  useDataPainted,
-  useProjectSlug,
-  useSetSearch,
-  useTimeWindow,
-  useTrafficSearch,
-  windowParams,
-} from "./use-traffic";
+import { tableOrder, useDataPainted, useTrafficPage, windowParams } from "./use-traffic";
 
 const PAGE_SIZE = 50;
 
 export function ConsumersPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const zone = useTimeZone();
-  const { window, refresh } = useTimeWindow(search);
-  const sort = search.sort ?? "total_requests";
-  const dir = search.dir ?? (sort === "consumer" ? "asc" : "desc");
-  const page = search.page ?? 1;
+  const { sort, dir, page } = tableOrder(search, "total_requests", "consumer");
   const consumers = useQuery(
     trafficApi.consumers(project, {
       ...windowParams(search, window),
@@ -58,20 +46,14 @@ export function ConsumersPage() {
           onCommit={(q) => setSearch({ q, page: undefined })}
         />
       </FilterBar>
-      <Card
-        title={
-          <>
-            Consumers <Updating active={consumers.isPlaceholderData} />
-          </>
-        }
+      <QueryCard
+        title="Consumers"
+        query={consumers}
+        what="the consumers"
+        rows={6}
+        empty={{ when: noItems, show: <Quiet>No consumer matches in this window.</Quiet> }}
       >
-        {consumers.isError ? (
-          <Failed error={consumers.error} what="the consumers" retry={() => void consumers.refetch()} />
-        ) : consumers.data === undefined ? (
-          <SkeletonRows rows={6} label="Loading the consumers" />
-        ) : consumers.data.items.length === 0 ? (
-          <p className={styles.updating}>No consumer matches in this window.</p>
-        ) : (
+        {(data) => (
           <>
             <div className={table.wrap}>
               <table className={table.table} aria-label="Consumers">
@@ -116,7 +98,7 @@ export function ConsumersPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {consumers.data.items.map((row) => (
+                  {data.items.map((row) => (
                     <tr key={row.consumer_id || "(unknown)"}>
                       <td>
                         {row.consumer_id === "" ? (
@@ -151,10 +133,10 @@ export function ConsumersPage() {
                 </tbody>
               </table>
             </div>
-            <Pager page={page} pageSize={PAGE_SIZE} total={consumers.data.total_count} what="consumers" />
+            <Pager page={page} pageSize={PAGE_SIZE} total={data.total_count} what="consumers" />
           </>
         )}
-      </Card>
+      </QueryCard>
     </Page>
   );
 }

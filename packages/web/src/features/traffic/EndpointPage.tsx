@@ -24,11 +24,12 @@ import {
   MethodBadge,
   StatusPill,
 } from "./parts";
+import { QueryView } from "./query-view";
 import { RecentRequests } from "./RecentRequests";
 import { trafficApi } from "./traffic-api";
 import type { TimeWindow } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import { useDataPainted, useProjectSlug, useSetSearch, useTimeWindow, useTrafficSearch } from "./use-traffic";
+import { useDataPainted, useTrafficPage } from "./use-traffic";
 
 const TABS = [
   { id: "consumers", label: "Top consumers" },
@@ -37,10 +38,7 @@ const TABS = [
 ] as const;
 
 export function EndpointPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
-  const { window, refresh } = useTimeWindow(search);
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const app = search.app ?? "";
   const method = search.method ?? "";
   const path = search.path ?? "";
@@ -75,58 +73,58 @@ export function EndpointPage() {
         description={`App ${app}${d?.last_seen_at ? ` · last request ${formatDateTime(d.last_seen_at)}` : ""}`}
       />
       <FilterBar search={search} window={window} onRefresh={refresh} />
-      {detail.isError ? (
-        <Failed error={detail.error} what="the endpoint's figures" retry={() => void detail.refetch()} />
-      ) : d === undefined ? (
-        <SkeletonRows rows={2} label="Loading the endpoint's figures" />
-      ) : (
-        <KpiGrid label="Key figures">
-          <Kpi label="Requests" value={formatCount(d.total_requests)} />
-          <Kpi label="Requests / min" value={(d.total_requests / (window.ms / 60_000)).toFixed(2)} />
-          <Kpi label="Error rate" value={formatRate(d.error_rate)} />
-          <Kpi label="4xx" value={formatCount(d.client_errors)} />
-          <Kpi label="5xx" value={formatCount(d.server_errors)} />
-          <Kpi label="p50" value={formatMs(d.p50_response_time_ms)} />
-          <Kpi label="p95" value={formatMs(d.p95_response_time_ms)} />
-          <Kpi label="p99" value={formatMs(d.p99_response_time_ms)} />
-          <Kpi label="Data transferred" value={formatBytes(d.total_request_bytes + d.total_response_bytes)} />
-        </KpiGrid>
-      )}
+      <QueryView query={detail} what="the endpoint's figures" rows={2}>
+        {(d) => (
+          <KpiGrid label="Key figures">
+            <Kpi label="Requests" value={formatCount(d.total_requests)} />
+            <Kpi label="Requests / min" value={(d.total_requests / (window.ms / 60_000)).toFixed(2)} />
+            <Kpi label="Error rate" value={formatRate(d.error_rate)} />
+            <Kpi label="4xx" value={formatCount(d.client_errors)} />
+            <Kpi label="5xx" value={formatCount(d.server_errors)} />
+            <Kpi label="p50" value={formatMs(d.p50_response_time_ms)} />
+            <Kpi label="p95" value={formatMs(d.p95_response_time_ms)} />
+            <Kpi label="p99" value={formatMs(d.p99_response_time_ms)} />
+            <Kpi
+              label="Data transferred"
+              value={formatBytes(d.total_request_bytes + d.total_response_bytes)}
+            />
+          </KpiGrid>
+        )}
+      </QueryView>
       <TrafficCharts query={series} onZoom={(range) => setSearch({ ...range, range: undefined })} />
       <Card title="Status codes">
-        {codes.isError ? (
-          <Failed error={codes.error} what="the status codes" retry={() => void codes.refetch()} />
-        ) : codes.data === undefined ? (
-          <SkeletonRows rows={3} label="Loading the status codes" />
-        ) : (
-          <BarList
-            label="Requests by status code"
-            items={codes.data.map((row) => ({
-              key: String(row.status_code),
-              label: (
-                <Link
-                  className={styles.rowLink}
-                  to="/projects/$project/requests"
-                  params={{ project }}
-                  search={{
-                    range: search.range,
-                    since: search.since,
-                    until: search.until,
-                    env: search.env,
-                    app,
-                    method,
-                    route: path,
-                    codes: String(row.status_code),
-                  }}
-                >
-                  <StatusPill code={row.status_code} /> requests
-                </Link>
-              ),
-              value: row.total_requests,
-              color: row.status_code >= 500 ? "--danger" : row.status_code >= 400 ? "--warning" : "--success",
-            }))}
-          />
-        )}
+        <QueryView query={codes} what="the status codes" rows={3}>
+          {(data) => (
+            <BarList
+              label="Requests by status code"
+              items={data.map((row) => ({
+                key: String(row.status_code),
+                label: (
+                  <Link
+                    className={styles.rowLink}
+                    to="/projects/$project/requests"
+                    params={{ project }}
+                    search={{
+                      range: search.range,
+                      since: search.since,
+                      until: search.until,
+                      env: search.env,
+                      app,
+                      method,
+                      route: path,
+                      codes: String(row.status_code),
+                    }}
+                  >
+                    <StatusPill code={row.status_code} /> requests
+                  </Link>
+                ),
+                value: row.total_requests,
+                color:
+                  row.status_code >= 500 ? "--danger" : row.status_code >= 400 ? "--warning" : "--success",
+              }))}
+            />
+          )}
+        </QueryView>
       </Card>
       <Card>
         <div role="tablist" aria-label="More about this endpoint" className={styles.links}>

@@ -3,47 +3,26 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { TimeSeriesChart } from "../../components/charts";
-import { SkeletonRows } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
 import { formatDateTime } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { FilterBar } from "./FilterBar";
-import {
-  errorSeries,
-  Failed,
-  formatCount,
-  MethodBadge,
-  Pager,
-  SortHeader,
-  StatusPill,
-  Updating,
-} from "./parts";
+import { errorSeries, formatCount, MethodBadge, Pager, SortHeader, StatusPill } from "./parts";
+import { noItems, QueryCard, QueryView, Quiet } from "./query-view";
 import { trafficApi } from "./traffic-api";
 import { intervalMs } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import {
-  useDataPainted,
-  useProjectSlug,
-  useSetSearch,
-  useTimeWindow,
-  useTrafficSearch,
-  windowParams,
-} from "./use-traffic";
+import { tableOrder, useDataPainted, useTrafficPage, windowParams } from "./use-traffic";
 
 const PAGE_SIZE = 25;
 
 export function ErrorsPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const zone = useTimeZone();
-  const { window, refresh } = useTimeWindow(search);
   const base = windowParams(search, window);
   const series = useQuery(trafficApi.timeseries(project, base));
-  const sort = search.sort ?? "count";
-  const dir = search.dir ?? "desc";
-  const page = search.page ?? 1;
+  const { sort, dir, page } = tableOrder(search, "count");
   const classes = search.status === "4xx" || search.status === "5xx" ? search.status : undefined;
   const errors = useQuery(
     trafficApi.errors(project, {
@@ -74,36 +53,28 @@ export function ErrorsPage() {
         </label>
       </FilterBar>
       <Card title="Errors over time">
-        {series.isError ? (
-          <Failed error={series.error} what="the errors chart" retry={() => void series.refetch()} />
-        ) : series.data === undefined ? (
-          <SkeletonRows rows={4} label="Loading the errors chart" />
-        ) : (
-          <TimeSeriesChart
-            label="Client and server errors over time"
-            buckets={series.data.points.map((point) => point.bucket)}
-            bucketMs={intervalMs(series.data.interval)}
-            series={errorSeries(series.data)}
-            formatValue={formatCount}
-            timeZone={series.data.timezone}
-            onZoom={(range) => setSearch({ ...range, range: undefined, page: undefined })}
-          />
-        )}
+        <QueryView query={series} what="the errors chart" rows={4}>
+          {(data) => (
+            <TimeSeriesChart
+              label="Client and server errors over time"
+              buckets={data.points.map((point) => point.bucket)}
+              bucketMs={intervalMs(data.interval)}
+              series={errorSeries(data)}
+              formatValue={formatCount}
+              timeZone={data.timezone}
+              onZoom={(range) => setSearch({ ...range, range: undefined, page: undefined })}
+            />
+          )}
+        </QueryView>
       </Card>
-      <Card
-        title={
-          <>
-            By endpoint and status <Updating active={errors.isPlaceholderData} />
-          </>
-        }
+      <QueryCard
+        title="By endpoint and status"
+        query={errors}
+        what="the errors"
+        rows={5}
+        empty={{ when: noItems, show: <Quiet>No failed requests in this window.</Quiet> }}
       >
-        {errors.isError ? (
-          <Failed error={errors.error} what="the errors" retry={() => void errors.refetch()} />
-        ) : errors.data === undefined ? (
-          <SkeletonRows rows={5} label="Loading the errors" />
-        ) : errors.data.items.length === 0 ? (
-          <p className={styles.updating}>No failed requests in this window.</p>
-        ) : (
+        {(data) => (
           <>
             <div className={table.wrap}>
               <table className={table.table} aria-label="Errors">
@@ -137,7 +108,7 @@ export function ErrorsPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {errors.data.items.map((row) => (
+                  {data.items.map((row) => (
                     <tr key={`${row.app_id} ${row.method} ${row.path} ${row.status_code}`}>
                       <td>
                         <MethodBadge method={row.method} /> <span className={styles.mono}>{row.path}</span>
@@ -175,10 +146,10 @@ export function ErrorsPage() {
                 </tbody>
               </table>
             </div>
-            <Pager page={page} pageSize={PAGE_SIZE} total={errors.data.total_count} what="groups" />
+            <Pager page={page} pageSize={PAGE_SIZE} total={data.total_count} what="groups" />
           </>
         )}
-      </Card>
+      </QueryCard>
     </Page>
   );
 }

@@ -6,20 +6,20 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { buttonClass } from "../../components/ui/Button";
 import { CodeBlock } from "../../components/ui/Code";
-import { SkeletonRows } from "../../components/ui/Feedback";
-import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { Page, PageHeader } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
 import { formatDateTime } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { prettyPayload } from "./curl";
 import { Drawer } from "./Drawer";
 import { FilterBar } from "./FilterBar";
-import { Failed, Pager, Updating } from "./parts";
+import { Pager } from "./parts";
+import { noItems, QueryCard, Quiet } from "./query-view";
 import { TextFilter } from "./TextFilter";
 import { trafficApi } from "./traffic-api";
 import { LOG_LEVELS } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import { useDataPainted, useProjectSlug, useSetSearch, useTimeWindow, useTrafficSearch } from "./use-traffic";
+import { useDataPainted, useTrafficPage } from "./use-traffic";
 
 const PAGE_SIZE = 50;
 
@@ -28,11 +28,8 @@ function Level({ level }: { level: string }) {
 }
 
 export function LogsPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const zone = useTimeZone();
-  const { window, refresh } = useTimeWindow(search);
   const page = search.page ?? 1;
   const logs = useQuery(
     trafficApi.logs(project, {
@@ -88,23 +85,22 @@ export function LogsPage() {
           onCommit={(trace) => setSearch({ trace, page: undefined })}
         />
       </FilterBar>
-      <Card
-        title={
-          <>
-            Logs <Updating active={logs.isPlaceholderData} />
-          </>
-        }
+      <QueryCard
+        title="Logs"
+        query={logs}
+        what="the logs"
+        rows={8}
+        empty={{
+          when: noItems,
+          show: (
+            <Quiet>
+              No logs match between {formatDateTime(window.since, zone)} and{" "}
+              {formatDateTime(window.until, zone)}.
+            </Quiet>
+          ),
+        }}
       >
-        {logs.isError ? (
-          <Failed error={logs.error} what="the logs" retry={() => void logs.refetch()} />
-        ) : logs.data === undefined ? (
-          <SkeletonRows rows={8} label="Loading the logs" />
-        ) : logs.data.items.length === 0 ? (
-          <p className={styles.updating}>
-            No logs match between {formatDateTime(window.since, zone)} and{" "}
-            {formatDateTime(window.until, zone)}.
-          </p>
-        ) : (
+        {(data) => (
           <>
             <div className={table.wrap}>
               <table className={table.table} aria-label="Logs">
@@ -117,7 +113,7 @@ export function LogsPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {logs.data.items.map((row) => (
+                  {data.items.map((row) => (
                     <tr
                       key={row.id}
                       className={styles.clickRow}
@@ -139,10 +135,10 @@ export function LogsPage() {
                 </tbody>
               </table>
             </div>
-            <Pager page={page} pageSize={PAGE_SIZE} total={logs.data.total_count} what="logs" />
+            <Pager page={page} pageSize={PAGE_SIZE} total={data.total_count} what="logs" />
           </>
         )}
-      </Card>
+      </QueryCard>
       <Drawer
         open={open !== undefined}
         onClose={() => setSearch({ log: undefined })}

@@ -26,34 +26,22 @@ import {
   Pager,
   requestSeries,
   SortHeader,
-  Updating,
 } from "./parts";
+import { noItems, QueryCard, QueryView, Quiet } from "./query-view";
 import { trafficApi } from "./traffic-api";
 import { intervalMs, previousWindow } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import {
-  useDataPainted,
-  useProjectSlug,
-  useSetSearch,
-  useTimeWindow,
-  useTrafficSearch,
-  windowParams,
-} from "./use-traffic";
+import { tableOrder, useDataPainted, useTrafficPage, windowParams } from "./use-traffic";
 
 const PAGE_SIZE = 25;
 
 export function OverviewPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const zone = useTimeZone();
-  const { window, refresh } = useTimeWindow(search);
   const base = windowParams(search, window);
   const summary = useQuery(trafficApi.summary(project, base));
   const series = useQuery(trafficApi.timeseries(project, base));
-  const sort = search.sort ?? "total_requests";
-  const dir = search.dir ?? (sort === "endpoint" ? "asc" : "desc");
-  const page = search.page ?? 1;
+  const { sort, dir, page } = tableOrder(search, "total_requests", "endpoint");
   const endpoints = useQuery(
     trafficApi.endpoints(project, {
       ...base,
@@ -71,7 +59,6 @@ export function OverviewPage() {
     enabled: marked && summary.data !== undefined && summary.data.total_requests > 0,
   });
   const prev = previous.data;
-  const s = summary.data;
   const minutes = window.ms / 60_000;
 
   return (
@@ -91,107 +78,87 @@ export function OverviewPage() {
           />
         </label>
       </FilterBar>
-      {summary.isError ? (
-        <Failed error={summary.error} what="the summary" retry={() => void summary.refetch()} />
-      ) : s === undefined ? (
-        <SkeletonRows rows={2} label="Loading the summary" />
-      ) : s.total_requests === 0 && series.isSuccess && !summary.isPlaceholderData ? (
-        <Card>
-          <EmptyState
-            icon={Rocket}
-            title={`No requests between ${formatDateTime(window.since, zone)} and ${formatDateTime(window.until, zone)}`}
-            action={
-              <Link
-                to="/projects/$project/setup"
-                params={{ project }}
-                className={buttonClass({ variant: "primary" })}
+      <QueryView
+        query={summary}
+        what="the summary"
+        rows={2}
+        empty={{
+          when: (s) => s.total_requests === 0 && series.isSuccess && !summary.isPlaceholderData,
+          show: (
+            <Card>
+              <EmptyState
+                icon={Rocket}
+                title={`No requests between ${formatDateTime(window.since, zone)} and ${formatDateTime(window.until, zone)}`}
+                action={
+                  <Link
+                    to="/projects/$project/setup"
+                    params={{ project }}
+                    className={buttonClass({ variant: "primary" })}
+                  >
+                    Open the setup guide
+                  </Link>
+                }
               >
-                Open the setup guide
-              </Link>
-            }
-          >
-            Widen the time range, or send your first request with the snippets of the setup guide.
-          </EmptyState>
-        </Card>
-      ) : (
-        <KpiGrid label="Key figures">
-          <Kpi
-            label="Requests"
-            value={formatCount(s.total_requests)}
-            current={s.total_requests}
-            previous={prev?.total_requests}
-            betterWhen="neither"
-          />
-          <Kpi label="Requests / min" value={(s.total_requests / minutes).toFixed(2)} />
-          <Kpi
-            label="Error rate"
-            value={formatRate(s.error_rate)}
-            current={s.error_rate}
-            previous={prev?.error_rate}
-          />
-          <Kpi
-            label="4xx"
-            value={formatCount(s.client_errors)}
-            current={s.client_errors}
-            previous={prev?.client_errors}
-          />
-          <Kpi
-            label="5xx"
-            value={formatCount(s.server_errors)}
-            current={s.server_errors}
-            previous={prev?.server_errors}
-          />
-          <Kpi
-            label="p50"
-            value={formatMs(s.p50_response_time_ms)}
-            current={s.p50_response_time_ms}
-            previous={prev?.p50_response_time_ms}
-          />
-          <Kpi
-            label="p95"
-            value={formatMs(s.p95_response_time_ms)}
-            current={s.p95_response_time_ms}
-            previous={prev?.p95_response_time_ms}
-          />
-          <Kpi
-            label="p99"
-            value={formatMs(s.p99_response_time_ms)}
-            current={s.p99_response_time_ms}
-            previous={prev?.p99_response_time_ms}
-          />
-          <Kpi
-            label="Unique consumers"
-            value={formatCount(s.unique_consumers)}
-            current={s.unique_consumers}
-            previous={prev?.unique_consumers}
-            betterWhen="higher"
-          />
-          <Kpi label="Unique endpoints" value={formatCount(s.unique_endpoints)} />
-          <Kpi
-            label="Data transferred"
-            value={formatBytes(s.total_request_bytes + s.total_response_bytes)}
-            hint={`${formatBytes(s.total_request_bytes)} in, ${formatBytes(s.total_response_bytes)} out`}
-          />
-        </KpiGrid>
-      )}
+                Widen the time range, or send your first request with the snippets of the setup guide.
+              </EmptyState>
+            </Card>
+          ),
+        }}
+      >
+        {(s) => (
+          <KpiGrid label="Key figures">
+            <Kpi
+              label="Requests"
+              value={formatCount(s.total_requests)}
+              {...against(s, prev, "total_requests")}
+              betterWhen="neither"
+            />
+            <Kpi label="Requests / min" value={(s.total_requests / minutes).toFixed(2)} />
+            <Kpi label="Error rate" value={formatRate(s.error_rate)} {...against(s, prev, "error_rate")} />
+            <Kpi label="4xx" value={formatCount(s.client_errors)} {...against(s, prev, "client_errors")} />
+            <Kpi label="5xx" value={formatCount(s.server_errors)} {...against(s, prev, "server_errors")} />
+            <Kpi
+              label="p50"
+              value={formatMs(s.p50_response_time_ms)}
+              {...against(s, prev, "p50_response_time_ms")}
+            />
+            <Kpi
+              label="p95"
+              value={formatMs(s.p95_response_time_ms)}
+              {...against(s, prev, "p95_response_time_ms")}
+            />
+            <Kpi
+              label="p99"
+              value={formatMs(s.p99_response_time_ms)}
+              {...against(s, prev, "p99_response_time_ms")}
+            />
+            <Kpi
+              label="Unique consumers"
+              value={formatCount(s.unique_consumers)}
+              {...against(s, prev, "unique_consumers")}
+              betterWhen="higher"
+            />
+            <Kpi label="Unique endpoints" value={formatCount(s.unique_endpoints)} />
+            <Kpi
+              label="Data transferred"
+              value={formatBytes(s.total_request_bytes + s.total_response_bytes)}
+              hint={`${formatBytes(s.total_request_bytes)} in, ${formatBytes(s.total_response_bytes)} out`}
+            />
+          </KpiGrid>
+        )}
+      </QueryView>
       <TrafficCharts
         query={series}
         onZoom={(range) => setSearch({ ...range, range: undefined, page: undefined })}
       />
-      <Card
-        title={
-          <>
-            Endpoints <Updating active={endpoints.isPlaceholderData} />
-          </>
-        }
+      <QueryCard
+        title="Endpoints"
+        query={endpoints}
+        what="the endpoints"
+        rows={5}
+        empty={{ when: noItems, show: <Quiet>No endpoint matches in this window.</Quiet> }}
       >
-        {endpoints.isError ? (
-          <Failed error={endpoints.error} what="the endpoints" retry={() => void endpoints.refetch()} />
-        ) : endpoints.data === undefined ? (
-          <SkeletonRows rows={5} label="Loading the endpoints" />
-        ) : endpoints.data.items.length === 0 ? (
-          <p className={styles.updating}>No endpoint matches in this window.</p>
-        ) : (
+        {(data) => (
           <>
             <div className={table.wrap}>
               <table className={table.table} aria-label="Endpoints">
@@ -237,7 +204,7 @@ export function OverviewPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {endpoints.data.items.map((row) => (
+                  {data.items.map((row) => (
                     <tr key={`${row.app_id} ${row.method} ${row.path}`}>
                       <td>
                         <MethodBadge method={row.method} />{" "}
@@ -280,12 +247,17 @@ export function OverviewPage() {
                 </tbody>
               </table>
             </div>
-            <Pager page={page} pageSize={PAGE_SIZE} total={endpoints.data.total_count} what="endpoints" />
+            <Pager page={page} pageSize={PAGE_SIZE} total={data.total_count} what="endpoints" />
           </>
         )}
-      </Card>
+      </QueryCard>
     </Page>
   );
+}
+
+/** One figure now and in the previous period, for a KPI's change badge. */
+function against<K extends string>(now: Record<K, number>, before: Record<K, number> | undefined, key: K) {
+  return { current: now[key], previous: before?.[key] };
 }
 
 /** The time range, app and environment of a search (what links to other traffic pages keep). */

@@ -2,21 +2,21 @@
 // paging, a live mode that refetches page 1 every 5 s while the tab is visible, and the detail
 // drawer (`req=` in the URL, so an open record can be shared).
 import { useQuery } from "@tanstack/react-query";
-import { SkeletonRows } from "../../components/ui/Feedback";
-import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { Page, PageHeader } from "../../components/ui/Surface";
 import { Switch } from "../../components/ui/Switch";
 import { table } from "../../components/ui/Table";
 import { formatDateTime } from "../../lib/format";
 import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { FilterBar } from "./FilterBar";
-import { Failed, formatMs, MethodBadge, Pager, StatusPill, Updating } from "./parts";
+import { formatMs, MethodBadge, Pager, StatusPill } from "./parts";
+import { noItems, QueryCard, Quiet } from "./query-view";
 import { RequestDrawer } from "./RequestDrawer";
 import { TextFilter } from "./TextFilter";
 import { trafficApi } from "./traffic-api";
 import { HTTP_METHODS, type TrafficSearch } from "./traffic-search";
 import styles from "./Traffic.module.css";
-import { useDataPainted, useProjectSlug, useSetSearch, useTimeWindow, useTrafficSearch } from "./use-traffic";
+import { useDataPainted, useTrafficPage } from "./use-traffic";
 
 const PAGE_SIZE = 50;
 const LIVE_MS = 5000;
@@ -42,11 +42,8 @@ export function requestParams(search: TrafficSearch, window: { since: string; un
 }
 
 export function RequestsPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
+  const { project, search, setSearch, window, refresh } = useTrafficPage();
   const zone = useTimeZone();
-  const { window, refresh } = useTimeWindow(search);
   const page = search.page ?? 1;
   const live = search.live === true && page === 1 && search.since === undefined;
   const requests = useQuery({
@@ -156,23 +153,23 @@ export function RequestsPage() {
           onCommit={(trace) => setSearch({ trace, page: undefined })}
         />
       </FilterBar>
-      <Card
-        title={
-          <>
-            Requests <Updating active={requests.isPlaceholderData || requests.isRefetching} />
-          </>
-        }
+      <QueryCard
+        title="Requests"
+        updating={requests.isPlaceholderData || requests.isRefetching}
+        query={requests}
+        what="the requests"
+        rows={8}
+        empty={{
+          when: noItems,
+          show: (
+            <Quiet>
+              No requests match between {formatDateTime(window.since, zone)} and{" "}
+              {formatDateTime(window.until, zone)}.
+            </Quiet>
+          ),
+        }}
       >
-        {requests.isError ? (
-          <Failed error={requests.error} what="the requests" retry={() => void requests.refetch()} />
-        ) : requests.data === undefined ? (
-          <SkeletonRows rows={8} label="Loading the requests" />
-        ) : requests.data.items.length === 0 ? (
-          <p className={styles.updating}>
-            No requests match between {formatDateTime(window.since, zone)} and{" "}
-            {formatDateTime(window.until, zone)}.
-          </p>
-        ) : (
+        {(data) => (
           <>
             <div className={table.wrap}>
               <table className={table.table} aria-label="Requests">
@@ -189,7 +186,7 @@ export function RequestsPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {requests.data.items.map((row) => (
+                  {data.items.map((row) => (
                     <tr
                       key={row.id}
                       className={styles.clickRow}
@@ -217,10 +214,10 @@ export function RequestsPage() {
                 </tbody>
               </table>
             </div>
-            <Pager page={page} pageSize={PAGE_SIZE} total={requests.data.total_count} what="requests" />
+            <Pager page={page} pageSize={PAGE_SIZE} total={data.total_count} what="requests" />
           </>
         )}
-      </Card>
+      </QueryCard>
       <RequestDrawer
         project={project}
         id={search.req}

@@ -92,3 +92,22 @@ export function useDataPainted(ready: boolean): boolean {
 export function windowParams(search: TrafficSearch, window: TimeWindow) {
   return { since: window.since, until: window.until, app_slugs: search.app, environment: search.env };
 }
+
+/** What every traffic page reads first: its project, the URL's filters, their window. */
+export function useTrafficPage() {
+  const project = useProjectSlug();
+  const search = useTrafficSearch();
+  const setSearch = useSetSearch();
+  const { window, refresh } = useTimeWindow(search);
+  return { project, search, setSearch, window, refresh };
+}
+
+/**
+ * A sorted, paged table's order from the URL: `defaultSort` descending unless the URL says
+ * otherwise, except the text column `ascendingKey`, which reads best A to Z.
+ */
+export function tableOrder(search: TrafficSearch, defaultSort: string, ascendingKey?: string) {
+  const sort = search.sort ?? defaultSort;
+  const dir: "asc" | "desc" = search.dir ?? (sort === ascendingKey ? "asc" : "desc");
+  return { sort, dir, page: search.page ?? 1 };
+}

@@ -1,0 +1,57 @@
+// How a traffic region shows one query: the failure panel, a skeleton until the first answer,
+// what to show when the answer is empty, else the content built from the data; and the card
+// whose title says "Updating…" while new filters load over the previous figures.
+import type { UseQueryResult } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { SkeletonRows } from "../../components/ui/Feedback";
+import { Card } from "../../components/ui/Surface";
+import { Failed, Updating } from "./parts";
+import styles from "./Traffic.module.css";
+
+export type QueryViewProps<T> = {
+  query: UseQueryResult<T>;
+  /** What the query loads, as the failure panel names it ("the consumers"). */
+  what: string;
+  /** Height of the skeleton in rows. */
+  rows: number;
+  /** When the answer has nothing to show, and what to show then. */
+  empty?: { when: (data: T) => boolean; show: ReactNode };
+  children: (data: T) => ReactNode;
+};
+
+export function QueryView<T>({ query, what, rows, empty, children }: QueryViewProps<T>) {
+  if (query.isError) return <Failed error={query.error} what={what} retry={() => void query.refetch()} />;
+  if (query.data === undefined) return <SkeletonRows rows={rows} label={`Loading ${what}`} />;
+  if (empty?.when(query.data)) return <>{empty.show}</>;
+  return <>{children(query.data)}</>;
+}
+
+/** A card over one query, its title marked while a placeholder (the previous answer) is shown. */
+export function QueryCard<T>({
+  title,
+  updating,
+  ...view
+}: QueryViewProps<T> & {
+  title: string;
+  /** Defaults to "the previous answer is on screen while the new one loads". */
+  updating?: boolean;
+}) {
+  return (
+    <Card
+      title={
+        <>
+          {title} <Updating active={updating ?? view.query.isPlaceholderData} />
+        </>
+      }
+    >
+      <QueryView {...view} />
+    </Card>
+  );
+}
+
+/** The quiet line shown where a list has nothing in the window. */
+export function Quiet({ children }: { children: ReactNode }) {
+  return <p className={styles.updating}>{children}</p>;
+}
+
+export const noItems = (data: { items: readonly unknown[] }) => data.items.length === 0;
