@@ -8,8 +8,6 @@
 // Knobs: BENCH_ROWS (10000000), BENCH_LOG_ROWS (1000000), BENCH_RUNS (5 timed loads per page and
 // range, after one warm-up), BENCH_PAGE_TIMEOUT_SECONDS (20), BENCH_TIMEOUT_SECONDS (1800),
 // BENCH_DASHBOARD_DIR (serve another build of packages/web instead of packages/web/dist).
-import { type ChildProcess, fork } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -23,6 +21,7 @@ import { createLogger } from "../packages/server/src/logger.js";
 import { magicLinkTokenOf, outboxMessagesFor } from "../packages/server/test/support/mail.js";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, INSTALL_HINT } from "../packages/web/e2e/support/chromium.js";
 import { type DatasetApp, datasetParams, logsSql, requestsSql } from "./dataset.js";
+import { BenchChild } from "./child.js";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
@@ -106,48 +105,10 @@ async function serve(dataDir: string): Promise<void> {
 
 // ---- the parent: set-up over HTTP, then the browser ----
 
-class Child {
-  readonly #process: ChildProcess;
-
+/** The server child of this bench. */
+class Child extends BenchChild<ToChild, FromChild> {
   constructor(dataDir: string) {
-    this.#process = fork(fileURLToPath(import.meta.url), ["--server", dataDir], {
-      execArgv: ["--import", "tsx"],
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    });
-  }
-
-  next<T extends FromChild["type"]>(type: T, timeoutMs: number): Promise<Extract<FromChild, { type: T }>> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no "${type}" from the server within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      const onMessage = (message: FromChild) => {
-        if (message.type !== "error" && message.type !== type) return;
-        clearTimeout(timer);
-        this.#process.off("message", onMessage);
-        if (message.type === "error") reject(new Error(`server: ${message.message}`));
-        else resolve(message as Extract<FromChild, { type: T }>);
-      };
-      this.#process.on("message", onMessage);
-    });
-  }
-
-  send(message: ToChild): void {
-    this.#process.send(message);
-  }
-
-  async stop(): Promise<void> {
-    if (this.#process.exitCode !== null) return;
-    this.#process.send({ type: "stop" } satisfies ToChild);
-    const exited = once(this.#process, "exit");
-    const timer = setTimeout(() => this.#process.kill("SIGKILL"), 30_000);
-    await exited;
-    clearTimeout(timer);
-  }
-
-  kill(): void {
-    this.#process.kill("SIGKILL");
+    super(fileURLToPath(import.meta.url), dataDir);
   }
 }
 

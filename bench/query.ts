@@ -7,9 +7,6 @@
 // Knobs: BENCH_ROWS (10000000), BENCH_LOG_ROWS (1000000), BENCH_CALLS (15 per route),
 // BENCH_TIMEOUT_SECONDS (1500, after which everything is stopped), BENCH_USERS (8 dashboard
 // users loading the overview at once, the read-concurrency phase at the end).
-import { type ChildProcess, fork } from "node:child_process";
-import { once } from "node:events";
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -31,6 +28,7 @@ import type {
 } from "../packages/server/src/stores/events/index.js";
 import { magicLinkTokenOf, outboxMessagesFor } from "../packages/server/test/support/mail.js";
 import { logsSql, requestsSql } from "./dataset.js";
+import { BenchChild } from "./child.js";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
@@ -39,8 +37,6 @@ const WARMUP_CALLS = 2;
 const TIMEOUT_SECONDS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 1500);
 const DAY = 86_400_000;
 const CONCURRENT_USERS = Number(process.env.BENCH_USERS ?? 8);
-/** Linux's USER_HZ: /proc reports CPU times in these ticks. */
-const CLOCK_TICKS = 100;
 
 // ---- messages between the two processes ----
 
@@ -291,59 +287,10 @@ async function serve(dataDir: string): Promise<void> {
 
 // ---- the parent: resources over HTTP, then the timings ----
 
-class Child {
-  readonly #process: ChildProcess;
-
+/** The server child of this bench. */
+class Child extends BenchChild<ToChild, FromChild> {
   constructor(dataDir: string) {
-    this.#process = fork(fileURLToPath(import.meta.url), ["--server", dataDir], {
-      execArgv: ["--import", "tsx"],
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    });
-  }
-
-  next<T extends FromChild["type"]>(type: T, timeoutMs: number): Promise<Extract<FromChild, { type: T }>> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no "${type}" from the server within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      const onMessage = (message: FromChild) => {
-        if (message.type === "error" || message.type === type) {
-          clearTimeout(timer);
-          this.#process.off("message", onMessage);
-          if (message.type === "error") reject(new Error(`server: ${message.message}`));
-          else resolve(message as Extract<FromChild, { type: T }>);
-        }
-      };
-      this.#process.on("message", onMessage);
-    });
-  }
-
-  ask<T extends FromChild["type"]>(message: ToChild, answer: T, timeoutMs = 60_000) {
-    const reply = this.next(answer, timeoutMs);
-    this.#process.send(message);
-    return reply;
-  }
-
-  async stop(): Promise<void> {
-    if (this.#process.exitCode !== null) return;
-    this.#process.send({ type: "stop" } satisfies ToChild);
-    const exited = once(this.#process, "exit");
-    const timer = setTimeout(() => this.#process.kill("SIGKILL"), 30_000);
-    await exited;
-    clearTimeout(timer);
-  }
-
-  /** The server process's CPU time so far (user + system, all threads), in seconds. */
-  cpuSeconds(): number {
-    const stat = readFileSync(`/proc/${this.#process.pid}/stat`, "utf8");
-    // Fields after the parenthesised command name: state is the first, utime the 12th, stime the 13th.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  }
-
-  kill(): void {
-    this.#process.kill("SIGKILL");
+    super(fileURLToPath(import.meta.url), dataDir);
   }
 }
 
