@@ -165,7 +165,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("the trace page", () => {
     const remote = page.getByRole("button", { name: /^POST \/charges server\s+error/ });
     await remote.focus();
     await page.keyboard.press("Enter");
-    expect(await remote.getAttribute("aria-pressed")).toBe("true");
+    // The selection lands once the router has written ?span= and the page has rendered again.
+    await expect.poll(() => remote.getAttribute("aria-pressed")).toBe("true");
     await expect.poll(() => new URL(page.url()).searchParams.get("span")).toBe(REMOTE);
     const attributes = page.getByRole("region", { name: "Span attributes" });
     await attributes.getByText("payment.attempt").waitFor();
