@@ -22,14 +22,18 @@ import type { RecordKind } from "../packages/server/src/modules/ingest/records.j
 import { requestKind } from "../packages/server/src/modules/ingest/requests.records.js";
 import { spanKind } from "../packages/server/src/modules/ingest/spans.records.js";
 import { OTLP_MESSAGES } from "../packages/server/src/modules/otlp/otlp.decode.js";
-import { migrateEvents, openEventsExecutor } from "../packages/server/src/stores/events/index.js";
+import {
+  applyTableSettings,
+  migrateEvents,
+  openEventsExecutor,
+} from "../packages/server/src/stores/events/index.js";
 import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
+import { BATCH, generator, requestRecords, spanRecords } from "./records.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 /** 64 closed-loop clients keep about one 6,400-row insert in flight: see docs/performance.md. */
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 64);
-const BATCH = 100;
 /** Distinct bodies cycled by the clients; rows differ in ids and times anyway. */
 const BODIES = 200;
 /** A hard cap next to the time limit, so a runaway loop cannot post forever. */
@@ -40,10 +44,6 @@ const BASELINE_CHUNKS = 20;
 /** The compiled CLI, as `npm start` runs it (the bench script builds first). */
 const CLI = fileURLToPath(new URL("../packages/server/dist/cli.js", import.meta.url));
 
-const METHODS = ["GET", "GET", "GET", "GET", "POST", "PUT", "DELETE"];
-const ROUTES = ["/api/v1/orders/{id}", "/api/v1/users/{id}", "/api/v1/products", "/api/v1/cart/{id}/items"];
-const STATUSES = [200, 200, 200, 200, 200, 201, 204, 304, 400, 401, 404, 500, 503];
-
 function say(text: string): void {
   process.stdout.write(`${text}\n`);
 }
@@ -52,88 +52,6 @@ function say(text: string): void {
 function line(label: string, value: string, target?: readonly [string, boolean]): void {
   const verdict = target === undefined ? "" : `  [target ${target[0]}: ${target[1] ? "met" : "MISSED"}]`;
   say(`${label.padEnd(10)}${value.padEnd(62)}${verdict}`.trimEnd());
-}
-
-/** Deterministic pseudo-random numbers: the same bodies on every run. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 0x1_0000_0000;
-  };
-}
-
-/** One 100-record batch of about 45 KB, like the baseline measurements' records. */
-function requestRecords(seed: number, appSlug: string): Record<string, unknown>[] {
-  const random = generator(seed);
-  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
-  const now = Date.now();
-  return Array.from({ length: BATCH }, () => {
-    const consumer = Math.floor(random() * 5000);
-    const route = pick(ROUTES);
-    return {
-      app_id: appSlug,
-      timestamp: new Date(now - Math.floor(random() * 600_000)).toISOString(),
-      environment: random() < 0.8 ? "production" : "staging",
-      method: pick(METHODS),
-      path: route.replace("{id}", String(Math.floor(random() * 100_000))),
-      status_code: pick(STATUSES),
-      response_time_ms: Math.round(-Math.log(1 - random()) * 120 * 100) / 100,
-      request_size: Math.floor(random() * 4096),
-      response_size: Math.floor(random() * 65_536),
-      ip_address: `10.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}`,
-      user_agent:
-        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
-      consumer_id: `consumer-${consumer}`,
-      consumer_name: `Consumer ${consumer}`,
-      consumer_group: `group-${consumer % 10}`,
-      ...(random() < 0.13
-        ? { request_payload: `{"sku":"A-${Math.floor(random() * 1000)}","quantity":2}` }
-        : {}),
-    };
-  });
-}
-
-const SPAN_NAMES = ["GET /api/v1/orders/{id}", "SELECT orders", "charge card", "POST psp", "render"];
-const SPAN_KINDS = ["server", "db", "internal", "http", "internal"];
-
-/** One 100-span batch: ten traces of ten spans (a server root and its children), as the APILens
- *  SDK sends them, with a few attributes each. */
-function spanRecords(seed: number, appSlug: string): Record<string, unknown>[] {
-  const random = generator(seed);
-  const hex = (digits: number) =>
-    Array.from({ length: digits }, () => Math.floor(random() * 16).toString(16)).join("");
-  const now = Date.now();
-  const spans: Record<string, unknown>[] = [];
-  for (let trace = 0; trace < BATCH / 10; trace++) {
-    const traceId = hex(32);
-    const rootId = hex(16);
-    const start = now - Math.floor(random() * 600_000);
-    for (let i = 0; i < 10; i++) {
-      const kind = i === 0 ? 0 : 1 + Math.floor(random() * 4);
-      const failed = random() < 0.03;
-      spans.push({
-        app_id: appSlug,
-        timestamp: new Date(start + i * 3).toISOString(),
-        environment: random() < 0.8 ? "production" : "staging",
-        trace_id: traceId,
-        span_id: i === 0 ? rootId : hex(16),
-        parent_span_id: i === 0 ? "" : rootId,
-        name: SPAN_NAMES[kind],
-        kind: SPAN_KINDS[kind],
-        service_name: "checkout-api",
-        duration_ms: Math.round(-Math.log(1 - random()) * (i === 0 ? 120 : 15) * 100) / 100,
-        status: failed ? "error" : "ok",
-        status_code: i === 0 ? (failed ? 500 : 200) : 0,
-        attributes: {
-          "http.method": "GET",
-          "db.rows": Math.floor(random() * 50),
-          "cache.hit": random() < 0.5,
-        },
-      });
-    }
-  }
-  return spans;
 }
 
 /** Unix nanoseconds as OTLP carries them. */
@@ -278,7 +196,9 @@ function passedThrough(): NodeJS.ProcessEnv {
 }
 
 function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, "start"], {
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, CLI, "start"], {
     env: { ...passedThrough(), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -430,6 +350,8 @@ async function runBaseline(scenario: Scenario, dir: string, rows: number): Promi
   const events = await openEventsExecutor({ chdbPath: join(dir, "events"), database: "bench_baseline" });
   try {
     await migrateEvents(events);
+    // The server's tables carry the driver's settings: so do the baseline's.
+    await applyTableSettings(events);
     const app = { id: "00000000-0000-4000-8000-000000000001", slug: "api" };
     const principal = { keyId: "bench", project: { id: "bench-project", slug: "bench" }, app: null };
     const perInsert = BASELINE_ROWS_PER_INSERT / BATCH;

@@ -87,6 +87,8 @@ function recording(inner: EventsExecutor): { executor: EventsExecutor; start(): 
   const executor: EventsExecutor = {
     engine: inner.engine,
     database: inner.database,
+    tableSettings: inner.tableSettings,
+    insertLanes: inner.insertLanes,
     query<Row>(sql: string, params?: QueryParams, lane?: Lane) {
       captured?.push({ sql, params, lane });
       return inner.query<Row>(sql, params, lane);

@@ -33,6 +33,7 @@ import { createResourceServices, type ResourceServices } from "./resources.js";
 import { loadOrCreateSecret } from "./secrets.js";
 import {
   applyRetention,
+  applyTableSettings,
   type EventsExecutor,
   loadEngineTimeZones,
   migrateEvents,
@@ -133,6 +134,9 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       api_spans: config.retention.spansDays,
     });
     if (retentionChanged.length > 0) logger.info({ tables: retentionChanged }, "events retention changed");
+    const tuned = await applyTableSettings(events);
+    if (tuned.length > 0)
+      logger.info({ tables: tuned, settings: events.tableSettings }, "events table settings applied");
     const ingest = createIngestService({
       directory: resources.ingestDirectory,
       events,

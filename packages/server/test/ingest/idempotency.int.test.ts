@@ -191,6 +191,8 @@ describe.each(metadataBackends())("Idempotency-Key on $name", (backend: Metadata
     const lossy: EventsExecutor = {
       engine: events.engine,
       database: events.database,
+      tableSettings: events.tableSettings,
+      insertLanes: events.insertLanes,
       query: (sql, params, lane) => events.query(sql, params, lane),
       command: (sql, params) => events.command(sql, params),
       ping: (timeoutMs) => events.ping(timeoutMs),

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { API_LOGS, API_REQUESTS, API_SPANS } from "../../src/stores/events/index.js";
 import {
   applyRetention,
+  applyTableSettings,
   type EventsExecutor,
   migrateEvents,
   openEventsExecutor,
@@ -80,6 +81,24 @@ describe.each(eventsBackends())("ingest tables on $name", ({ options }) => {
     );
     expect((await table("api_logs"))?.engine_full).toContain("TTL toDateTime(timestamp) + toIntervalDay(3)");
     expect(await applyRetention(events, { api_requests: 7, api_logs: 3 })).toEqual([]);
+  });
+
+  it("carries the driver's MergeTree settings on every table, set once and kept on restart", async () => {
+    const wanted = Object.entries(events.tableSettings);
+    const tables = ["api_requests", "api_logs", "api_spans"];
+    if (wanted.length === 0) {
+      expect(await applyTableSettings(events)).toEqual([]);
+      return;
+    }
+    expect(await applyTableSettings(events)).toEqual(expect.arrayContaining(tables));
+    for (const name of tables) {
+      for (const [setting, value] of wanted) {
+        expect((await table(name))?.engine_full).toContain(`${setting} = ${value}`);
+      }
+      // The settings the table was created with survive the change.
+      expect((await table(name))?.engine_full).toContain("fsync_after_insert = 1");
+    }
+    expect(await applyTableSettings(events)).toEqual([]);
   });
 
   it("drops rows past the new retention", async () => {

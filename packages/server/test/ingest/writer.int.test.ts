@@ -136,6 +136,36 @@ describe.each(eventsBackends())("events writer on $name", ({ options }) => {
     expect(w.stats().inserts).toBe(2);
   });
 
+  it("keeps up to the store's insert lanes in flight, never more, and stores every batch", async () => {
+    let running = 0;
+    let most = 0;
+    const counting: EventsExecutor = {
+      engine: events.engine,
+      database: events.database,
+      tableSettings: events.tableSettings,
+      insertLanes: events.insertLanes,
+      query: (sql, params, lane) => events.query(sql, params, lane),
+      command: (sql, params) => events.command(sql, params),
+      ping: (timeoutMs) => events.ping(timeoutMs),
+      close: () => events.close(),
+      async insert(batch) {
+        running += 1;
+        most = Math.max(most, running);
+        try {
+          await events.insert(batch);
+        } finally {
+          running -= 1;
+        }
+      },
+    };
+    const w = writer({ executor: counting, flushRows: 100, flushIntervalMs: 0 });
+    await Promise.all(Array.from({ length: 12 }, () => w.write(chunkOf(100))));
+    expect(events.insertLanes).toBeGreaterThanOrEqual(1);
+    expect(most).toBe(events.insertLanes);
+    expect(w.stats()).toMatchObject({ insertedRows: 1200, queuedRows: 0, insertingRows: 0 });
+    expect(await count()).toBe(1200);
+  });
+
   it("never splits a batch across inserts", async () => {
     const w = writer({ flushRows: 100 });
     await Promise.all([w.write(chunkOf(60)), w.write(chunkOf(60)), w.write(chunkOf(60))]);

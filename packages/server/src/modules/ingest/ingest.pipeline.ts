@@ -68,9 +68,12 @@ export function prepareBatch<R, Column extends string>(
   let rejected = 0;
   let probe: BatchProbe | null = null;
 
-  // One list reused for every record: most records have no problem, and allocation is GC time.
+  // One problem list and one row array reused for every record: most records have no problem,
+  // and allocation is GC time on the hot path.
   const problems: RecordProblem[] = [];
-  records.forEach((record, index) => {
+  const values: unknown[] = new Array(columns.length);
+  for (let index = 0; index < records.length; index++) {
+    const record = records[index];
     problems.length = 0;
     noteUnknownFields(record, kind.fields, ignored);
     if (!validate(record)) {
@@ -79,11 +82,13 @@ export function prepareBatch<R, Column extends string>(
       const common = settleCommonFields(record as CommonInput, context, resolveApp, oldest, newest, problems);
       const row = common === null ? null : kind.build(record as R, common, problems);
       if (common !== null && row !== null) {
-        lines.push(JSON.stringify(columns.map((column) => row.row[column])));
+        for (let column = 0; column < columns.length; column++)
+          values[column] = row.row[columns[column] as Column];
+        lines.push(JSON.stringify(values));
         rowRecords.push(index);
         probe ??= { id: common.id, timestampMs: common.timestampMs };
         noteDiscovery(discovery, common, row.endpoint);
-        return;
+        continue;
       }
     }
     rejected += 1;
@@ -91,7 +96,7 @@ export function prepareBatch<R, Column extends string>(
       if (errors.length >= INGEST_LIMITS.listedErrors) break;
       errors.push({ index, pointer: `/${kind.name}/${index}${problem.path}`, message: problem.message });
     }
-  });
+  }
 
   return {
     accepted: lines.length,
@@ -194,7 +199,7 @@ function settleCommonFields(
     problems.push({ path: "/timestamp", message: "is more than 1 hour ahead of the server's clock" });
   }
 
-  const environment = normaliseEnvironmentName(record.environment ?? "production");
+  const environment = environmentOf(record.environment);
   if (environment === "" || environment.length > INGEST_LIMITS.environmentLength) {
     problems.push({
       path: "/environment",
@@ -212,6 +217,12 @@ function settleCommonFields(
   };
 }
 
+/** The record's environment, normalised; the common names skip the string work. */
+function environmentOf(sent: string | undefined): string {
+  if (sent === undefined || sent === "production") return "production";
+  return normaliseEnvironmentName(sent);
+}
+
 /** Resolves `app_id` (UUID in any letter case, or slug) to a live app the key may write to;
  *  a string is the reason it cannot. */
 function appResolver(context: BatchContext): (identifier: string) => AppRef | string {
@@ -223,7 +234,8 @@ function appResolver(context: BatchContext): (identifier: string) => AppRef | st
     byIdentifier.set(app.slug.toLowerCase(), app);
   }
   return (identifier) => {
-    const app = byIdentifier.get(identifier.trim().toLowerCase());
+    // Clients send the same spelling on every record: the exact text is looked up first.
+    const app = byIdentifier.get(identifier) ?? byIdentifier.get(identifier.trim().toLowerCase());
     if (app !== undefined) return app;
     return principal.app === null
       ? `is not a live app of project "${principal.project.slug}"`

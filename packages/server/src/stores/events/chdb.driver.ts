@@ -58,8 +58,8 @@ export async function openChdbExecutor(options: ChdbDriverOptions): Promise<Even
   await acquireDirectory(directory);
   try {
     await mkdir(directory, { recursive: true });
-    const [write, read] = openSessions(directory);
-    return new ChdbExecutor(database, directory, write, read);
+    const { writes, read } = openSessions(directory);
+    return new ChdbExecutor(database, directory, writes, read);
   } catch (error) {
     await releaseDirectory(directory);
     const reason = error instanceof Error ? error.message : String(error);
@@ -103,29 +103,59 @@ function releaseDirectory(directory: string): Promise<void> {
   return released;
 }
 
-/** A write session (inserts, DDL) and a read session: a session runs one call at a time, so
- *  dashboard reads must not share one with ingest flushes. */
-function openSessions(directory: string): [Session, Session] {
-  const write = new Session(directory, { connectionArgs: CONNECTION_ARGS });
+/**
+ * Inserts that run at once, each on its own write session: while one insert is stored, the next
+ * group of batches goes out on the other instead of waiting for it (docs/performance.md, "Two
+ * insert lanes"). Two, because the engine's merges and the JavaScript thread share the other core.
+ */
+const INSERT_LANES = 2;
+
+/** Write sessions (inserts; the first also DDL) and a read session: a session runs one call at
+ *  a time, so dashboard reads must not share one with ingest flushes. */
+function openSessions(directory: string): { writes: Session[]; read: Session } {
+  const opened: Session[] = [];
   try {
-    return [write, new Session(directory, { connectionArgs: CONNECTION_ARGS })];
+    for (let i = 0; i <= INSERT_LANES; i++) {
+      opened.push(new Session(directory, { connectionArgs: CONNECTION_ARGS }));
+    }
   } catch (error) {
-    write.close();
+    for (const session of opened) session.close();
     throw error;
   }
+  const read = opened.pop() as Session;
+  return { writes: opened, read };
 }
+
+/**
+ * Fewer, wider merges: ingest's group commits make parts of a few thousand rows, and with the
+ * default base (5) re-merging them cost the engine more CPU than parsing the inserts on these
+ * two cores; a base of 10 halved it, for a few more active parts (docs/performance.md, "Merges").
+ * A ClickHouse server has its own cores for merges and keeps its defaults.
+ */
+const TABLE_SETTINGS = Object.freeze({ merge_selector_base: 10 });
 
 class ChdbExecutor implements EventsExecutor {
   readonly engine = "chdb" as const;
+  readonly tableSettings = TABLE_SETTINGS;
+  readonly insertLanes = INSERT_LANES;
   readonly #calls = new CallTracker();
+  /** Calls running or queued per write session, to send an insert to the least busy one. */
+  readonly #writeLoad: number[];
   #closing: Promise<void> | undefined;
 
   constructor(
     readonly database: string,
     private readonly directory: string,
-    private readonly write: Session,
+    private readonly writes: readonly Session[],
     private readonly read: Session,
-  ) {}
+  ) {
+    this.#writeLoad = writes.map(() => 0);
+  }
+
+  /** DDL and write-lane queries: always the first write session, so they run in order. */
+  private get write(): Session {
+    return this.writes[0] as Session;
+  }
 
   query<Row>(sql: string, params?: QueryParams, lane: Lane = "read"): Promise<Row[]> {
     const session = lane === "read" ? this.read : this.write;
@@ -142,8 +172,10 @@ class ChdbExecutor implements EventsExecutor {
     return this.#calls.run(async () => {
       const table = qualifiedTable(this.database, batch.table);
       if (batch.body.length === 0) return;
+      const lane = this.#leastBusyWriteSession();
+      this.#writeLoad[lane] = (this.#writeLoad[lane] ?? 0) + 1;
       try {
-        await this.write.insert({
+        await (this.writes[lane] as Session).insert({
           table,
           values: batch.body,
           format: "JSONCompactEachRow",
@@ -156,8 +188,18 @@ class ChdbExecutor implements EventsExecutor {
           toStoreError(error, describeInsert(batch.table, batch.rowCount)),
           typeof row === "number" ? row : undefined,
         );
+      } finally {
+        this.#writeLoad[lane] = (this.#writeLoad[lane] ?? 1) - 1;
       }
     });
+  }
+
+  #leastBusyWriteSession(): number {
+    let best = 0;
+    for (let lane = 1; lane < this.#writeLoad.length; lane++) {
+      if ((this.#writeLoad[lane] ?? 0) < (this.#writeLoad[best] ?? 0)) best = lane;
+    }
+    return best;
   }
 
   ping(timeoutMs = 2_000): Promise<void> {
@@ -177,7 +219,7 @@ class ChdbExecutor implements EventsExecutor {
 
   async #shutdown(): Promise<void> {
     await this.#calls.close();
-    this.write.close();
+    for (const session of this.writes) session.close();
     this.read.close();
     await releaseDirectory(this.directory);
   }

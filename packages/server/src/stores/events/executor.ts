@@ -24,6 +24,11 @@ export interface EventsExecutor {
   readonly engine: "chdb" | "clickhouse";
   /** The database every unqualified table name refers to. */
   readonly database: string;
+  /** MergeTree settings this engine wants on every events table, applied at start-up by
+   *  applyTableSettings (empty: the engine's defaults). */
+  readonly tableSettings: Readonly<Record<string, number>>;
+  /** Inserts that may run at once: a writer keeps up to this many in flight. */
+  readonly insertLanes: number;
   /** Runs a SELECT and returns its rows as objects (JSON format; 64-bit ints as numbers). */
   query<Row>(sql: string, params?: QueryParams, lane?: Lane): Promise<Row[]>;
   /** Runs a statement that returns no rows (DDL, ALTER, INSERT … SELECT). */

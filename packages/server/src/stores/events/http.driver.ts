@@ -81,6 +81,9 @@ export async function openHttpExecutor(options: HttpDriverOptions): Promise<Even
 
 class HttpExecutor implements EventsExecutor {
   readonly engine = "clickhouse" as const;
+  readonly tableSettings = Object.freeze({});
+  /** A server takes concurrent inserts; two keep one filling while the other is stored. */
+  readonly insertLanes = 2;
   readonly #calls = new CallTracker();
   #closing: Promise<void> | undefined;
 

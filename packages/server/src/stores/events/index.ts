@@ -26,6 +26,7 @@ export {
 } from "./writer.js";
 export {
   applyRetention,
+  applyTableSettings,
   type EventsMigration,
   type EventsMigrationContext,
   EventsMigrationError,

@@ -1,7 +1,8 @@
 // The buffered writer of one events table (group commit): batches arriving concurrently wait
 // together and go out as one insert, so the engine sees few large inserts (one part each)
-// instead of one small insert per request. A batch's promise settles with the insert that
-// holds all of its rows; a batch is never split across inserts.
+// instead of one small insert per request. Up to the executor's insertLanes inserts run at once.
+// A batch's promise settles with the insert that holds all of its rows; a batch is never split
+// across inserts.
 import type { Logger } from "pino";
 import { type EventsExecutor, EventsStoreError } from "./executor.js";
 import type { EventsTable } from "./tables/index.js";
@@ -78,7 +79,8 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
   let queuedBytes = 0;
   let insertingRows = 0;
   let insertingBytes = 0;
-  let flushing: Promise<void> | null = null;
+  /** Inserts in flight, at most executor.insertLanes. */
+  const flushes = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
   let starting = false;
   let lastStartedAt = Number.NEGATIVE_INFINITY;
@@ -87,13 +89,13 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
   const counters = { insertedRows: 0, inserts: 0, failedRows: 0, refusedBatches: 0 };
 
   /**
-   * Starts an insert when one is due and none is running, otherwise arms the timer. Due means:
+   * Starts an insert when one is due and a lane is free, otherwise arms the timer. Due means:
    * flushRows (or flushBytes) are waiting, or flushIntervalMs have passed since the previous
-   * insert started. Inserts thus run at most once per interval unless they are full, and the
-   * interval elapses while the previous insert runs instead of after it.
+   * insert started. Inserts thus start at most once per interval unless they are full, and the
+   * interval elapses while earlier inserts run instead of after them.
    */
   function pump(): void {
-    if (flushing !== null || starting || queue.length === 0) return;
+    if (flushes.size >= executor.insertLanes || starting || queue.length === 0) return;
     const sinceLast = performance.now() - lastStartedAt;
     const due =
       closing ||
@@ -114,13 +116,15 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
     starting = true;
     setImmediate(() => {
       starting = false;
-      if (flushing !== null || queue.length === 0) return;
+      if (flushes.size >= executor.insertLanes || queue.length === 0) return;
       lastStartedAt = performance.now();
-      const taken = takeInsert();
-      flushing = flush(taken).finally(() => {
-        flushing = null;
+      const flushing: Promise<void> = flush(takeInsert()).finally(() => {
+        flushes.delete(flushing);
         pump();
       });
+      flushes.add(flushing);
+      // Another lane may take what is still waiting, or arm the timer for it.
+      pump();
     });
   }
 
@@ -222,8 +226,8 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
         clearTimeout(timer);
         timer = undefined;
         pump();
-        while (flushing !== null || starting || queue.length > 0) {
-          if (flushing !== null) await flushing;
+        while (flushes.size > 0 || starting || queue.length > 0) {
+          if (flushes.size > 0) await Promise.race(flushes);
           else await new Promise<void>((resolve) => setImmediate(resolve));
         }
       })();

@@ -6,6 +6,7 @@ import { clientFieldsMigration } from "./0004-client-fields.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
+export { applyTableSettings } from "./table-settings.js";
 export { type EventsMigration, type EventsMigrationContext, EventsMigrationError } from "./runner.js";
 
 /** Append only; a released entry is never edited or renumbered. */
