@@ -1,6 +1,8 @@
 // The bench's records: deterministic request records and spans like the baseline measurements'
 // (4 routes with ids in the path, a status mix, exponential latencies, 5,000 consumers, 13% with a
-// payload), shared by bench:ingest and bench:engine so both measure the same rows.
+// payload), spans, and request records as OTLP/HTTP protobuf exports of SERVER spans; shared by
+// bench:ingest and bench:engine so both measure the same rows.
+import { OTLP_MESSAGES } from "../packages/server/src/modules/otlp/otlp.decode.js";
 
 /** Records per posted batch. */
 export const BATCH = 100;
@@ -89,4 +91,71 @@ export function spanRecords(seed: number, appSlug: string): Record<string, unkno
     }
   }
   return spans;
+}
+
+/** Unix nanoseconds as OTLP carries them. */
+function nanos(ms: number): string {
+  return `${BigInt(Math.round(ms * 1000)) * 1000n}`;
+}
+
+/** The same records as one protobuf ExportTraceServiceRequest: one SERVER span per record,
+ *  with the HTTP semantic-convention attributes an instrumentation library sets. */
+export function otlpBody(batch: readonly Record<string, unknown>[], appSlug: string, seed: number): Buffer {
+  const random = generator(seed * 7919);
+  const hex = (digits: number) =>
+    Array.from({ length: digits }, () => Math.floor(random() * 16).toString(16)).join("");
+  const attribute = (key: string, value: unknown) => ({
+    key,
+    value: typeof value === "number" ? { intValue: value } : { stringValue: String(value) },
+  });
+  const byEnvironment = new Map<string, Record<string, unknown>[]>();
+  for (const record of batch) {
+    const environment = String(record.environment);
+    byEnvironment.set(environment, [...(byEnvironment.get(environment) ?? []), record]);
+  }
+  const { request } = OTLP_MESSAGES.traces;
+  return Buffer.from(
+    request
+      .encode(
+        request.fromObject({
+          resourceSpans: [...byEnvironment].map(([environment, records]) => ({
+            resource: {
+              attributes: [
+                attribute("service.name", appSlug),
+                attribute("deployment.environment.name", environment),
+              ],
+            },
+            scopeSpans: [
+              {
+                scope: { name: "@opentelemetry/instrumentation-http" },
+                spans: records.map((record) => {
+                  const start = Date.parse(String(record.timestamp));
+                  const path = String(record.path);
+                  return {
+                    traceId: Buffer.from(hex(32), "hex"),
+                    spanId: Buffer.from(hex(16), "hex"),
+                    name: `${String(record.method)} ${path}`,
+                    kind: 2,
+                    startTimeUnixNano: nanos(start),
+                    endTimeUnixNano: nanos(start + Number(record.response_time_ms)),
+                    attributes: [
+                      attribute("http.request.method", record.method),
+                      attribute("url.path", path),
+                      attribute("http.response.status_code", record.status_code),
+                      attribute("http.request.body.size", record.request_size),
+                      attribute("http.response.body.size", record.response_size),
+                      attribute("client.address", record.ip_address),
+                      attribute("user_agent.original", record.user_agent),
+                      attribute("enduser.id", record.consumer_id),
+                      attribute("user.name", record.consumer_name),
+                    ],
+                  };
+                }),
+              },
+            ],
+          })),
+        }),
+      )
+      .finish(),
+  );
 }

@@ -141,9 +141,21 @@ const jsonReader: Reader = {
 /** A uint64 from a Long (protobufjs), a decimal string or a number; 0n when it is none. */
 function toBigInt(value: unknown): bigint {
   if (typeof value === "number") return Number.isSafeInteger(value) && value > 0 ? BigInt(value) : 0n;
+  // A Long's two 32-bit halves, without the decimal text String(long) would build and parse:
+  // every span has two of them.
+  if (isLong(value)) return (BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0);
   const text =
     typeof value === "string" ? value : typeof value === "object" && value !== null ? String(value) : "";
   return /^\d{1,20}$/.test(text) ? BigInt(text) : 0n;
+}
+
+function isLong(value: unknown): value is { readonly low: number; readonly high: number } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { low?: unknown }).low === "number" &&
+    typeof (value as { high?: unknown }).high === "number"
+  );
 }
 
 type ItemReader<T> = (item: Record<string, unknown>, scope: string, path: string) => T;
@@ -276,7 +288,10 @@ function anyValue(value: unknown, path: string, depth: number): AttributeValue {
     case "boolValue":
       return inner === true || inner === "true";
     case "intValue": {
-      const number = Number(typeof inner === "object" && inner !== null ? String(inner) : inner);
+      // An int64 Long: its signed high half times 2^32 plus its unsigned low half.
+      const number = isLong(inner)
+        ? inner.high * 0x1_0000_0000 + (inner.low >>> 0)
+        : Number(typeof inner === "object" && inner !== null ? String(inner) : inner);
       return Number.isFinite(number) ? number : null;
     }
     case "doubleValue": {

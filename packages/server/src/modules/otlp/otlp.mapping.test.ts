@@ -162,7 +162,7 @@ describe("spanRecordOf", () => {
       ),
     ).toEqual({
       app_id: "app-1",
-      timestamp: "2025-11-23T06:00:00.000123Z",
+      timestamp: "2025-11-23T06:00:00.000Z",
       environment: "production",
       trace_id: "5b8efff798038103d269b633813fc60c",
       span_id: "eee19b7ec3c1b174",
