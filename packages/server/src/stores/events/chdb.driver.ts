@@ -22,6 +22,7 @@ import {
   type Lane,
   type QueryParams,
 } from "./executor.js";
+import { inlineParams } from "./literals.js";
 
 export interface ChdbDriverOptions {
   /** The data directory; created if missing. */
@@ -58,8 +59,8 @@ export async function openChdbExecutor(options: ChdbDriverOptions): Promise<Even
   await acquireDirectory(directory);
   try {
     await mkdir(directory, { recursive: true });
-    const { writes, read } = openSessions(directory);
-    return new ChdbExecutor(database, directory, writes, read);
+    const { writes, reads } = openSessions(directory);
+    return new ChdbExecutor(database, directory, writes, reads);
   } catch (error) {
     await releaseDirectory(directory);
     const reason = error instanceof Error ? error.message : String(error);
@@ -105,25 +106,60 @@ function releaseDirectory(directory: string): Promise<void> {
 
 /**
  * Inserts that run at once, each on its own write session: while one insert is stored, the next
- * group of batches goes out on the other instead of waiting for it (docs/performance.md, "Two
- * insert lanes"). Two, because the engine's merges and the JavaScript thread share the other core.
+ * group of batches goes out on the other instead of waiting for it (docs/performance.md, "Merges
+ * and insert lanes"). Two, because the engine's merges and the JavaScript thread share the cores.
  */
 const INSERT_LANES = 2;
+/** Read sessions: dashboard statements run side by side, each with the engine's two threads. */
+const READ_LANES = 2;
 
-/** Write sessions (inserts; the first also DDL) and a read session: a session runs one call at
- *  a time, so dashboard reads must not share one with ingest flushes. */
-function openSessions(directory: string): { writes: Session[]; read: Session } {
+/** Sessions on one directory, each running one call at a time; a call goes to the least busy. */
+class SessionPool {
+  readonly #load: number[];
+
+  constructor(readonly sessions: readonly Session[]) {
+    this.#load = sessions.map(() => 0);
+  }
+
+  /** The first session, for calls that must run in order (DDL, write-lane queries). */
+  get first(): Session {
+    return this.sessions[0] as Session;
+  }
+
+  async run<T>(call: (session: Session) => Promise<T>): Promise<T> {
+    let lane = 0;
+    for (let i = 1; i < this.#load.length; i++) {
+      if ((this.#load[i] ?? 0) < (this.#load[lane] ?? 0)) lane = i;
+    }
+    this.#load[lane] = (this.#load[lane] ?? 0) + 1;
+    try {
+      return await call(this.sessions[lane] as Session);
+    } finally {
+      this.#load[lane] = (this.#load[lane] ?? 1) - 1;
+    }
+  }
+
+  close(): void {
+    for (const session of this.sessions) session.close();
+  }
+}
+
+/** The write sessions (inserts; the first also DDL) and the read sessions: a session runs one
+ *  call at a time, so dashboard reads must not share one with ingest flushes. */
+function openSessions(directory: string): { writes: SessionPool; reads: SessionPool } {
   const opened: Session[] = [];
   try {
-    for (let i = 0; i <= INSERT_LANES; i++) {
+    for (let i = 0; i < INSERT_LANES + READ_LANES; i++) {
       opened.push(new Session(directory, { connectionArgs: CONNECTION_ARGS }));
     }
   } catch (error) {
     for (const session of opened) session.close();
     throw error;
   }
-  const read = opened.pop() as Session;
-  return { writes: opened, read };
+  return {
+    writes: new SessionPool(opened.slice(0, INSERT_LANES)),
+    reads: new SessionPool(opened.slice(INSERT_LANES)),
+  };
 }
 
 /**
@@ -139,32 +175,31 @@ class ChdbExecutor implements EventsExecutor {
   readonly tableSettings = TABLE_SETTINGS;
   readonly insertLanes = INSERT_LANES;
   readonly #calls = new CallTracker();
-  /** Calls running or queued per write session, to send an insert to the least busy one. */
-  readonly #writeLoad: number[];
   #closing: Promise<void> | undefined;
 
   constructor(
     readonly database: string,
     private readonly directory: string,
-    private readonly writes: readonly Session[],
-    private readonly read: Session,
-  ) {
-    this.#writeLoad = writes.map(() => 0);
-  }
+    private readonly writes: SessionPool,
+    private readonly reads: SessionPool,
+  ) {}
 
-  /** DDL and write-lane queries: always the first write session, so they run in order. */
-  private get write(): Session {
-    return this.writes[0] as Session;
-  }
-
+  /** Read-lane statements carry their values as literals (literals.ts), so they skip chDB's
+   *  process-wide queue of bound statements and run side by side on the read sessions;
+   *  write-lane statements stay bound, in order, on the first write session. */
   query<Row>(sql: string, params?: QueryParams, lane: Lane = "read"): Promise<Row[]> {
-    const session = lane === "read" ? this.read : this.write;
-    return this.#calls.run(async () => parseRows<Row>(await run(session, sql, params, "JSON"), sql));
+    return this.#calls.run(async () => {
+      const result =
+        lane === "read"
+          ? await this.reads.run((session) => run(session, inlined(sql, params), undefined, "JSON"))
+          : await run(this.writes.first, sql, params, "JSON");
+      return parseRows<Row>(result, sql);
+    });
   }
 
   command(sql: string, params?: QueryParams): Promise<void> {
     return this.#calls.run(async () => {
-      await run(this.write, sql, params, "CSV");
+      await run(this.writes.first, sql, params, "CSV");
     });
   }
 
@@ -172,15 +207,15 @@ class ChdbExecutor implements EventsExecutor {
     return this.#calls.run(async () => {
       const table = qualifiedTable(this.database, batch.table);
       if (batch.body.length === 0) return;
-      const lane = this.#leastBusyWriteSession();
-      this.#writeLoad[lane] = (this.#writeLoad[lane] ?? 0) + 1;
       try {
-        await (this.writes[lane] as Session).insert({
-          table,
-          values: batch.body,
-          format: "JSONCompactEachRow",
-          columns: batch.columns,
-        });
+        await this.writes.run((session) =>
+          session.insert({
+            table,
+            values: batch.body,
+            format: "JSONCompactEachRow",
+            columns: batch.columns,
+          }),
+        );
       } catch (error) {
         // chDB reports the failing row's position (never its content): worth a log line.
         const row = readProperty(error, "failedAtRow");
@@ -188,24 +223,16 @@ class ChdbExecutor implements EventsExecutor {
           toStoreError(error, describeInsert(batch.table, batch.rowCount)),
           typeof row === "number" ? row : undefined,
         );
-      } finally {
-        this.#writeLoad[lane] = (this.#writeLoad[lane] ?? 1) - 1;
       }
     });
-  }
-
-  #leastBusyWriteSession(): number {
-    let best = 0;
-    for (let lane = 1; lane < this.#writeLoad.length; lane++) {
-      if ((this.#writeLoad[lane] ?? 0) < (this.#writeLoad[best] ?? 0)) best = lane;
-    }
-    return best;
   }
 
   ping(timeoutMs = 2_000): Promise<void> {
     return this.#calls.run(async () => {
       try {
-        await this.read.queryAsync("SELECT 1", { format: "CSV", timeout: timeoutMs });
+        await this.reads.run((session) =>
+          session.queryAsync("SELECT 1", { format: "CSV", timeout: timeoutMs }),
+        );
       } catch (error) {
         throw toStoreError(error, "ping");
       }
@@ -219,8 +246,8 @@ class ChdbExecutor implements EventsExecutor {
 
   async #shutdown(): Promise<void> {
     await this.#calls.close();
-    for (const session of this.writes) session.close();
-    this.read.close();
+    this.writes.close();
+    this.reads.close();
     await releaseDirectory(this.directory);
   }
 }
@@ -240,6 +267,11 @@ async function run(
   } catch (error) {
     throw toStoreError(error, "query", sql);
   }
+}
+
+/** The statement with its values written in, when it has any. */
+function inlined(sql: string, params: QueryParams | undefined): string {
+  return hasParams(params) ? inlineParams(sql, params) : sql;
 }
 
 function parseRows<Row>(result: ChdbResult, sql: string): Row[] {
