@@ -26,6 +26,7 @@ import type {
   Lane,
   QueryParams,
 } from "../packages/server/src/stores/events/index.js";
+import { delegatingExecutor } from "../packages/server/test/support/events.js";
 import { magicLinkTokenOf, outboxMessagesFor } from "../packages/server/test/support/mail.js";
 import { logsSql, requestsSql } from "./dataset.js";
 import { BenchChild } from "./child.js";
@@ -84,20 +85,12 @@ function say(line = ""): void {
 /** Passes every call through; while capturing, keeps the queries (the SQL a route ran). */
 function recording(inner: EventsExecutor): { executor: EventsExecutor; start(): void; take(): Statement[] } {
   let captured: Statement[] | null = null;
-  const executor: EventsExecutor = {
-    engine: inner.engine,
-    database: inner.database,
-    tableSettings: inner.tableSettings,
-    insertLanes: inner.insertLanes,
+  const executor = delegatingExecutor(inner, {
     query<Row>(sql: string, params?: QueryParams, lane?: Lane) {
       captured?.push({ sql, params, lane });
       return inner.query<Row>(sql, params, lane);
     },
-    command: (sql, params) => inner.command(sql, params),
-    insert: (batch) => inner.insert(batch),
-    ping: (timeoutMs) => inner.ping(timeoutMs),
-    close: () => inner.close(),
-  };
+  });
   return {
     executor,
     start() {

@@ -4,7 +4,8 @@
 import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createIngestService } from "../../src/modules/ingest/ingest.service.js";
-import { type EventsExecutor, EventsStoreError } from "../../src/stores/events/index.js";
+import { EventsStoreError } from "../../src/stores/events/index.js";
+import { delegatingExecutor } from "../support/events.js";
 import {
   createIngestIdempotencyRepo,
   type IngestIdempotencyTable,
@@ -188,20 +189,13 @@ describe.each(metadataBackends())("Idempotency-Key on $name", (backend: Metadata
     // What a ClickHouse server behind a dropped connection does: it stores the rows, the
     // answer is lost. The real store stores; only the acknowledgement is taken away.
     const events = ctx.deps.events;
-    const lossy: EventsExecutor = {
-      engine: events.engine,
-      database: events.database,
-      tableSettings: events.tableSettings,
-      insertLanes: events.insertLanes,
-      query: (sql, params, lane) => events.query(sql, params, lane),
-      command: (sql, params) => events.command(sql, params),
-      ping: (timeoutMs) => events.ping(timeoutMs),
+    const lossy = delegatingExecutor(events, {
       close: async () => undefined,
       async insert(batch) {
         await events.insert(batch);
         throw new EventsStoreError("Events store insert failed: connection reset", "unavailable");
       },
-    };
+    });
     const ingest = createIngestService({
       directory: ctx.deps.resources.ingestDirectory,
       events: lossy,

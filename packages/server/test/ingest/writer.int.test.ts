@@ -21,7 +21,12 @@ import {
   migrateEvents,
   openEventsExecutor,
 } from "../../src/stores/events/index.js";
-import { eventsBackends, removeTestChdbPath, uniqueDatabaseName } from "../support/events.js";
+import {
+  delegatingExecutor,
+  eventsBackends,
+  removeTestChdbPath,
+  uniqueDatabaseName,
+} from "../support/events.js";
 
 const APP = { id: "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21", slug: "checkout" };
 const PRINCIPAL: KeyPrincipal = { keyId: "k", project: { id: "p-writer", slug: "shop" }, app: null };
@@ -139,15 +144,7 @@ describe.each(eventsBackends())("events writer on $name", ({ options }) => {
   it("keeps up to the store's insert lanes in flight, never more, and stores every batch", async () => {
     let running = 0;
     let most = 0;
-    const counting: EventsExecutor = {
-      engine: events.engine,
-      database: events.database,
-      tableSettings: events.tableSettings,
-      insertLanes: events.insertLanes,
-      query: (sql, params, lane) => events.query(sql, params, lane),
-      command: (sql, params) => events.command(sql, params),
-      ping: (timeoutMs) => events.ping(timeoutMs),
-      close: () => events.close(),
+    const counting = delegatingExecutor(events, {
       async insert(batch) {
         running += 1;
         most = Math.max(most, running);
@@ -157,7 +154,7 @@ describe.each(eventsBackends())("events writer on $name", ({ options }) => {
           running -= 1;
         }
       },
-    };
+    });
     const w = writer({ executor: counting, flushRows: 100, flushIntervalMs: 0 });
     await Promise.all(Array.from({ length: 12 }, () => w.write(chunkOf(100))));
     expect(events.insertLanes).toBeGreaterThanOrEqual(1);

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { EventsStoreOptions } from "../../src/stores/events/index.js";
+import type { EventsExecutor, EventsStoreOptions } from "../../src/stores/events/index.js";
 
 export interface EventsBackend {
   readonly name: "chdb" | "clickhouse";
@@ -44,4 +44,24 @@ function withoutDatabase(url: string): string {
   const parsed = new URL(url);
   parsed.searchParams.delete("database");
   return parsed.toString();
+}
+
+/** An executor that passes every call to `inner` except those `overrides` replace: a real store
+ *  with one behaviour changed or observed (a lost acknowledgement, counted inserts, recorded SQL). */
+export function delegatingExecutor(
+  inner: EventsExecutor,
+  overrides: Partial<Pick<EventsExecutor, "query" | "command" | "insert" | "ping" | "close">>,
+): EventsExecutor {
+  return {
+    engine: inner.engine,
+    database: inner.database,
+    tableSettings: inner.tableSettings,
+    insertLanes: inner.insertLanes,
+    query: (sql, params, lane) => inner.query(sql, params, lane),
+    command: (sql, params) => inner.command(sql, params),
+    insert: (batch) => inner.insert(batch),
+    ping: (timeoutMs) => inner.ping(timeoutMs),
+    close: () => inner.close(),
+    ...overrides,
+  };
 }
