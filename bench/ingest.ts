@@ -1,13 +1,16 @@
 // npm run bench:ingest — measured ingest throughput, per scenario: request records, spans, and
 // OTLP/HTTP protobuf trace exports. Starts Sightline (the CLI, in a child process) on a temporary
 // data directory, drives concurrent keep-alive clients posting 100-record batches to 127.0.0.1 for
-// a fixed time per scenario, checks stored == accepted, then inserts the same rows straight into
-// the scenario's table in 10k-row inserts (no HTTP) and prints each ratio. The OTLP scenario sends
-// the request records as SERVER spans with HTTP semantic-convention attributes — each is stored
-// twice, as a span and as a request record — and is compared with a baseline inserting both rows
-// of each. The spans' and OTLP's ratios must each be at least the requests'.
-// Knobs: BENCH_SECONDS (default 20), BENCH_CLIENTS (default 64), BENCH_WARMUP_SECONDS (default 3),
-// BENCH_SCENARIOS (default "requests,spans,otlp"); INGEST_* variables are passed on to the server.
+// a fixed time per scenario, in rounds (every scenario once per round, in rotating order), checks
+// stored == accepted, then inserts the same rows straight into the scenario's tables in 10k-row
+// inserts (no HTTP), in rounds as well, and prints each ratio of medians with every round's
+// figure. The OTLP scenario sends the request records as SERVER spans with HTTP semantic-
+// convention attributes — each is stored twice, as a span and as a request record — and is
+// compared with a baseline inserting both rows of each. The spans' and OTLP's ratios must each be
+// at least the requests'.
+// Knobs: BENCH_ROUNDS (default 3), BENCH_SECONDS (default 15), BENCH_CLIENTS (default 64),
+// BENCH_WARMUP_SECONDS (default 3), BENCH_SCENARIOS (default "requests,spans,otlp"); INGEST_*
+// variables are passed on to the server.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -16,27 +19,40 @@ import { createServer } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { prepareBatch } from "../packages/server/src/modules/ingest/ingest.pipeline.js";
-import type { RowChunk } from "../packages/server/src/stores/events/writer.js";
-import type { RecordKind } from "../packages/server/src/modules/ingest/records.js";
+import type { AppRef } from "../packages/server/src/modules/ingest/directory.js";
+import {
+  type BatchContext,
+  type PreparedBatch,
+  prepareBatch,
+  preparePlacedBatch,
+} from "../packages/server/src/modules/ingest/ingest.pipeline.js";
+import type { RecordKind, RowKind } from "../packages/server/src/modules/ingest/records.js";
 import { requestKind } from "../packages/server/src/modules/ingest/requests.records.js";
 import { spanKind } from "../packages/server/src/modules/ingest/spans.records.js";
 import { decodeTraces, OTLP_MESSAGES } from "../packages/server/src/modules/otlp/otlp.decode.js";
 import {
-  requestRecordOf,
+  otlpRequestRows,
+  otlpSpanRows,
+  type PlacedSpan,
+  placeSpan,
   resourceIdentity,
-  spanRecordOf,
+  servesHttpRequest,
 } from "../packages/server/src/modules/otlp/otlp.mapping.js";
 import {
   applyTableSettings,
+  type EventsTable,
   migrateEvents,
   openEventsExecutor,
+  type RowChunk,
 } from "../packages/server/src/stores/events/index.js";
 import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
 import { BATCH, otlpBody, requestRecords, spanRecords } from "./records.js";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+/** Rounds of every scenario, then of every baseline: one sample each is at the mercy of a shared
+ *  machine's neighbours (single runs put the same build anywhere from 0.39 to 0.58). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** 64 closed-loop clients keep about one 6,400-row insert in flight: see docs/performance.md. */
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 64);
 /** Distinct bodies cycled by the clients; rows differ in ids and times anyway. */
@@ -69,32 +85,45 @@ interface Scenario {
   accepted(answer: Buffer): number;
   /** The tables each accepted record is stored in. */
   readonly tables: readonly string[];
-  /** The baseline: what one body stores, as records of each kind, inserted without HTTP. */
-  stored(seed: number, appSlug: string): ReadonlyArray<StoredRecords>;
+  /** The baseline: what one body stores, per table, built as the server builds it (no HTTP). */
+  stored(seed: number, app: AppRef): ReadonlyArray<StoredRows>;
 }
 
-interface StoredRecords {
-  readonly kind: RecordKind<never>;
-  readonly records: readonly unknown[];
+interface StoredRows {
+  readonly table: EventsTable;
+  /** The inputs of one body, and how the server turns inputs into rows. */
+  readonly inputs: readonly unknown[];
+  prepare(inputs: readonly unknown[], context: BatchContext): PreparedBatch;
 }
 
-/** The span and request records the OTLP receiver derives from one export body. */
-function otlpStored(seed: number, appSlug: string): StoredRecords[] {
-  const spans: unknown[] = [];
-  const requests: unknown[] = [];
-  for (const group of decodeTraces(otlpBody(requestRecords(seed, appSlug), appSlug, seed), "protobuf")) {
+/** Rows of records posted to /ingest. */
+function posted(kind: RecordKind<never>, records: readonly unknown[]): StoredRows {
+  return {
+    table: kind.table,
+    inputs: records,
+    prepare: (inputs, context) => prepareBatch(kind, inputs, context),
+  };
+}
+
+/** The span rows and request rows the OTLP receiver builds from one export body. */
+function otlpStored(seed: number, app: AppRef): StoredRows[] {
+  const spans: PlacedSpan[] = [];
+  const requests: PlacedSpan[] = [];
+  for (const group of decodeTraces(otlpBody(requestRecords(seed, app.slug), app.slug, seed), "protobuf")) {
     const identity = resourceIdentity(group.resource);
-    const to = { appId: appSlug, environment: identity.environment, serviceName: identity.serviceName };
+    const to = { app, environment: identity.environment, serviceName: identity.serviceName };
     for (const span of group.items) {
-      spans.push(spanRecordOf(span, to));
-      const request = requestRecordOf(span, to);
-      if (request !== null) requests.push(request);
+      const placed = placeSpan(span, to);
+      spans.push(placed);
+      if (servesHttpRequest(span)) requests.push(placed);
     }
   }
-  return [
-    { kind: spanKind as RecordKind<never>, records: spans },
-    { kind: requestKind as RecordKind<never>, records: requests },
-  ];
+  const placedRows = (kind: RowKind<PlacedSpan>, inputs: readonly PlacedSpan[]): StoredRows => ({
+    table: kind.table,
+    inputs,
+    prepare: (batch, context) => preparePlacedBatch(kind, batch as readonly PlacedSpan[], context),
+  });
+  return [placedRows(otlpSpanRows, spans), placedRows(otlpRequestRows, requests)];
 }
 
 const jsonAccepted = (answer: Buffer) =>
@@ -108,9 +137,7 @@ const SCENARIOS: readonly Scenario[] = [
     body: (seed, appSlug) => Buffer.from(JSON.stringify({ requests: requestRecords(seed, appSlug) })),
     accepted: jsonAccepted,
     tables: ["api_requests"],
-    stored: (seed, appSlug) => [
-      { kind: requestKind as RecordKind<never>, records: requestRecords(seed, appSlug) },
-    ],
+    stored: (seed, app) => [posted(requestKind as RecordKind<never>, requestRecords(seed, app.slug))],
   },
   {
     name: "spans",
@@ -119,7 +146,7 @@ const SCENARIOS: readonly Scenario[] = [
     body: (seed, appSlug) => Buffer.from(JSON.stringify({ spans: spanRecords(seed, appSlug) })),
     accepted: jsonAccepted,
     tables: ["api_spans"],
-    stored: (seed, appSlug) => [{ kind: spanKind as RecordKind<never>, records: spanRecords(seed, appSlug) }],
+    stored: (seed, app) => [posted(spanKind as RecordKind<never>, spanRecords(seed, app.slug))],
   },
   {
     name: "otlp",
@@ -318,14 +345,14 @@ async function runBaseline(scenario: Scenario, dir: string, rows: number): Promi
     const principal = { keyId: "bench", project: { id: "bench-project", slug: "bench" }, app: null };
     const perInsert = BASELINE_ROWS_PER_INSERT / BATCH;
     // Per table the scenario stores: distinct 10k-row inserts built from the bench's bodies.
-    const tables = scenario.stored(1, app.slug).map(({ kind }, table) => ({
-      kind,
+    const tables = scenario.stored(1, app).map(({ table: target, prepare }, table) => ({
+      target,
       chunks: Array.from({ length: BASELINE_CHUNKS }, (_, i) => {
-        const records = Array.from(
+        const inputs = Array.from(
           { length: perInsert },
-          (_, j) => scenario.stored(((i * perInsert + j) % BODIES) + 1, app.slug)[table]?.records ?? [],
+          (_, j) => scenario.stored(((i * perInsert + j) % BODIES) + 1, app)[table]?.inputs ?? [],
         ).flat();
-        const batch = prepareBatch(kind, records, {
+        const batch = prepare(inputs, {
           principal,
           apps: [app],
           nowMs: Date.now(),
@@ -339,11 +366,11 @@ async function runBaseline(scenario: Scenario, dir: string, rows: number): Promi
     const inserts = Math.max(1, Math.ceil(rows / BASELINE_ROWS_PER_INSERT));
     const started = performance.now();
     for (let i = 0; i < inserts; i++) {
-      for (const { kind, chunks } of tables) {
+      for (const { target, chunks } of tables) {
         const chunk = chunks[i % chunks.length] as RowChunk;
         await events.insert({
-          table: kind.table.name,
-          columns: kind.table.columnNames,
+          table: target.name,
+          columns: target.columnNames,
           body: chunk.body,
           rowCount: chunk.rowCount,
         });
@@ -360,40 +387,55 @@ interface ScenarioRun {
   readonly scenario: Scenario;
   readonly warmup: Tally;
   readonly run: Tally;
-  readonly serverCores: string;
-  readonly clientCores: string;
+  /** Cores the server used while measured: all its threads, and its JavaScript thread. */
+  readonly serverCores: { readonly all: number; readonly main: number } | null;
+  readonly clientCores: number;
 }
-
-const cores = (seconds: number) => (seconds / SECONDS).toFixed(2);
 
 /** Warm-up, then the measured run of one scenario against the running server. */
 async function runScenario(
   scenario: Scenario,
+  bodies: readonly Buffer[],
   server: ChildProcess,
   port: number,
   key: string,
-  appSlug: string,
 ): Promise<ScenarioRun> {
-  const bodies = Array.from({ length: BODIES }, (_, i) => scenario.body(i + 1, appSlug));
-  say(`${scenario.name}: ${(bodies[0]?.length ?? 0) / 1000} KB per ${BATCH} records`);
   const warmup = await drive(port, scenario, key, bodies, WARMUP_SECONDS);
   const serverCpuBefore = await cpuSeconds(server.pid as number);
   const clientCpuBefore = process.cpuUsage();
   const run = await drive(port, scenario, key, bodies, SECONDS);
   const serverCpuAfter = await cpuSeconds(server.pid as number);
   const clientCpu = process.cpuUsage(clientCpuBefore);
-  const serverCores =
-    serverCpuBefore === null || serverCpuAfter === null
-      ? "n/a"
-      : `${cores(serverCpuAfter.all - serverCpuBefore.all)} (JS thread ${cores(serverCpuAfter.main - serverCpuBefore.main)})`;
   return {
     scenario,
     warmup,
     run,
-    serverCores,
-    clientCores: cores((clientCpu.user + clientCpu.system) / 1e6),
+    serverCores:
+      serverCpuBefore === null || serverCpuAfter === null
+        ? null
+        : {
+            all: (serverCpuAfter.all - serverCpuBefore.all) / SECONDS,
+            main: (serverCpuAfter.main - serverCpuBefore.main) / SECONDS,
+          },
+    clientCores: (clientCpu.user + clientCpu.system) / 1e6 / SECONDS,
   };
 }
+
+/** The scenarios in round `round`'s order: rotated, so none always meets the fullest tables. */
+function rotated<T>(items: readonly T[], round: number): T[] {
+  const shift = round % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 function selectedScenarios(): Scenario[] {
   const names = (process.env.BENCH_SCENARIOS ?? "requests,spans,otlp").split(",").map((name) => name.trim());
@@ -411,66 +453,99 @@ async function main(): Promise<number> {
     const scenarios = selectedScenarios();
     say(
       `bench:ingest: ${scenarios.map((s) => s.name).join(", ")}; ${CLIENTS} clients x ${BATCH}-record ` +
-        `batches, ${SECONDS} s each (+${WARMUP_SECONDS} s warm-up)`,
+        `batches, ${ROUNDS} rounds of ${SECONDS} s each (+${WARMUP_SECONDS} s warm-up)`,
     );
     say(`data dir: ${dataDir}`);
     server = await startServer(dataDir, port);
     const setup = await setUpRemoteIngest(`http://127.0.0.1:${port}`, join(dataDir, "outbox"));
-    const runs: ScenarioRun[] = [];
-    for (const scenario of scenarios)
-      runs.push(await runScenario(scenario, server, port, setup.key, setup.appSlug));
+    const bodies = new Map<Scenario, Buffer[]>();
+    for (const scenario of scenarios) {
+      const made = Array.from({ length: BODIES }, (_, i) => scenario.body(i + 1, setup.appSlug));
+      bodies.set(scenario, made);
+      say(`${scenario.name}: ${(made[0]?.length ?? 0) / 1000} KB per ${BATCH} records`);
+    }
+    const runs = new Map<Scenario, ScenarioRun[]>(scenarios.map((scenario) => [scenario, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const scenario of rotated(scenarios, round)) {
+        const run = await runScenario(scenario, bodies.get(scenario) ?? [], server, port, setup.key);
+        runs.get(scenario)?.push(run);
+        say(`round ${round + 1}: ${scenario.name} ${Math.round(run.run.accepted / SECONDS)} records/s`);
+      }
+    }
     const rss = await peakRssMb(server.pid as number);
     server.kill("SIGTERM");
     const [code] = (await once(server, "exit")) as [number | null];
     server = undefined;
     if (code !== 0) throw new Error(`the server exited with ${code}`);
 
-    // Before this process opens the events directory: nothing else runs while they measure.
-    const baselines = new Map<string, number>();
-    for (const { scenario, run } of runs)
-      baselines.set(scenario.name, await baseline(scenario, run.accepted));
+    // Once the server is gone: nothing else runs while they measure. In rounds too, each
+    // inserting as many records as the same round's HTTP run accepted.
+    const baselines = new Map<Scenario, number[]>(scenarios.map((scenario) => [scenario, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const scenario of rotated(scenarios, round)) {
+        const accepted = runs.get(scenario)?.[round]?.run.accepted ?? 0;
+        baselines.get(scenario)?.push(await baseline(scenario, accepted));
+      }
+    }
     const events = await openEventsExecutor({ chdbPath: join(dataDir, "events"), database: "sightline" });
     const stored = new Map<string, number>();
-    for (const table of new Set(runs.flatMap(({ scenario }) => scenario.tables))) {
+    for (const table of new Set(scenarios.flatMap((scenario) => scenario.tables))) {
       const [row] = await events.query<{ n: number }>(`SELECT count() AS n FROM sightline.${table}`);
       stored.set(table, row?.n ?? 0);
     }
     await events.close();
     const expected = new Map<string, number>();
-    for (const { scenario, warmup, run } of runs)
-      for (const table of scenario.tables)
-        expected.set(table, (expected.get(table) ?? 0) + warmup.accepted + run.accepted);
+    for (const [scenario, scenarioRuns] of runs)
+      for (const { warmup, run } of scenarioRuns)
+        for (const table of scenario.tables)
+          expected.set(table, (expected.get(table) ?? 0) + warmup.accepted + run.accepted);
 
     let ok = true;
     const ratios = new Map<string, number>();
-    for (const { scenario, warmup, run, serverCores, clientCores } of runs) {
-      const accepted = warmup.accepted + run.accepted;
-      const rate = run.accepted / SECONDS;
-      const sorted = [...run.latencies].sort((a, b) => a - b);
+    const figures = (values: readonly number[], digits = 0) =>
+      values.map((value) => value.toFixed(digits)).join(" / ");
+    for (const [scenario, scenarioRuns] of runs) {
+      const rates = scenarioRuns.map(({ run }) => run.accepted / SECONDS);
+      const baselineRates = baselines.get(scenario) ?? [];
+      const ratio = median(rates) / median(baselineRates);
+      ratios.set(scenario.name, ratio);
+      const requests = scenarioRuns.reduce((sum, { run }) => sum + run.requests, 0);
+      const unavailable = scenarioRuns.reduce((sum, { run }) => sum + run.unavailable, 0);
+      const failed = scenarioRuns.reduce((sum, { run }) => sum + run.failed, 0);
+      const sorted = scenarioRuns.flatMap(({ run }) => run.latencies).sort((a, b) => a - b);
       const p50 = percentile(sorted, 0.5);
       const p99 = percentile(sorted, 0.99);
-      const unavailableShare = run.requests === 0 ? 0 : run.unavailable / run.requests;
-      const baselineRate = baselines.get(scenario.name) ?? Number.NaN;
-      const ratio = rate / baselineRate;
-      ratios.set(scenario.name, ratio);
-      ok &&= run.failed === 0;
+      const unavailableShare = requests === 0 ? 0 : unavailable / requests;
+      const measured = scenarioRuns.flatMap(({ serverCores }) => (serverCores === null ? [] : [serverCores]));
+      const serverCores =
+        measured.length === 0
+          ? "n/a"
+          : `${mean(measured.map(({ all }) => all)).toFixed(2)} (JS thread ${mean(measured.map(({ main }) => main)).toFixed(2)})`;
+      ok &&= failed === 0;
       say("");
       say(`-- ${scenario.name} (${scenario.path} -> ${scenario.tables.join(", ")})`);
-      line("requests", `${run.requests} (${run.unavailable} answered 503, ${run.failed} other failures)`);
-      line("accepted", `${Math.round(rate)} records/s`);
+      line("requests", `${requests} (${unavailable} answered 503, ${failed} other failures)`);
+      line("accepted", `${Math.round(median(rates))} records/s median (rounds: ${figures(rates)})`);
       line("latency", `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`, ["p99 < 150 ms", p99 < 150]);
       line("503 share", `${(unavailableShare * 100).toFixed(2)} %`, ["< 1 %", unavailableShare < 0.01]);
-      line("accepted", `${accepted} records in all (warm-up included)`);
       line(
         "CPU",
-        `server ${serverCores} cores, load generator ${clientCores} cores, of ${availableParallelism()}`,
+        `server ${serverCores} cores, load generator ` +
+          `${mean(scenarioRuns.map(({ clientCores }) => clientCores)).toFixed(2)} cores, of ${availableParallelism()}`,
       );
       line(
         "baseline",
-        `${Math.round(baselineRate)} records/s (${run.accepted} records into ${scenario.tables.join(" + ")}, ` +
-          "10k-row inserts, no HTTP)",
+        `${Math.round(median(baselineRates))} records/s median (rounds: ${figures(baselineRates)}; into ` +
+          `${scenario.tables.join(" + ")}, 10k-row inserts, no HTTP)`,
       );
-      line("ratio", `${ratio.toFixed(2)} of the baseline`, [">= 0.6", ratio >= 0.6]);
+      line(
+        "ratio",
+        `${ratio.toFixed(2)} of the baseline (rounds: ${figures(
+          rates.map((rate, round) => rate / (baselineRates[round] ?? Number.NaN)),
+          2,
+        )})`,
+        [">= 0.6", ratio >= 0.6],
+      );
     }
     say("");
     line("peak RSS", `${rss ?? "n/a"} MB (server, whole run)`, ["< 1024 MB", rss !== null && rss < 1024]);
@@ -483,7 +558,7 @@ async function main(): Promise<number> {
     for (const name of ["spans", "otlp"]) {
       const ratio = ratios.get(name);
       if (requestsRatio === undefined || ratio === undefined) continue;
-      line(name, `ratio ${ratio.toFixed(2)} vs requests ${requestsRatio.toFixed(2)}`, [
+      line(name, `ratio ${ratio.toFixed(2)} vs requests ${requestsRatio.toFixed(2)} (medians)`, [
         ">= requests' ratio",
         ratio >= requestsRatio,
       ]);

@@ -51,6 +51,10 @@ export function messageOf(error: ErrorObject): string {
       return "is not a known field";
     case "enum":
       return `must be one of: ${(params.allowedValues as unknown[]).map(String).join(", ")}`;
+    case "type":
+      return Array.isArray(params.type)
+        ? `must be ${params.type.join(" or ")}`
+        : `must be ${String(params.type)}`;
     default:
       return error.message ?? "is invalid";
   }

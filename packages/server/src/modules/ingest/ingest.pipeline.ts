@@ -1,14 +1,15 @@
 // The ingest pipeline for one batch, as small named steps: note fields the kind does not know,
 // validate each record against its contract schema, settle the fields every kind shares
 // (project, app, time, environment), build the kind's row, serialise it in the table's column
-// order. Pure and synchronous: no store is touched here.
+// order. Inputs the server built itself (OTLP) join at the settling step. Pure and synchronous:
+// no store is touched here.
 import { INGEST_LIMITS, type IngestRecordError } from "@sightline/contracts";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { messageOf, pointerOf } from "../../http/validation.js";
 import type { RowChunk } from "../../stores/events/writer.js";
 import { normaliseEnvironmentName } from "../environments/index.js";
 import type { AppRef, DiscoveredEndpoint, KeyPrincipal } from "./directory.js";
-import type { CommonFields, RecordKind, RecordProblem } from "./records.js";
+import type { CommonFields, PlacedInput, RecordKind, RecordProblem, RowKind } from "./records.js";
 import { uuidV7At } from "./row-ids.js";
 import { eventsTimestamp, parseTimestamp } from "./timestamps.js";
 
@@ -49,7 +50,7 @@ export interface BatchContext {
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
 const validators = new WeakMap<object, ValidateFunction>();
 
-/** Runs every step over the records of one batch. */
+/** Runs every step over the records of one batch, as posted by a client. */
 export function prepareBatch<R, Column extends string>(
   kind: RecordKind<R, Column>,
   records: readonly unknown[],
@@ -57,65 +58,180 @@ export function prepareBatch<R, Column extends string>(
 ): PreparedBatch {
   const validate = validatorFor(kind);
   const resolveApp = appResolver(context);
-  const oldest = context.nowMs - context.retentionDays * 86_400_000;
-  const newest = context.nowMs + INGEST_LIMITS.futureToleranceMs;
-  const errors: IngestRecordError[] = [];
-  const lines: string[] = [];
-  const rowRecords: number[] = [];
-  const discovery: DiscoveryMap = new Map();
+  const rows = new BatchRows(kind, context);
   const ignored = new Set<string>();
-  const columns = kind.table.columnNames;
-  let rejected = 0;
-  let probe: BatchProbe | null = null;
-
-  // One problem list and one row array reused for every record: most records have no problem,
-  // and allocation is GC time on the hot path.
-  const problems: RecordProblem[] = [];
-  const values: unknown[] = new Array(columns.length);
+  const { problems } = rows;
   for (let index = 0; index < records.length; index++) {
     const record = records[index];
     problems.length = 0;
     noteUnknownFields(record, kind.fields, ignored);
     if (!validate(record)) {
       for (const problem of schemaProblems(validate.errors ?? [])) problems.push(problem);
-    } else {
-      const common = settleCommonFields(record as CommonInput, context, resolveApp, oldest, newest, problems);
-      const row = common === null ? null : kind.build(record as R, common, problems);
-      if (common !== null && row !== null) {
-        for (let column = 0; column < columns.length; column++)
-          values[column] = row.row[columns[column] as Column];
-        lines.push(JSON.stringify(values));
-        rowRecords.push(index);
-        probe ??= { id: common.id, timestampMs: common.timestampMs };
-        noteDiscovery(discovery, common, row.endpoint);
-        continue;
-      }
+      rows.reject(index);
+      continue;
     }
-    rejected += 1;
-    for (const problem of problems) {
-      if (errors.length >= INGEST_LIMITS.listedErrors) break;
-      errors.push({ index, pointer: `/${kind.name}/${index}${problem.path}`, message: problem.message });
+    const sent = record as CommonInput & R;
+    const slug = sent.project_slug?.trim() ?? "";
+    if (slug !== "" && slug.toLowerCase() !== context.principal.project.slug) {
+      problems.push({
+        path: "/project_slug",
+        message: `must be "${context.principal.project.slug}", the API key's project`,
+      });
+    }
+    const app = resolveApp(sent.app_id);
+    if (typeof app === "string") problems.push({ path: "/app_id", message: app });
+    rows.add(index, sent, app, parseTimestamp(sent.timestamp), sent.environment);
+  }
+  return rows.prepared([...ignored].sort().slice(0, INGEST_LIMITS.listedIgnoredFields));
+}
+
+/**
+ * Runs the steps after validation over inputs the server built itself (an OTLP export's spans):
+ * their app and time are known, their types hold by construction. Times, environments and each
+ * kind's own rules are checked as for posted records; the answer is the same.
+ */
+export function preparePlacedBatch<I extends PlacedInput, Column extends string>(
+  kind: RowKind<I, Column>,
+  inputs: readonly I[],
+  context: BatchContext,
+): PreparedBatch {
+  const rows = new BatchRows(kind, context);
+  for (let index = 0; index < inputs.length; index++) {
+    const input = inputs[index] as I;
+    rows.problems.length = 0;
+    rows.add(index, input, input.app, input.timestampMs, input.environment);
+  }
+  return rows.prepared([]);
+}
+
+/**
+ * The rows of one batch as they are built: serialised in the table's column order, with the
+ * problems of the records that yield none, the first row (the batch's probe) and what the rows
+ * teach the resource model.
+ */
+class BatchRows<I, Column extends string> {
+  /** The current record's problems: one list reused for every record (most have none, and
+   *  allocation is GC time on the hot path). */
+  readonly problems: RecordProblem[] = [];
+  private readonly columns: readonly Column[];
+  /** One value array reused for every row, for the same reason. */
+  private readonly values: unknown[];
+  private readonly oldestMs: number;
+  private readonly newestMs: number;
+  private readonly lines: string[] = [];
+  private readonly rowRecords: number[] = [];
+  private readonly errors: IngestRecordError[] = [];
+  private readonly discovery: DiscoveryMap = new Map();
+  private rejected = 0;
+  private probe: BatchProbe | null = null;
+
+  constructor(
+    private readonly kind: RowKind<I, Column>,
+    private readonly context: BatchContext,
+  ) {
+    this.columns = kind.table.columnNames;
+    this.values = new Array(this.columns.length);
+    this.oldestMs = context.nowMs - context.retentionDays * 86_400_000;
+    this.newestMs = context.nowMs + INGEST_LIMITS.futureToleranceMs;
+  }
+
+  /** Settles the fields every kind shares (problems already noted for this record count too),
+   *  builds the kind's row and keeps it, or rejects the record with its problems. */
+  add(
+    index: number,
+    input: I,
+    app: AppRef | string,
+    timestampMs: number | null,
+    sentEnvironment: string | undefined,
+  ): void {
+    const common = this.settle(app, timestampMs, sentEnvironment);
+    const row = common === null ? null : this.kind.build(input, common, this.problems);
+    if (common === null || row === null) {
+      this.reject(index);
+      return;
+    }
+    const { columns, values } = this;
+    for (let column = 0; column < columns.length; column++)
+      values[column] = row.row[columns[column] as Column];
+    this.lines.push(JSON.stringify(values));
+    this.rowRecords.push(index);
+    this.probe ??= { id: common.id, timestampMs: common.timestampMs };
+    noteDiscovery(this.discovery, common, row.endpoint);
+  }
+
+  /** Counts the record as rejected and lists its problems (up to the listed maximum). */
+  reject(index: number): void {
+    this.rejected += 1;
+    for (const problem of this.problems) {
+      if (this.errors.length >= INGEST_LIMITS.listedErrors) break;
+      this.errors.push({
+        index,
+        pointer: `/${this.kind.name}/${index}${problem.path}`,
+        message: problem.message,
+      });
     }
   }
 
-  return {
-    accepted: lines.length,
-    rejected,
-    errors,
-    ignoredFields: [...ignored].sort().slice(0, INGEST_LIMITS.listedIgnoredFields),
-    chunk: lines.length === 0 ? null : { body: Buffer.from(`${lines.join("\n")}\n`), rowCount: lines.length },
-    rowRecords,
-    discoveries: [...discovery].map(([appId, found]) => ({
-      appId,
-      environments: [...found.environments],
-      endpoints: [...found.endpoints.values()].map(({ method, path, seenAtMs }) => ({
-        method,
-        path,
-        seenAt: new Date(seenAtMs).toISOString(),
+  prepared(ignoredFields: readonly string[]): PreparedBatch {
+    const { lines } = this;
+    return {
+      accepted: lines.length,
+      rejected: this.rejected,
+      errors: this.errors,
+      ignoredFields,
+      chunk:
+        lines.length === 0 ? null : { body: Buffer.from(`${lines.join("\n")}\n`), rowCount: lines.length },
+      rowRecords: this.rowRecords,
+      discoveries: [...this.discovery].map(([appId, found]) => ({
+        appId,
+        environments: [...found.environments],
+        endpoints: [...found.endpoints.values()].map(({ method, path, seenAtMs }) => ({
+          method,
+          path,
+          seenAt: new Date(seenAtMs).toISOString(),
+        })),
       })),
-    })),
-    probe,
-  };
+      probe: this.probe,
+    };
+  }
+
+  /** Time and environment, the checks every kind shares; the app was resolved by the caller. */
+  private settle(
+    app: AppRef | string,
+    timestampMs: number | null,
+    sentEnvironment: string | undefined,
+  ): CommonFields | null {
+    const { problems, context } = this;
+    if (timestampMs === null) {
+      problems.push({
+        path: "/timestamp",
+        message: "must be an ISO 8601 date-time such as 2026-11-21T06:00:00.000Z",
+      });
+    } else if (timestampMs < this.oldestMs) {
+      problems.push({
+        path: "/timestamp",
+        message: `is older than the retention window of ${context.retentionDays} days`,
+      });
+    } else if (timestampMs > this.newestMs) {
+      problems.push({ path: "/timestamp", message: "is more than 1 hour ahead of the server's clock" });
+    }
+    const environment = environmentOf(sentEnvironment);
+    if (environment === "" || environment.length > INGEST_LIMITS.environmentLength) {
+      problems.push({
+        path: "/environment",
+        message: `must be 1–${INGEST_LIMITS.environmentLength} characters after trimming`,
+      });
+    }
+    if (problems.length > 0 || typeof app === "string" || timestampMs === null) return null;
+    return {
+      id: uuidV7At(timestampMs),
+      projectId: context.principal.project.id,
+      app,
+      timestampMs,
+      timestamp: eventsTimestamp(timestampMs),
+      environment,
+    };
+  }
 }
 
 /** Adds the record's fields that `known` lacks to `ignored` (names cut; a bounded set). */
@@ -165,56 +281,6 @@ interface CommonInput {
   readonly timestamp: string;
   /** Required by the request and log schemas; a span without one is in `production`. */
   readonly environment?: string;
-}
-
-/** Project, app, time and environment: the checks every kind shares. */
-function settleCommonFields(
-  record: CommonInput,
-  context: BatchContext,
-  resolveApp: (identifier: string) => AppRef | string,
-  oldestMs: number,
-  newestMs: number,
-  problems: RecordProblem[],
-): CommonFields | null {
-  const { project } = context.principal;
-  const slug = record.project_slug?.trim() ?? "";
-  if (slug !== "" && slug.toLowerCase() !== project.slug) {
-    problems.push({ path: "/project_slug", message: `must be "${project.slug}", the API key's project` });
-  }
-  const app = resolveApp(record.app_id);
-  if (typeof app === "string") problems.push({ path: "/app_id", message: app });
-
-  const timestampMs = parseTimestamp(record.timestamp);
-  if (timestampMs === null) {
-    problems.push({
-      path: "/timestamp",
-      message: "must be an ISO 8601 date-time such as 2026-11-21T06:00:00.000Z",
-    });
-  } else if (timestampMs < oldestMs) {
-    problems.push({
-      path: "/timestamp",
-      message: `is older than the retention window of ${context.retentionDays} days`,
-    });
-  } else if (timestampMs > newestMs) {
-    problems.push({ path: "/timestamp", message: "is more than 1 hour ahead of the server's clock" });
-  }
-
-  const environment = environmentOf(record.environment);
-  if (environment === "" || environment.length > INGEST_LIMITS.environmentLength) {
-    problems.push({
-      path: "/environment",
-      message: `must be 1–${INGEST_LIMITS.environmentLength} characters after trimming`,
-    });
-  }
-  if (problems.length > 0 || typeof app === "string" || timestampMs === null) return null;
-  return {
-    id: uuidV7At(timestampMs),
-    projectId: project.id,
-    app,
-    timestampMs,
-    timestamp: eventsTimestamp(timestampMs),
-    environment,
-  };
 }
 
 /** The record's environment, normalised; the common names skip the string work. */

@@ -22,9 +22,15 @@ import type {
 } from "../../stores/metadata/repos/ingest-idempotency.repo.js";
 import type { IngestDirectory, KeyPrincipal } from "./directory.js";
 import { createIdempotencyGate, type PreparedAttempt, type StoredAnswer } from "./ingest.idempotency.js";
-import { type BatchProbe, type PreparedBatch, prepareBatch } from "./ingest.pipeline.js";
+import {
+  type BatchContext,
+  type BatchProbe,
+  type PreparedBatch,
+  prepareBatch,
+  preparePlacedBatch,
+} from "./ingest.pipeline.js";
 import { logKind } from "./logs.records.js";
-import type { RecordKind, RecordKindName } from "./records.js";
+import type { PlacedInput, RecordKind, RecordKindName, RowKind } from "./records.js";
 import { requestKind } from "./requests.records.js";
 import { spanKind } from "./spans.records.js";
 
@@ -76,6 +82,16 @@ export interface IngestService {
    * limits, partial acceptance and idempotency as requests; OTLP receivers call it too.
    */
   acceptSpans(input: BatchInput): Promise<BatchOutcome>;
+  /**
+   * Stores inputs the server built itself (an OTLP export's spans) as rows of `kind`'s table:
+   * placed already, so no schema pass; the same limits, checks, writer and answers as a posted
+   * batch of that table. No Idempotency-Key: OTLP has none.
+   */
+  acceptPlaced<I extends PlacedInput, Column extends string>(
+    principal: KeyPrincipal,
+    kind: RowKind<I, Column>,
+    inputs: readonly I[],
+  ): Promise<BatchOutcome>;
   stats(): { readonly requests: WriterStats; readonly logs: WriterStats; readonly spans: WriterStats };
   /** Stores everything still waiting, then refuses new batches. */
   close(): Promise<void>;
@@ -122,9 +138,14 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
     return entry.kind.table.name;
   }
 
-  async function accept<R, Column extends string>(
-    entry: { kind: RecordKind<R, Column>; writer: EventsWriter; retentionDays: number },
+  type Entry = (typeof kinds)[RecordKindName];
+
+  /** `resolvesApps`: whether the records name their apps, so the project's live apps are needed. */
+  async function accept(
+    entry: Entry,
     input: BatchInput,
+    resolvesApps: boolean,
+    prepareRows: (context: BatchContext) => PreparedBatch,
   ): Promise<BatchOutcome> {
     const { principal, records } = input;
     if (records.length > limits.maxBatch) {
@@ -136,8 +157,9 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
     if (records.length === 0) return { result: { accepted: 0, rejected: 0, errors: [] }, replayed: false };
 
     const prepare = async (): Promise<PreparedAttempt> => {
-      const apps = principal.app === null ? await directory.listLiveApps(principal.project.id) : [];
-      const batch = prepareBatch(entry.kind, records, {
+      const apps =
+        resolvesApps && principal.app === null ? await directory.listLiveApps(principal.project.id) : [];
+      const batch = prepareRows({
         principal,
         apps,
         nowMs: clock.now().getTime(),
@@ -164,6 +186,14 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
     const scope = { projectId: principal.project.id, kind: entry.kind.name, key: input.idempotency.key };
     const outcome = await idempotency.run(scope, input.idempotency.bodyHash, prepare);
     return answerWith(outcome.answer, outcome.replayed);
+  }
+
+  /** A posted batch: the kind's records, read from the wire. */
+  function acceptRecords<R, Column extends string>(
+    entry: Entry & { kind: RecordKind<R, Column> },
+    input: BatchInput,
+  ): Promise<BatchOutcome> {
+    return accept(entry, input, true, (context) => prepareBatch(entry.kind, input.records, context));
   }
 
   /** Writes the batch's rows (whole, in one insert), then registers what it discovered. */
@@ -199,9 +229,19 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
       if (principal === null) throw new AppError("authentication_error", BAD_KEY);
       return principal;
     },
-    acceptRequests: (input) => accept(kinds.requests, input),
-    acceptLogs: (input) => accept(kinds.logs, input),
-    acceptSpans: (input) => accept(kinds.spans, input),
+    acceptRequests: (input) => acceptRecords(kinds.requests, input),
+    acceptLogs: (input) => acceptRecords(kinds.logs, input),
+    acceptSpans: (input) => acceptRecords(kinds.spans, input),
+    acceptPlaced(principal, kind, inputs) {
+      const entry = kinds[kind.name];
+      // The writer is chosen by name: a kind must write the table that name's writer writes.
+      if (kind.table !== entry.kind.table) {
+        throw new Error(`row kind "${kind.name}" writes ${kind.table.name}, not ${entry.kind.table.name}`);
+      }
+      return accept(entry, { principal, records: inputs }, false, (context) =>
+        preparePlacedBatch(kind, inputs, context),
+      );
+    },
     stats: () => ({
       requests: kinds.requests.writer.stats(),
       logs: kinds.logs.writer.stats(),

@@ -1,6 +1,7 @@
 // The request-record kind: how one record of POST /ingest/requests becomes a row of
 // api_requests (defaults, limits, query string split off, route template, headers with secrets
-// redacted, headers sent as JSON text by the APILens Python SDK).
+// redacted, headers sent as JSON text by the APILens Python SDK). The row itself is built by
+// requestRow, which OTLP's server spans go through as well.
 import {
   INGEST_LIMITS,
   type IngestRequestRecord,
@@ -8,7 +9,15 @@ import {
   RESOURCE_LIMITS,
 } from "@sightline/contracts";
 import { API_REQUESTS, type ApiRequestsColumn } from "../../stores/events/index.js";
-import { declaredFields, escapePointer, readHexId, type RecordKind, type RecordProblem } from "./records.js";
+import {
+  type BuiltRow,
+  type CommonFields,
+  declaredFields,
+  escapePointer,
+  readHexId,
+  type RecordKind,
+  type RecordProblem,
+} from "./records.js";
 import { deriveRouteTemplate, normaliseRouteTemplate } from "./route-template.js";
 import { cutChars, cutUtf8 } from "./text.js";
 
@@ -33,64 +42,127 @@ export const requestKind: RecordKind<IngestRequestRecord, ApiRequestsColumn> = {
     if (!Number.isFinite(record.response_time_ms)) {
       problems.push({ path: "/response_time_ms", message: "must be a finite number" });
     }
-    const mark = record.path.indexOf("?");
-    const path = mark === -1 ? record.path : record.path.slice(0, mark);
-    const query = mark === -1 ? "" : record.path.slice(mark + 1);
-    const derived = record.route === undefined || record.route.trim() === "";
-    const route = derived ? templateOfPath(path) : normaliseRouteTemplate((record.route ?? "").trim());
-    // The template becomes a catalogue entry, whose unique index holds only so many bytes.
-    if (Buffer.byteLength(route, "utf8") > RESOURCE_LIMITS.routeTemplateBytes) {
-      problems.push({
-        path: derived ? "/path" : "/route",
-        message: `its route template must be at most ${RESOURCE_LIMITS.routeTemplateBytes} bytes of UTF-8`,
-      });
-    }
+    const endpoint = readEndpoint(record.path, record.route, problems);
     const requestHeaders = readHeaders(record.request_headers, "request_headers", problems);
     const responseHeaders = readHeaders(record.response_headers, "response_headers", problems);
     const traceId = readHexId(record.trace_id, 32, "trace_id", problems);
     const spanId = readHexId(record.span_id, 16, "span_id", problems);
     if (problems.length > before) return null;
 
-    const method = record.method.toUpperCase();
-    return {
-      endpoint: { method, path: route },
-      row: {
-        id: common.id,
-        project_id: common.projectId,
-        app_id: common.app.id,
-        timestamp: common.timestamp,
-        environment: common.environment,
-        method,
-        path,
-        route,
-        status_code: record.status_code,
-        response_time_ms: record.response_time_ms,
-        request_size: record.request_size ?? 0,
-        response_size: record.response_size ?? 0,
-        ip_address: cutChars(record.ip_address ?? "", INGEST_LIMITS.ipAddressLength),
-        user_agent: cutChars(record.user_agent ?? "", INGEST_LIMITS.userAgentLength),
-        consumer_id: cutChars(record.consumer_id ?? "", INGEST_LIMITS.labelLength),
-        consumer_name: cutChars(record.consumer_name ?? "", INGEST_LIMITS.labelLength),
-        consumer_group: cutChars(record.consumer_group ?? "", INGEST_LIMITS.labelLength),
-        request_payload: cutUtf8(record.request_payload ?? "", INGEST_LIMITS.payloadBytes),
-        response_payload: cutUtf8(record.response_payload ?? "", INGEST_LIMITS.payloadBytes),
-        request_headers: requestHeaders,
-        response_headers: responseHeaders,
-        trace_id: traceId,
-        span_id: spanId,
-        query,
-        base_url: cutChars((record.base_url ?? "").trim(), INGEST_LIMITS.baseUrlLength),
-      },
-    };
+    return requestRow(common, {
+      method: record.method,
+      ...endpoint,
+      statusCode: record.status_code,
+      responseTimeMs: record.response_time_ms,
+      requestSize: record.request_size ?? 0,
+      responseSize: record.response_size ?? 0,
+      ipAddress: record.ip_address ?? "",
+      userAgent: record.user_agent ?? "",
+      consumerId: record.consumer_id ?? "",
+      consumerName: record.consumer_name ?? "",
+      consumerGroup: record.consumer_group ?? "",
+      requestPayload: record.request_payload ?? "",
+      responsePayload: record.response_payload ?? "",
+      requestHeaders,
+      responseHeaders,
+      traceId,
+      spanId,
+      baseUrl: record.base_url ?? "",
+    });
   },
 };
 
+/** A handled request's own fields, read and checked from whichever form it came in. */
+export interface RequestFields {
+  /** A checked HTTP method token, any letter case. */
+  readonly method: string;
+  /** From readEndpoint. */
+  readonly path: string;
+  readonly query: string;
+  readonly route: string;
+  /** 100–599. */
+  readonly statusCode: number;
+  /** Finite, 0 up to INGEST_LIMITS.maxResponseTimeMs. */
+  readonly responseTimeMs: number;
+  readonly requestSize: number;
+  readonly responseSize: number;
+  /** Labels and payloads as sent; cut to their limits here. */
+  readonly ipAddress: string;
+  readonly userAgent: string;
+  readonly consumerId: string;
+  readonly consumerName: string;
+  readonly consumerGroup: string;
+  readonly requestPayload: string;
+  readonly responsePayload: string;
+  /** From foldHeaders: JSON text of an object. */
+  readonly requestHeaders: string;
+  readonly responseHeaders: string;
+  /** Checked W3C ids or "". */
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly baseUrl: string;
+}
+
+/** The api_requests row of a handled request: its limits applied, in one place for every way in. */
+export function requestRow(common: CommonFields, request: RequestFields): BuiltRow<ApiRequestsColumn> {
+  const method = request.method.toUpperCase();
+  return {
+    endpoint: { method, path: request.route },
+    row: {
+      id: common.id,
+      project_id: common.projectId,
+      app_id: common.app.id,
+      timestamp: common.timestamp,
+      environment: common.environment,
+      method,
+      path: request.path,
+      route: request.route,
+      status_code: request.statusCode,
+      response_time_ms: request.responseTimeMs,
+      request_size: request.requestSize,
+      response_size: request.responseSize,
+      ip_address: cutChars(request.ipAddress, INGEST_LIMITS.ipAddressLength),
+      user_agent: cutChars(request.userAgent, INGEST_LIMITS.userAgentLength),
+      consumer_id: cutChars(request.consumerId, INGEST_LIMITS.labelLength),
+      consumer_name: cutChars(request.consumerName, INGEST_LIMITS.labelLength),
+      consumer_group: cutChars(request.consumerGroup, INGEST_LIMITS.labelLength),
+      request_payload: cutUtf8(request.requestPayload, INGEST_LIMITS.payloadBytes),
+      response_payload: cutUtf8(request.responsePayload, INGEST_LIMITS.payloadBytes),
+      request_headers: request.requestHeaders,
+      response_headers: request.responseHeaders,
+      trace_id: request.traceId,
+      span_id: request.spanId,
+      query: request.query,
+      base_url: cutChars(request.baseUrl.trim(), INGEST_LIMITS.baseUrlLength),
+    },
+  };
+}
+
 /**
- * Headers as the JSON text of an object: names lower-cased (repeated names joined with ", " as
- * HTTP folds them), values cut, credentials redacted. Too many headers or an unusable name
- * rejects the record. Stored as text rather than a Map column: headers are shown, never
- * filtered on, and a Map costs the engine measurably more per row on insert and merge.
+ * The path without its query string, the query, and the route template: the one sent
+ * (normalised) or, without one, derived from the path. The template becomes a catalogue entry,
+ * whose unique index holds only so many bytes: a longer one is a problem.
  */
+export function readEndpoint(
+  rawPath: string,
+  sentRoute: string | undefined,
+  problems: RecordProblem[],
+): { readonly path: string; readonly query: string; readonly route: string } {
+  const mark = rawPath.indexOf("?");
+  const path = mark === -1 ? rawPath : rawPath.slice(0, mark);
+  const query = mark === -1 ? "" : rawPath.slice(mark + 1);
+  const derived = sentRoute === undefined || sentRoute.trim() === "";
+  const route = derived ? templateOfPath(path) : normaliseRouteTemplate((sentRoute ?? "").trim());
+  if (Buffer.byteLength(route, "utf8") > RESOURCE_LIMITS.routeTemplateBytes) {
+    problems.push({
+      path: derived ? "/path" : "/route",
+      message: `its route template must be at most ${RESOURCE_LIMITS.routeTemplateBytes} bytes of UTF-8`,
+    });
+  }
+  return { path, query, route };
+}
+
+/** Headers as sent to /ingest (an object, or the JSON text of one) as foldHeaders stores them. */
 function readHeaders(
   sent: Readonly<Record<string, string>> | string | undefined,
   field: string,
@@ -105,7 +177,21 @@ function readHeaders(
     });
     return NO_HEADERS;
   }
-  const entries = Object.entries(headers);
+  return foldHeaders(Object.entries(headers), field, problems);
+}
+
+/**
+ * Headers as the JSON text of an object: names lower-cased (repeated names joined with ", " as
+ * HTTP folds them), values cut, credentials redacted. Too many headers or an unusable name
+ * rejects the record. Stored as text rather than a Map column: headers are shown, never
+ * filtered on, and a Map costs the engine measurably more per row on insert and merge.
+ */
+export function foldHeaders(
+  entries: ReadonlyArray<readonly [string, string]>,
+  field: string,
+  problems: RecordProblem[],
+): string {
+  if (entries.length === 0) return NO_HEADERS;
   if (entries.length > INGEST_LIMITS.headerCount) {
     problems.push({ path: `/${field}`, message: `must have at most ${INGEST_LIMITS.headerCount} headers` });
     return NO_HEADERS;

@@ -1,8 +1,16 @@
 // The span kind: how one record of POST /ingest/traces (the APILens SDKs' span shape) becomes a
-// row of api_spans: ids checked as W3C ids, kind and status normalised, 0 = no status code.
+// row of api_spans: ids checked as W3C ids, kind and status normalised, 0 = no status code. The
+// row itself is built by spanRow, which OTLP's spans go through as well.
 import { INGEST_LIMITS, type IngestSpanRecord, IngestSpanRecordSchema } from "@sightline/contracts";
 import { API_SPANS, type ApiSpansColumn } from "../../stores/events/index.js";
-import { declaredFields, readAttributes, readHexId, type RecordKind } from "./records.js";
+import {
+  type BuiltRow,
+  type CommonFields,
+  declaredFields,
+  readAttributes,
+  readHexId,
+  type RecordKind,
+} from "./records.js";
 import { cutChars } from "./text.js";
 
 const STATUSES: Readonly<Record<string, "ok" | "error">> = {
@@ -38,26 +46,60 @@ export const spanKind: RecordKind<IngestSpanRecord, ApiSpansColumn> = {
     const attributes = readAttributes(record.attributes, problems);
     if (problems.length > before) return null;
 
-    const kind = cutChars((record.kind ?? "").trim().toLowerCase(), INGEST_LIMITS.spanKindLength);
-    return {
-      endpoint: null,
-      row: {
-        id: common.id,
-        project_id: common.projectId,
-        app_id: common.app.id,
-        timestamp: common.timestamp,
-        environment: common.environment,
-        trace_id: traceId,
-        span_id: spanId,
-        parent_span_id: parentSpanId === spanId ? "" : parentSpanId,
-        name: cutChars(record.name ?? "", INGEST_LIMITS.spanNameLength),
-        kind: kind === "" ? "internal" : kind,
-        service_name: cutChars(record.service_name ?? "", INGEST_LIMITS.serviceNameLength),
-        duration_ms: duration,
-        status,
-        status_code: statusCode,
-        attributes,
-      },
-    };
+    return spanRow(common, {
+      traceId,
+      spanId,
+      parentSpanId,
+      name: record.name ?? "",
+      kind: record.kind ?? "",
+      serviceName: record.service_name ?? "",
+      durationMs: duration,
+      status: status ?? "ok",
+      statusCode,
+      attributes,
+    });
   },
 };
+
+/** A span's own fields, read and checked from whichever form it came in. */
+export interface SpanFields {
+  /** Checked W3C ids, lower-case hex; parentSpanId "" for a root. */
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId: string;
+  /** Name, kind and service as sent; cut to their limits here. */
+  readonly name: string;
+  readonly kind: string;
+  readonly serviceName: string;
+  readonly durationMs: number;
+  readonly status: "ok" | "error";
+  /** 100–599, or 0 for none. */
+  readonly statusCode: number;
+  /** Checked keys, values as text already cut. */
+  readonly attributes: Readonly<Record<string, string>>;
+}
+
+/** The api_spans row of a span: its limits and defaults applied, in one place for every way in. */
+export function spanRow(common: CommonFields, span: SpanFields): BuiltRow<ApiSpansColumn> {
+  const kind = cutChars(span.kind.trim().toLowerCase(), INGEST_LIMITS.spanKindLength);
+  return {
+    endpoint: null,
+    row: {
+      id: common.id,
+      project_id: common.projectId,
+      app_id: common.app.id,
+      timestamp: common.timestamp,
+      environment: common.environment,
+      trace_id: span.traceId,
+      span_id: span.spanId,
+      parent_span_id: span.parentSpanId === span.spanId ? "" : span.parentSpanId,
+      name: cutChars(span.name, INGEST_LIMITS.spanNameLength),
+      kind: kind === "" ? "internal" : kind,
+      service_name: cutChars(span.serviceName, INGEST_LIMITS.serviceNameLength),
+      duration_ms: span.durationMs,
+      status: span.status,
+      status_code: span.statusCode,
+      attributes: span.attributes,
+    },
+  };
+}

@@ -1,7 +1,8 @@
 // Decoding OTLP/HTTP export requests into the shapes of otlp.model.ts. Protobuf goes through
 // the code protobufjs generated from the official opentelemetry-proto definitions (shipped by
-// @opentelemetry/otlp-transformer); JSON follows the OTLP/JSON mapping (lowerCamelCase names,
-// hex ids, 64-bit integers as strings or numbers). A body that is not an export request of the
+// @opentelemetry/otlp-transformer), whose messages are read as they are; JSON follows the
+// OTLP/JSON mapping (lowerCamelCase names, hex ids, 64-bit integers as strings or numbers) and
+// is checked as it is walked. A body that is not an export request of the
 // route's signal is a 400; problems of single items are left to the mapping, which rejects them.
 // Every string read is made well-formed (lone surrogates become U+FFFD), as the HTTP layer does
 // for JSON bodies: the stores cannot hold them.
@@ -62,25 +63,31 @@ export const OTLP_MESSAGES = {
 export type Signal = "traces" | "logs";
 
 export function decodeTraces(body: Buffer, encoding: OtlpEncoding): TracesExport {
-  const root =
-    encoding === "protobuf"
-      ? decodeProtobuf(traceService.ExportTraceServiceRequest, body, "traces")
-      : parseJson(body);
-  const read = encoding === "protobuf" ? protobufReader : jsonReader;
-  return groups(root, "resourceSpans", "scopeSpans", "spans", (span, scope, path) =>
-    readSpan(span, scope, read, path),
-  );
+  if (encoding === "protobuf") {
+    const request = decodeProtobuf(traceService.ExportTraceServiceRequest, body, "traces");
+    return (request as PbTracesRequest).resourceSpans.map((group) => ({
+      resource: protobufAttributes(group.resource?.attributes),
+      items: group.scopeSpans.flatMap(({ scope, spans }) => {
+        const scopeName = str(scope?.name);
+        return spans.map((span) => protobufSpan(span, scopeName));
+      }),
+    }));
+  }
+  return groups(parseJson(body), "resourceSpans", "scopeSpans", "spans", readSpan);
 }
 
 export function decodeLogs(body: Buffer, encoding: OtlpEncoding): LogsExport {
-  const root =
-    encoding === "protobuf"
-      ? decodeProtobuf(logsService.ExportLogsServiceRequest, body, "logs")
-      : parseJson(body);
-  const read = encoding === "protobuf" ? protobufReader : jsonReader;
-  return groups(root, "resourceLogs", "scopeLogs", "logRecords", (record, scope, path) =>
-    readLogRecord(record, scope, read, path),
-  );
+  if (encoding === "protobuf") {
+    const request = decodeProtobuf(logsService.ExportLogsServiceRequest, body, "logs");
+    return (request as PbLogsRequest).resourceLogs.map((group) => ({
+      resource: protobufAttributes(group.resource?.attributes),
+      items: group.scopeLogs.flatMap(({ scope, logRecords }) => {
+        const scopeName = str(scope?.name);
+        return logRecords.map((record) => protobufLogRecord(record, scopeName));
+      }),
+    }));
+  }
+  return groups(parseJson(body), "resourceLogs", "scopeLogs", "logRecords", readLogRecord);
 }
 
 /** The export answer in the request's encoding: empty on full success, as the spec asks. */
@@ -122,21 +129,143 @@ function parseJson(body: Buffer): unknown {
   }
 }
 
-/** How ids and 64-bit integers are spelled: bytes and Long objects, or hex and decimal text. */
-interface Reader {
-  id(value: unknown): string;
-  nanos(value: unknown): bigint;
+// Generated messages, as protobufjs' decoder leaves them: every field present, scalars and
+// messages null when not sent, repeated fields arrays. Their shape needs no checking, and they
+// are read on the hot path of OTLP ingest: no error paths are built for them.
+type PbLong = { readonly low: number; readonly high: number } | number;
+interface PbAnyValue {
+  readonly stringValue: string | null;
+  readonly boolValue: boolean | null;
+  readonly intValue: PbLong | null;
+  readonly doubleValue: number | null;
+  readonly arrayValue: { readonly values: readonly PbAnyValue[] } | null;
+  readonly kvlistValue: { readonly values: readonly PbKeyValue[] } | null;
+  readonly bytesValue: Uint8Array | null;
+}
+interface PbKeyValue {
+  readonly key: string | null;
+  readonly value: PbAnyValue | null;
+}
+interface PbResource {
+  readonly attributes: readonly PbKeyValue[];
+}
+interface PbScope {
+  readonly name: string | null;
+}
+interface PbSpan {
+  readonly traceId: Uint8Array | null;
+  readonly spanId: Uint8Array | null;
+  readonly parentSpanId: Uint8Array | null;
+  readonly name: string | null;
+  readonly kind: number | null;
+  readonly startTimeUnixNano: PbLong | null;
+  readonly endTimeUnixNano: PbLong | null;
+  readonly attributes: readonly PbKeyValue[];
+  readonly status: { readonly code: number | null; readonly message: string | null } | null;
+}
+interface PbLogRecord {
+  readonly timeUnixNano: PbLong | null;
+  readonly observedTimeUnixNano: PbLong | null;
+  readonly severityNumber: number | null;
+  readonly severityText: string | null;
+  readonly body: PbAnyValue | null;
+  readonly attributes: readonly PbKeyValue[];
+  readonly traceId: Uint8Array | null;
+  readonly spanId: Uint8Array | null;
+  readonly eventName: string | null;
+}
+interface PbTracesRequest {
+  readonly resourceSpans: ReadonlyArray<{
+    readonly resource: PbResource | null;
+    readonly scopeSpans: ReadonlyArray<{ readonly scope: PbScope | null; readonly spans: readonly PbSpan[] }>;
+  }>;
+}
+interface PbLogsRequest {
+  readonly resourceLogs: ReadonlyArray<{
+    readonly resource: PbResource | null;
+    readonly scopeLogs: ReadonlyArray<{
+      readonly scope: PbScope | null;
+      readonly logRecords: readonly PbLogRecord[];
+    }>;
+  }>;
 }
 
-const protobufReader: Reader = {
-  id: (value) => (value instanceof Uint8Array && value.length > 0 ? Buffer.from(value).toString("hex") : ""),
-  nanos: (value) => toBigInt(value),
-};
+function protobufSpan(span: PbSpan, scope: string): OtlpSpan {
+  return {
+    traceId: hexOf(span.traceId),
+    spanId: hexOf(span.spanId),
+    parentSpanId: hexOf(span.parentSpanId),
+    name: str(span.name),
+    kind: span.kind ?? 0,
+    startNs: toBigInt(span.startTimeUnixNano),
+    endNs: toBigInt(span.endTimeUnixNano),
+    attributes: protobufAttributes(span.attributes),
+    statusCode: span.status?.code ?? 0,
+    statusMessage: str(span.status?.message),
+    scope,
+  };
+}
 
-const jsonReader: Reader = {
-  id: (value) => str(value).toLowerCase(),
-  nanos: (value) => toBigInt(value),
-};
+function protobufLogRecord(record: PbLogRecord, scope: string): OtlpLogRecord {
+  return {
+    timeNs: toBigInt(record.timeUnixNano),
+    observedNs: toBigInt(record.observedTimeUnixNano),
+    severityNumber: record.severityNumber ?? 0,
+    severityText: str(record.severityText),
+    body: record.body === null ? null : protobufValue(record.body, 0),
+    attributes: protobufAttributes(record.attributes),
+    traceId: hexOf(record.traceId),
+    spanId: hexOf(record.spanId),
+    eventName: str(record.eventName),
+    scope,
+  };
+}
+
+function protobufAttributes(list: readonly PbKeyValue[] | undefined): Attributes {
+  const map = new Map<string, AttributeValue>();
+  if (list === undefined) return map;
+  for (const { key, value } of list) {
+    if (key === null || key === "") continue;
+    map.set(str(key), value === null ? null : protobufValue(value, 0));
+  }
+  return map;
+}
+
+/** An AnyValue message's set field, looked for in the proto's field order (as protobufjs'
+ *  oneof getter does). */
+function protobufValue(value: PbAnyValue, depth: number): AttributeValue {
+  if (depth > MAX_VALUE_DEPTH) return null;
+  if (value.stringValue !== null) return str(value.stringValue);
+  if (value.boolValue !== null) return value.boolValue;
+  if (value.intValue !== null) return int64(value.intValue);
+  if (value.doubleValue !== null) return Number.isFinite(value.doubleValue) ? value.doubleValue : null;
+  if (value.arrayValue !== null)
+    return (value.arrayValue.values ?? []).map((item) => protobufValue(item, depth + 1));
+  if (value.kvlistValue !== null) {
+    const entries: Array<[string, AttributeValue]> = [];
+    for (const { key, value: inner } of value.kvlistValue.values ?? []) {
+      if (key !== null) entries.push([str(key), inner === null ? null : protobufValue(inner, depth + 1)]);
+    }
+    // fromEntries defines own properties: a "__proto__" key stays a key.
+    return Object.fromEntries(entries);
+  }
+  if (value.bytesValue !== null) return Buffer.from(value.bytesValue).toString("base64");
+  return null;
+}
+
+function hexOf(bytes: Uint8Array | null): string {
+  return bytes === null || bytes.length === 0
+    ? ""
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("hex");
+}
+
+/** An int64 as a number: a Long's signed high half times 2^32 plus its unsigned low half. */
+function int64(value: unknown): number | null {
+  const number = isLong(value)
+    ? value.high * 0x1_0000_0000 + (value.low >>> 0)
+    : Number(typeof value === "object" && value !== null ? String(value) : value);
+  return Number.isFinite(number) ? number : null;
+}
 
 /** A uint64 from a Long (protobufjs), a decimal string or a number; 0n when it is none. */
 function toBigInt(value: unknown): bigint {
@@ -160,7 +289,8 @@ function isLong(value: unknown): value is { readonly low: number; readonly high:
 
 type ItemReader<T> = (item: Record<string, unknown>, scope: string, path: string) => T;
 
-/** Walks resource -> scope -> items, checking the envelope's shape as it goes. */
+/** Walks an OTLP/JSON body's resource -> scope -> items, checking its shape as it goes: JSON
+ *  can be anything, and a wrong shape is a 400 naming where. */
 function groups<T>(
   root: unknown,
   resourcesKey: string,
@@ -196,17 +326,17 @@ function groups<T>(
   return out;
 }
 
-function readSpan(span: Record<string, unknown>, scope: string, read: Reader, path: string): OtlpSpan {
+function readSpan(span: Record<string, unknown>, scope: string, path: string): OtlpSpan {
   const status =
     span.status === undefined || span.status === null ? {} : object(span.status, `${path}/status`);
   return {
-    traceId: read.id(span.traceId),
-    spanId: read.id(span.spanId),
-    parentSpanId: read.id(span.parentSpanId),
+    traceId: jsonId(span.traceId),
+    spanId: jsonId(span.spanId),
+    parentSpanId: jsonId(span.parentSpanId),
     name: str(span.name),
     kind: enumValue(span.kind, SPAN_KIND_NAMES),
-    startNs: read.nanos(span.startTimeUnixNano),
-    endNs: read.nanos(span.endTimeUnixNano),
+    startNs: toBigInt(span.startTimeUnixNano),
+    endNs: toBigInt(span.endTimeUnixNano),
     attributes: attributes(span.attributes, `${path}/attributes`),
     statusCode: enumValue(status.code, STATUS_CODE_NAMES),
     statusMessage: str(status.message),
@@ -214,21 +344,16 @@ function readSpan(span: Record<string, unknown>, scope: string, read: Reader, pa
   };
 }
 
-function readLogRecord(
-  record: Record<string, unknown>,
-  scope: string,
-  read: Reader,
-  path: string,
-): OtlpLogRecord {
+function readLogRecord(record: Record<string, unknown>, scope: string, path: string): OtlpLogRecord {
   return {
-    timeNs: read.nanos(record.timeUnixNano),
-    observedNs: read.nanos(record.observedTimeUnixNano),
+    timeNs: toBigInt(record.timeUnixNano),
+    observedNs: toBigInt(record.observedTimeUnixNano),
     severityNumber: enumValue(record.severityNumber, {}),
     severityText: str(record.severityText),
     body: record.body === undefined || record.body === null ? null : anyValue(record.body, `${path}/body`, 0),
     attributes: attributes(record.attributes, `${path}/attributes`),
-    traceId: read.id(record.traceId),
-    spanId: read.id(record.spanId),
+    traceId: jsonId(record.traceId),
+    spanId: jsonId(record.spanId),
     eventName: str(record.eventName),
     scope,
   };
@@ -275,25 +400,19 @@ function attributes(value: unknown, path: string): Attributes {
   return map;
 }
 
-/** An AnyValue message (its one set field) as a plain value. */
+/** An OTLP/JSON AnyValue (an object whose one key names the set field) as a plain value. */
 function anyValue(value: unknown, path: string, depth: number): AttributeValue {
   const any = object(value, path);
   if (depth > MAX_VALUE_DEPTH) return null;
-  // Generated messages name the set field of the oneof in `value`; JSON objects have one key.
-  const field = typeof any.value === "string" && any.value in any ? any.value : Object.keys(any)[0];
+  const field = Object.keys(any)[0];
   const inner = field === undefined ? undefined : any[field];
   switch (field) {
     case "stringValue":
       return str(inner);
     case "boolValue":
       return inner === true || inner === "true";
-    case "intValue": {
-      // An int64 Long: its signed high half times 2^32 plus its unsigned low half.
-      const number = isLong(inner)
-        ? inner.high * 0x1_0000_0000 + (inner.low >>> 0)
-        : Number(typeof inner === "object" && inner !== null ? String(inner) : inner);
-      return Number.isFinite(number) ? number : null;
-    }
+    case "intValue":
+      return int64(inner);
     case "doubleValue": {
       const number = Number(inner);
       return Number.isFinite(number) ? number : null;
@@ -333,6 +452,11 @@ function anyValue(value: unknown, path: string, depth: number): AttributeValue {
     default:
       return null;
   }
+}
+
+/** OTLP/JSON ids: hex text. */
+function jsonId(value: unknown): string {
+  return str(value).toLowerCase();
 }
 
 /** A string field, well-formed; "" when absent or not a string. */

@@ -1,13 +1,29 @@
-// From OpenTelemetry's vocabulary to Sightline's records: resource attributes to app and
-// environment, every span to a span record, a SERVER span with HTTP semantic-convention attributes (current and older names)
-// to a request record, an OTLP log record to a log record. Pure; the records it builds go
-// through the same ingest pipeline as records posted to /ingest, which validates them again.
+// From OpenTelemetry's vocabulary to Sightline's: resource attributes to app and environment,
+// every span to an api_spans row, a SERVER span with HTTP semantic-convention attributes (current
+// and older names) to an api_requests row as well, an OTLP log record to a log record. Spans go
+// straight to rows (row kinds for ingest's placed-input pipeline, built by the same spanRow and
+// requestRow as posted records): no wire-shaped record in between, the hot path of OTLP ingest.
+// Pure.
+import { HTTP_METHOD_TOKEN, INGEST_LIMITS, type IngestLogRecord } from "@sightline/contracts";
 import {
-  INGEST_LIMITS,
-  type IngestLogRecord,
-  type IngestRequestRecord,
-  type IngestSpanRecord,
-} from "@sightline/contracts";
+  API_REQUESTS,
+  API_SPANS,
+  type ApiRequestsColumn,
+  type ApiSpansColumn,
+} from "../../stores/events/index.js";
+import {
+  type AppRef,
+  cutChars,
+  foldHeaders,
+  type PlacedInput,
+  readEndpoint,
+  readHexId,
+  type RecordProblem,
+  requestRow,
+  type RowKind,
+  setOwn,
+  spanRow,
+} from "../ingest/index.js";
 import type { AttributeValue, Attributes, OtlpLogRecord, OtlpSpan } from "./otlp.model.js";
 import { SPAN_KIND } from "./otlp.model.js";
 
@@ -32,15 +48,31 @@ export function resourceIdentity(resource: Attributes): ResourceIdentity {
   };
 }
 
-/** Where a record goes: the app id (already resolved) and the environment. */
+/** Where a resource's telemetry goes: its app (resolved from the key's apps) and environment. */
 export interface Destination {
-  readonly appId: string;
+  readonly app: AppRef;
   readonly environment: string;
   /** The resource's `service.name` as sent ("" when none). */
   readonly serviceName: string;
 }
 
-/** Span kinds by their OTLP number, as span records name them. */
+/** A span on its way to rows: its resource's destination and its start in milliseconds. */
+export interface PlacedSpan extends PlacedInput {
+  readonly span: OtlpSpan;
+  readonly serviceName: string;
+}
+
+export function placeSpan(span: OtlpSpan, to: Destination): PlacedSpan {
+  return {
+    span,
+    serviceName: to.serviceName,
+    app: to.app,
+    environment: to.environment,
+    timestampMs: Number(span.startNs / 1_000_000n),
+  };
+}
+
+/** Span kinds by their OTLP number, as span rows name them. */
 const KIND_NAMES: Readonly<Record<number, string>> = {
   [SPAN_KIND.INTERNAL]: "internal",
   [SPAN_KIND.SERVER]: "server",
@@ -50,75 +82,149 @@ const KIND_NAMES: Readonly<Record<number, string>> = {
 };
 const STATUS_ERROR = 2;
 
-/** The span record of any span: ids, timing, kind, status (the HTTP status code when the span
- *  carries one), service and attributes. The ingest pipeline checks ids and times. */
-export function spanRecordOf(span: OtlpSpan, to: Destination): IngestSpanRecord {
+/**
+ * Every span as an api_spans row: ids checked as W3C ids, kind and status named, the HTTP status
+ * code when the span carries one, attributes as text within the limits (the first that fit are
+ * kept, so a span is not lost over its least important attributes).
+ */
+export const otlpSpanRows: RowKind<PlacedSpan, ApiSpansColumn> = {
+  name: "spans",
+  table: API_SPANS,
+  build({ span, serviceName }, common, problems) {
+    const before = problems.length;
+    const traceId = readHexId(span.traceId, 32, "trace_id", problems);
+    const spanId = readHexId(span.spanId, 16, "span_id", problems);
+    if (span.traceId === "") problems.push({ path: "/trace_id", message: "must not be empty" });
+    if (span.spanId === "") problems.push({ path: "/span_id", message: "must not be empty" });
+    const parentSpanId = readHexId(span.parentSpanId, 16, "parent_span_id", problems);
+    const durationMs = durationOf(span, "/duration_ms", problems);
+    if (problems.length > before) return null;
+
+    const httpStatus = httpStatusOf(span.attributes);
+    return spanRow(common, {
+      traceId,
+      spanId,
+      parentSpanId,
+      name: span.name,
+      kind: KIND_NAMES[span.kind] ?? "internal",
+      serviceName,
+      durationMs,
+      status: span.statusCode === STATUS_ERROR ? "error" : "ok",
+      statusCode: httpStatus !== undefined && httpStatus >= 100 && httpStatus <= 599 ? httpStatus : 0,
+      attributes: textAttributes(span.attributes),
+    });
+  },
+};
+
+/** Whether a span stands for a handled HTTP request: of kind SERVER, with a method, a response
+ *  status code and a path (or route) starting with `/`. Those yield an api_requests row too. */
+export function servesHttpRequest(span: OtlpSpan): boolean {
+  if (span.kind !== SPAN_KIND.SERVER) return false;
   const { attributes } = span;
-  const httpStatus =
-    integer(attributes, "http.response.status_code") ?? integer(attributes, "http.status_code");
-  const record: Mutable<IngestSpanRecord> = {
-    app_id: to.appId,
-    timestamp: isoOf(span.startNs),
-    environment: to.environment,
-    trace_id: span.traceId,
-    span_id: span.spanId,
-    name: span.name,
-    kind: KIND_NAMES[span.kind] ?? "internal",
-    duration_ms: span.endNs > span.startNs ? Number(span.endNs - span.startNs) / 1e6 : 0,
-    status: span.statusCode === STATUS_ERROR ? "error" : "ok",
-    status_code: httpStatus !== undefined && httpStatus >= 100 && httpStatus <= 599 ? httpStatus : 0,
-  };
-  if (span.parentSpanId !== "") record.parent_span_id = span.parentSpanId;
-  if (to.serviceName !== "") record.service_name = to.serviceName;
-  if (span.attributes.size > 0) record.attributes = recordAttributes(span.attributes);
-  return record;
+  if (methodOf(attributes) === "" || httpStatusOf(attributes) === undefined) return false;
+  return (pathOf(attributes) || text(attributes, "http.route")).startsWith("/");
 }
 
-/**
- * The request record a span stands for, or null when it is not a handled HTTP request: the span
- * must be of kind SERVER and carry a method and a response status code.
- */
-export function requestRecordOf(span: OtlpSpan, to: Destination): IngestRequestRecord | null {
-  if (span.kind !== SPAN_KIND.SERVER) return null;
-  const { attributes } = span;
-  const method = text(attributes, "http.request.method") || text(attributes, "http.method");
-  const status = integer(attributes, "http.response.status_code") ?? integer(attributes, "http.status_code");
-  if (method === "" || status === undefined) return null;
-  const route = text(attributes, "http.route");
-  const path = pathOf(attributes) || route;
-  if (!path.startsWith("/")) return null;
+/** The api_requests row of a span servesHttpRequest accepts: the request's endpoint, status,
+ *  timing, sizes, client, consumer and captured headers, by current and older attribute names. */
+export const otlpRequestRows: RowKind<PlacedSpan, ApiRequestsColumn> = {
+  name: "requests",
+  table: API_REQUESTS,
+  build({ span }, common, problems) {
+    const before = problems.length;
+    const { attributes } = span;
+    const method = methodOf(attributes);
+    if (method.length > INGEST_LIMITS.methodLength || !METHOD.test(method)) {
+      problems.push({
+        path: "/method",
+        message: `must be an HTTP method token of at most ${INGEST_LIMITS.methodLength} characters`,
+      });
+    }
+    const statusCode = httpStatusOf(attributes) ?? 0;
+    if (statusCode < 100 || statusCode > 599)
+      problems.push({ path: "/status_code", message: "must be 100–599" });
+    const route = text(attributes, "http.route");
+    const rawPath = pathOf(attributes) || route;
+    if (rawPath.length > INGEST_LIMITS.pathLength)
+      problems.push({ path: "/path", message: `must be at most ${INGEST_LIMITS.pathLength} characters` });
+    if (route.length > INGEST_LIMITS.pathLength)
+      problems.push({ path: "/route", message: `must be at most ${INGEST_LIMITS.pathLength} characters` });
+    const responseTimeMs = durationOf(span, "/response_time_ms", problems);
+    const requestSize = sizeOf(attributes, REQUEST_SIZE, "/request_size", problems);
+    const responseSize = sizeOf(attributes, RESPONSE_SIZE, "/response_size", problems);
+    const endpoint = readEndpoint(rawPath, route, problems);
+    const requestHeaders = foldHeaders(
+      headers(attributes, "http.request.header."),
+      "request_headers",
+      problems,
+    );
+    const responseHeaders = foldHeaders(
+      headers(attributes, "http.response.header."),
+      "response_headers",
+      problems,
+    );
+    const traceId = readHexId(span.traceId, 32, "trace_id", problems);
+    const spanId = readHexId(span.spanId, 16, "span_id", problems);
+    if (problems.length > before) return null;
 
-  const record: Mutable<IngestRequestRecord> = {
-    app_id: to.appId,
-    timestamp: isoOf(span.startNs),
-    environment: to.environment,
-    method,
-    path,
-    status_code: status,
-    response_time_ms: span.endNs > span.startNs ? Number(span.endNs - span.startNs) / 1e6 : 0,
-  };
-  if (route !== "") record.route = route;
-  const requestSize =
-    integer(attributes, "http.request.body.size") ?? integer(attributes, "http.request_content_length");
-  const responseSize =
-    integer(attributes, "http.response.body.size") ?? integer(attributes, "http.response_content_length");
-  if (requestSize !== undefined) record.request_size = requestSize;
-  if (responseSize !== undefined) record.response_size = responseSize;
-  const ip = firstText(attributes, CLIENT_ADDRESS);
-  if (ip !== "") record.ip_address = ip;
-  const userAgent = text(attributes, "user_agent.original") || text(attributes, "http.user_agent");
-  if (userAgent !== "") record.user_agent = userAgent;
-  const consumer = text(attributes, "enduser.id") || text(attributes, "user.id");
-  if (consumer !== "") record.consumer_id = consumer;
-  const consumerName = text(attributes, "user.name");
-  if (consumerName !== "") record.consumer_name = consumerName;
-  const requestHeaders = headers(attributes, "http.request.header.");
-  const responseHeaders = headers(attributes, "http.response.header.");
-  if (requestHeaders !== undefined) record.request_headers = requestHeaders;
-  if (responseHeaders !== undefined) record.response_headers = responseHeaders;
-  if (span.traceId !== "") record.trace_id = span.traceId;
-  if (span.spanId !== "") record.span_id = span.spanId;
-  return record;
+    return requestRow(common, {
+      method,
+      ...endpoint,
+      statusCode,
+      responseTimeMs,
+      requestSize,
+      responseSize,
+      ipAddress: firstText(attributes, CLIENT_ADDRESS),
+      userAgent: text(attributes, "user_agent.original") || text(attributes, "http.user_agent"),
+      consumerId: text(attributes, "enduser.id") || text(attributes, "user.id"),
+      consumerName: text(attributes, "user.name"),
+      consumerGroup: "",
+      requestPayload: "",
+      responsePayload: "",
+      requestHeaders,
+      responseHeaders,
+      traceId,
+      spanId,
+      baseUrl: "",
+    });
+  },
+};
+
+const METHOD = new RegExp(`^${HTTP_METHOD_TOKEN}+$`);
+const REQUEST_SIZE = ["http.request.body.size", "http.request_content_length"];
+const RESPONSE_SIZE = ["http.response.body.size", "http.response_content_length"];
+
+function methodOf(attributes: Attributes): string {
+  return text(attributes, "http.request.method") || text(attributes, "http.method");
+}
+
+function httpStatusOf(attributes: Attributes): number | undefined {
+  return integer(attributes, "http.response.status_code") ?? integer(attributes, "http.status_code");
+}
+
+/** The span's duration in milliseconds (0 when it ends before it starts); over a day is a problem. */
+function durationOf(span: OtlpSpan, path: string, problems: RecordProblem[]): number {
+  const ms = span.endNs > span.startNs ? Number(span.endNs - span.startNs) / 1e6 : 0;
+  if (ms > INGEST_LIMITS.maxResponseTimeMs)
+    problems.push({ path, message: `must be at most ${INGEST_LIMITS.maxResponseTimeMs} ms (24 hours)` });
+  return ms;
+}
+
+/** A body size by the first attribute name present; 0 when none; over the limit is a problem. */
+function sizeOf(
+  attributes: Attributes,
+  keys: readonly string[],
+  path: string,
+  problems: RecordProblem[],
+): number {
+  for (const key of keys) {
+    const size = integer(attributes, key);
+    if (size === undefined) continue;
+    if (size > INGEST_LIMITS.maxBodySizeBytes)
+      problems.push({ path, message: `must be at most ${INGEST_LIMITS.maxBodySizeBytes} bytes` });
+    return size;
+  }
+  return 0;
 }
 
 /** Where the client's address may be, newest convention first. */
@@ -135,7 +241,7 @@ export function logRecordOf(log: OtlpLogRecord, to: Destination): IngestLogRecor
   if (message === "") return "has an empty body and no event name";
 
   const record: Mutable<IngestLogRecord> = {
-    app_id: to.appId,
+    app_id: to.app.id,
     timestamp: isoOf(timeNs),
     environment: to.environment,
     level: levelOf(log.severityNumber, log.severityText),
@@ -190,8 +296,8 @@ function pathOf(attributes: Attributes): string {
   }
 }
 
-/** `http.request.header.<name>` attributes (string arrays per semconv) as a header object. */
-function headers(attributes: Attributes, prefix: string): Record<string, string> | undefined {
+/** `http.request.header.<name>` attributes (string arrays per semconv) as header entries. */
+function headers(attributes: Attributes, prefix: string): Array<[string, string]> {
   const entries: Array<[string, string]> = [];
   for (const [key, value] of attributes) {
     if (!key.startsWith(prefix) || key.length === prefix.length) continue;
@@ -200,7 +306,7 @@ function headers(attributes: Attributes, prefix: string): Record<string, string>
       Array.isArray(value) ? value.map(valueText).join(", ") : valueText(value),
     ]);
   }
-  return entries.length === 0 ? undefined : Object.fromEntries(entries);
+  return entries;
 }
 
 function text(attributes: Attributes, key: string): string {
@@ -245,6 +351,22 @@ export function recordAttributes(attributes: Attributes): Record<string, string 
   }
   // fromEntries defines own properties: a "__proto__" attribute stays an attribute.
   return Object.fromEntries(kept);
+}
+
+/** Attributes as an api_spans row keeps them: text (structured values as JSON) cut to the
+ *  limits, the first that fit kept. */
+function textAttributes(attributes: Attributes): Record<string, string> {
+  // A plain object stays in V8's fast mode (a null-prototype one does not, and serialises a
+  // quarter slower).
+  const kept: Record<string, string> = {};
+  let count = 0;
+  for (const [key, value] of attributes) {
+    if (count >= INGEST_LIMITS.attributeCount) break;
+    if (key.length > INGEST_LIMITS.attributeKeyLength) continue;
+    setOwn(kept, key, cutChars(valueText(value), INGEST_LIMITS.attributeValueLength));
+    count += 1;
+  }
+  return kept;
 }
 
 /** Log attribute values as the log record takes them: scalars as they are, the rest as JSON. */

@@ -1,6 +1,6 @@
-// OpenTelemetry in: turns decoded OTLP exports into Sightline records (spans, request records of
-// server spans, log records) and stores them through the ingest service, so OTLP data meets the
-// same keys, app rules, limits, writers and backpressure as /ingest. Answers with what OTLP wants to hear: how many items were rejected
+// OpenTelemetry in: turns decoded OTLP exports into Sightline rows and records (span rows, request
+// rows of server spans, log records) and stores them through the ingest service, so OTLP data
+// meets the same keys, app rules, limits, writers and backpressure as /ingest. Answers with what OTLP wants to hear: how many items were rejected
 // and why. Apps are never created here: `service.name` must name an app the key may write to.
 import { AppError } from "../../errors.js";
 import { slugify } from "../../lib/slugs.js";
@@ -8,10 +8,13 @@ import type { AppRef, IngestDirectory, IngestService, KeyPrincipal } from "../in
 import {
   type Destination,
   logRecordOf,
-  requestRecordOf,
+  otlpRequestRows,
+  otlpSpanRows,
+  type PlacedSpan,
+  placeSpan,
   resourceIdentity,
   type ResourceIdentity,
-  spanRecordOf,
+  servesHttpRequest,
 } from "./otlp.mapping.js";
 import { decodeLogs, decodeTraces } from "./otlp.decode.js";
 import type { OtlpEncoding, ResourceGroup } from "./otlp.model.js";
@@ -68,7 +71,7 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
       const app = resolveApp(principal, apps, identity);
       return typeof app === "string"
         ? app
-        : { appId: app.id, environment: identity.environment, serviceName: identity.serviceName };
+        : { app, environment: identity.environment, serviceName: identity.serviceName };
     });
   }
 
@@ -102,8 +105,8 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
       const data = decodeTraces(payload.bytes, payload.encoding);
       const targets = await destinations(principal, data);
       const reasons = new Reasons();
-      const spans: ReturnType<typeof spanRecordOf>[] = [];
-      const requests: NonNullable<ReturnType<typeof requestRecordOf>>[] = [];
+      const spans: PlacedSpan[] = [];
+      const requests: PlacedSpan[] = [];
       let unrouted = 0;
       data.forEach((group, g) => {
         const target = targets[g];
@@ -113,16 +116,16 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
           return;
         }
         for (const span of group.items) {
-          spans.push(spanRecordOf(span, target));
-          const request = requestRecordOf(span, target);
-          if (request !== null) requests.push(request);
+          const placed = placeSpan(span, target);
+          spans.push(placed);
+          if (servesHttpRequest(span)) requests.push(placed);
         }
       });
       // Two tables, two writers: both inserts run at once. A 503 from either fails the export
       // (the exporter retries it), though the other table may have kept its rows (ADR 0012).
       const [storedSpans, storedRequests] = await Promise.all([
-        store(spans, (batch) => ingest.acceptSpans({ principal, records: batch })),
-        store(requests, (batch) => ingest.acceptRequests({ principal, records: batch })),
+        store(spans, (batch) => ingest.acceptPlaced(principal, otlpSpanRows, batch)),
+        store(requests, (batch) => ingest.acceptPlaced(principal, otlpRequestRows, batch)),
       ]);
       for (const error of storedSpans.errors) {
         reasons.add(`a span was rejected: ${fieldOf(error.pointer)} ${error.message}`);
