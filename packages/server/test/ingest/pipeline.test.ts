@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { KeyPrincipal } from "../../src/modules/ingest/directory.js";
 import { type BatchContext, prepareBatch } from "../../src/modules/ingest/ingest.pipeline.js";
 import { logKind } from "../../src/modules/ingest/logs.records.js";
+import { readHexId, type RecordProblem } from "../../src/modules/ingest/records.js";
 import { requestKind } from "../../src/modules/ingest/requests.records.js";
 import { API_LOGS, API_REQUESTS } from "../../src/stores/events/index.js";
 
@@ -537,5 +538,30 @@ describe("prepareBatch with log records", () => {
     ]);
     expect(batch.errors[1]?.message).toBe("must be string or number or boolean");
     expect(batch.errors[6]?.message).toBe("is older than the retention window of 30 days");
+  });
+});
+
+describe("readHexId", () => {
+  it("keeps W3C ids in lower case and rejects anything else", () => {
+    const problems: RecordProblem[] = [];
+    expect(readHexId("00F067AA0BA902B7", 16, "span_id", problems)).toBe("00f067aa0ba902b7");
+    expect(readHexId("", 16, "span_id", problems)).toBe("");
+    expect(readHexId(undefined, 16, "span_id", problems)).toBe("");
+    expect(problems).toEqual([]);
+    for (const bad of [
+      "0000000000000000", // all zero
+      "00f067aa0ba902b", // one digit short
+      "00f067aa0ba902bg",
+      "00f067aa0ba902b\u0010", // a control character one bit away from "0"
+      "00f067aa0ba902b\u0130",
+      "00f067aa0ba902 7",
+    ]) {
+      expect(readHexId(bad, 16, "span_id", problems)).toBe("");
+    }
+    expect(problems).toHaveLength(6);
+    expect(problems[0]).toEqual({
+      path: "/span_id",
+      message: "must be 16 hexadecimal digits, not all zero (W3C span-id)",
+    });
   });
 });
