@@ -9,7 +9,14 @@ import { messageOf, pointerOf } from "../../http/validation.js";
 import type { RowChunk } from "../../stores/events/writer.js";
 import { normaliseEnvironmentName } from "../environments/index.js";
 import type { AppRef, DiscoveredEndpoint, KeyPrincipal } from "./directory.js";
-import type { CommonFields, PlacedInput, RecordKind, RecordProblem, RowKind } from "./records.js";
+import type {
+  CommonColumn,
+  CommonFields,
+  PlacedInput,
+  RecordKind,
+  RecordProblem,
+  RowKind,
+} from "./records.js";
 import { uuidV7At } from "./row-ids.js";
 import { eventsTimestamp, parseTimestamp } from "./timestamps.js";
 
@@ -114,6 +121,8 @@ class BatchRows<I, Column extends string> {
    *  allocation is GC time on the hot path). */
   readonly problems: RecordProblem[] = [];
   private readonly columns: readonly Column[];
+  /** Per column, the common field it holds (undefined: the kind's row has it). */
+  private readonly shared: ReadonlyArray<CommonColumn | undefined>;
   /** One value array reused for every row, for the same reason. */
   private readonly values: unknown[];
   private readonly oldestMs: number;
@@ -130,6 +139,9 @@ class BatchRows<I, Column extends string> {
     private readonly context: BatchContext,
   ) {
     this.columns = kind.table.columnNames;
+    this.shared = this.columns.map((column) =>
+      (COMMON_COLUMNS as readonly string[]).includes(column) ? (column as CommonColumn) : undefined,
+    );
     this.values = new Array(this.columns.length);
     this.oldestMs = context.nowMs - context.retentionDays * 86_400_000;
     this.newestMs = context.nowMs + INGEST_LIMITS.futureToleranceMs;
@@ -145,14 +157,19 @@ class BatchRows<I, Column extends string> {
     sentEnvironment: string | undefined,
   ): void {
     const common = this.settle(app, timestampMs, sentEnvironment);
-    const row = common === null ? null : this.kind.build(input, common, this.problems);
+    const row = common === null ? null : this.kind.build(input, this.problems);
     if (common === null || row === null) {
       this.reject(index);
       return;
     }
-    const { columns, values } = this;
-    for (let column = 0; column < columns.length; column++)
-      values[column] = row.row[columns[column] as Column];
+    const { columns, values, shared } = this;
+    for (let column = 0; column < columns.length; column++) {
+      const field = shared[column];
+      values[column] =
+        field === undefined
+          ? row.row[columns[column] as Exclude<Column, CommonColumn>]
+          : commonValue(common, field);
+    }
     this.lines.push(JSON.stringify(values));
     this.rowRecords.push(index);
     this.probe ??= { id: common.id, timestampMs: common.timestampMs };
@@ -281,6 +298,23 @@ interface CommonInput {
   readonly timestamp: string;
   /** Required by the request and log schemas; a span without one is in `production`. */
   readonly environment?: string;
+}
+
+const COMMON_COLUMNS: readonly CommonColumn[] = ["id", "project_id", "app_id", "timestamp", "environment"];
+
+function commonValue(common: CommonFields, column: CommonColumn): string {
+  switch (column) {
+    case "id":
+      return common.id;
+    case "project_id":
+      return common.projectId;
+    case "app_id":
+      return common.app.id;
+    case "timestamp":
+      return common.timestamp;
+    case "environment":
+      return common.environment;
+  }
 }
 
 /** The record's environment, normalised; the common names skip the string work. */

@@ -23,7 +23,7 @@ export const logKind: RecordKind<IngestLogRecord, ApiLogsColumn> = {
   table: API_LOGS,
   schema: IngestLogRecordSchema,
   fields: declaredFields(IngestLogRecordSchema),
-  build(record, common, problems) {
+  build(record, problems) {
     const before = problems.length;
     const level = normaliseLogLevel(record.level);
     if (level === null) problems.push({ path: "/level", message: LEVEL_MESSAGE });
@@ -43,11 +43,6 @@ export const logKind: RecordKind<IngestLogRecord, ApiLogsColumn> = {
     return {
       endpoint: null,
       row: {
-        id: common.id,
-        project_id: common.projectId,
-        app_id: common.app.id,
-        timestamp: common.timestamp,
-        environment: common.environment,
         level,
         message: cutUtf8(record.message, INGEST_LIMITS.messageBytes),
         logger_name: cutChars(record.logger_name ?? "", INGEST_LIMITS.labelLength),

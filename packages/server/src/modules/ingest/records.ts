@@ -24,10 +24,13 @@ export interface CommonFields {
   readonly environment: string;
 }
 
+/** The columns every events table has, filled by the pipeline from the record's CommonFields. */
+export type CommonColumn = "id" | "project_id" | "app_id" | "timestamp" | "environment";
+
 /** A record turned into one row of its table. */
 export interface BuiltRow<Column extends string = string> {
-  /** A value for every column of the kind's table; serialised in the declared column order. */
-  readonly row: Readonly<Record<Column, unknown>>;
+  /** A value for every other column of the kind's table; serialised in the declared order. */
+  readonly row: Readonly<Record<Exclude<Column, CommonColumn>, unknown>>;
   /** The endpoint the record belongs to, for discovery (null when it names none). */
   readonly endpoint: { readonly method: string; readonly path: string } | null;
 }
@@ -41,8 +44,9 @@ export interface RowKind<I, Column extends string = string> {
   readonly name: RecordKindName;
   /** The table the rows go to, as declared once in stores/events/tables. */
   readonly table: EventsTable<Column>;
-  /** Builds the row of an input, or adds its problems and returns null. */
-  build(input: I, common: CommonFields, problems: RecordProblem[]): BuiltRow<Column> | null;
+  /** Builds the row of an input (its fields settled and checked already), or adds its problems
+   *  and returns null. */
+  build(input: I, problems: RecordProblem[]): BuiltRow<Column> | null;
 }
 
 /** A row kind whose inputs are records as clients post them: validated against a schema first. */

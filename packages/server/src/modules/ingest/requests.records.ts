@@ -11,7 +11,6 @@ import {
 import { API_REQUESTS, type ApiRequestsColumn } from "../../stores/events/index.js";
 import {
   type BuiltRow,
-  type CommonFields,
   declaredFields,
   escapePointer,
   readHexId,
@@ -37,7 +36,7 @@ export const requestKind: RecordKind<IngestRequestRecord, ApiRequestsColumn> = {
   table: API_REQUESTS,
   schema: IngestRequestRecordSchema,
   fields: declaredFields(IngestRequestRecordSchema),
-  build(record, common, problems) {
+  build(record, problems) {
     const before = problems.length;
     if (!Number.isFinite(record.response_time_ms)) {
       problems.push({ path: "/response_time_ms", message: "must be a finite number" });
@@ -49,7 +48,7 @@ export const requestKind: RecordKind<IngestRequestRecord, ApiRequestsColumn> = {
     const spanId = readHexId(record.span_id, 16, "span_id", problems);
     if (problems.length > before) return null;
 
-    return requestRow(common, {
+    return requestRow({
       method: record.method,
       ...endpoint,
       statusCode: record.status_code,
@@ -104,16 +103,11 @@ export interface RequestFields {
 }
 
 /** The api_requests row of a handled request: its limits applied, in one place for every way in. */
-export function requestRow(common: CommonFields, request: RequestFields): BuiltRow<ApiRequestsColumn> {
+export function requestRow(request: RequestFields): BuiltRow<ApiRequestsColumn> {
   const method = request.method.toUpperCase();
   return {
     endpoint: { method, path: request.route },
     row: {
-      id: common.id,
-      project_id: common.projectId,
-      app_id: common.app.id,
-      timestamp: common.timestamp,
-      environment: common.environment,
       method,
       path: request.path,
       route: request.route,

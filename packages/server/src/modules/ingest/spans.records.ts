@@ -5,11 +5,11 @@ import { INGEST_LIMITS, type IngestSpanRecord, IngestSpanRecordSchema } from "@s
 import { API_SPANS, type ApiSpansColumn } from "../../stores/events/index.js";
 import {
   type BuiltRow,
-  type CommonFields,
   declaredFields,
   readAttributes,
   readHexId,
   type RecordKind,
+  type RecordProblem,
 } from "./records.js";
 import { cutChars } from "./text.js";
 
@@ -25,13 +25,9 @@ export const spanKind: RecordKind<IngestSpanRecord, ApiSpansColumn> = {
   table: API_SPANS,
   schema: IngestSpanRecordSchema,
   fields: declaredFields(IngestSpanRecordSchema),
-  build(record, common, problems) {
+  build(record, problems) {
     const before = problems.length;
-    const traceId = readHexId(record.trace_id, 32, "trace_id", problems);
-    const spanId = readHexId(record.span_id, 16, "span_id", problems);
-    if (record.trace_id === "") problems.push({ path: "/trace_id", message: "must not be empty" });
-    if (record.span_id === "") problems.push({ path: "/span_id", message: "must not be empty" });
-    const parentSpanId = readHexId(record.parent_span_id, 16, "parent_span_id", problems);
+    const ids = readSpanIds(record.trace_id, record.span_id, record.parent_span_id, problems);
     const duration = record.duration_ms ?? 0;
     if (!Number.isFinite(duration))
       problems.push({ path: "/duration_ms", message: "must be a finite number" });
@@ -46,10 +42,8 @@ export const spanKind: RecordKind<IngestSpanRecord, ApiSpansColumn> = {
     const attributes = readAttributes(record.attributes, problems);
     if (problems.length > before) return null;
 
-    return spanRow(common, {
-      traceId,
-      spanId,
-      parentSpanId,
+    return spanRow({
+      ...ids,
       name: record.name ?? "",
       kind: record.kind ?? "",
       serviceName: record.service_name ?? "",
@@ -60,6 +54,22 @@ export const spanKind: RecordKind<IngestSpanRecord, ApiSpansColumn> = {
     });
   },
 };
+
+/** A span's ids as stored: W3C trace and span ids (both required) and its parent's ("" for a root). */
+export function readSpanIds(
+  traceId: string,
+  spanId: string,
+  parentSpanId: string | undefined,
+  problems: RecordProblem[],
+): { readonly traceId: string; readonly spanId: string; readonly parentSpanId: string } {
+  if (traceId === "") problems.push({ path: "/trace_id", message: "must not be empty" });
+  if (spanId === "") problems.push({ path: "/span_id", message: "must not be empty" });
+  return {
+    traceId: readHexId(traceId, 32, "trace_id", problems),
+    spanId: readHexId(spanId, 16, "span_id", problems),
+    parentSpanId: readHexId(parentSpanId, 16, "parent_span_id", problems),
+  };
+}
 
 /** A span's own fields, read and checked from whichever form it came in. */
 export interface SpanFields {
@@ -80,16 +90,11 @@ export interface SpanFields {
 }
 
 /** The api_spans row of a span: its limits and defaults applied, in one place for every way in. */
-export function spanRow(common: CommonFields, span: SpanFields): BuiltRow<ApiSpansColumn> {
+export function spanRow(span: SpanFields): BuiltRow<ApiSpansColumn> {
   const kind = cutChars(span.kind.trim().toLowerCase(), INGEST_LIMITS.spanKindLength);
   return {
     endpoint: null,
     row: {
-      id: common.id,
-      project_id: common.projectId,
-      app_id: common.app.id,
-      timestamp: common.timestamp,
-      environment: common.environment,
       trace_id: span.traceId,
       span_id: span.spanId,
       parent_span_id: span.parentSpanId === span.spanId ? "" : span.parentSpanId,

@@ -21,6 +21,7 @@ import {
   type RecordProblem,
   requestRow,
   type RowKind,
+  readSpanIds,
   setOwn,
   spanRow,
 } from "../ingest/index.js";
@@ -90,21 +91,15 @@ const STATUS_ERROR = 2;
 export const otlpSpanRows: RowKind<PlacedSpan, ApiSpansColumn> = {
   name: "spans",
   table: API_SPANS,
-  build({ span, serviceName }, common, problems) {
+  build({ span, serviceName }, problems) {
     const before = problems.length;
-    const traceId = readHexId(span.traceId, 32, "trace_id", problems);
-    const spanId = readHexId(span.spanId, 16, "span_id", problems);
-    if (span.traceId === "") problems.push({ path: "/trace_id", message: "must not be empty" });
-    if (span.spanId === "") problems.push({ path: "/span_id", message: "must not be empty" });
-    const parentSpanId = readHexId(span.parentSpanId, 16, "parent_span_id", problems);
+    const ids = readSpanIds(span.traceId, span.spanId, span.parentSpanId, problems);
     const durationMs = durationOf(span, "/duration_ms", problems);
     if (problems.length > before) return null;
 
     const httpStatus = httpStatusOf(span.attributes);
-    return spanRow(common, {
-      traceId,
-      spanId,
-      parentSpanId,
+    return spanRow({
+      ...ids,
       name: span.name,
       kind: KIND_NAMES[span.kind] ?? "internal",
       serviceName,
@@ -130,7 +125,7 @@ export function servesHttpRequest(span: OtlpSpan): boolean {
 export const otlpRequestRows: RowKind<PlacedSpan, ApiRequestsColumn> = {
   name: "requests",
   table: API_REQUESTS,
-  build({ span }, common, problems) {
+  build({ span }, problems) {
     const before = problems.length;
     const { attributes } = span;
     const method = methodOf(attributes);
@@ -167,7 +162,7 @@ export const otlpRequestRows: RowKind<PlacedSpan, ApiRequestsColumn> = {
     const spanId = readHexId(span.spanId, 16, "span_id", problems);
     if (problems.length > before) return null;
 
-    return requestRow(common, {
+    return requestRow({
       method,
       ...endpoint,
       statusCode,
