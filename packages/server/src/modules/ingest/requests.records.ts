@@ -48,9 +48,12 @@ export const requestKind: RecordKind<IngestRequestRecord, ApiRequestsColumn> = {
     const spanId = readHexId(record.span_id, 16, "span_id", problems);
     if (problems.length > before) return null;
 
+    // Fields named one by one: object spreads are slow on this path.
     return requestRow({
       method: record.method,
-      ...endpoint,
+      path: endpoint.path,
+      query: endpoint.query,
+      route: endpoint.route,
       statusCode: record.status_code,
       responseTimeMs: record.response_time_ms,
       requestSize: record.request_size ?? 0,

@@ -42,8 +42,11 @@ export const spanKind: RecordKind<IngestSpanRecord, ApiSpansColumn> = {
     const attributes = readAttributes(record.attributes, problems);
     if (problems.length > before) return null;
 
+    // Fields named one by one: an object spread here cost a third of the span pipeline.
     return spanRow({
-      ...ids,
+      traceId: ids.traceId,
+      spanId: ids.spanId,
+      parentSpanId: ids.parentSpanId,
       name: record.name ?? "",
       kind: record.kind ?? "",
       serviceName: record.service_name ?? "",

@@ -99,7 +99,9 @@ export const otlpSpanRows: RowKind<PlacedSpan, ApiSpansColumn> = {
 
     const httpStatus = httpStatusOf(span.attributes);
     return spanRow({
-      ...ids,
+      traceId: ids.traceId,
+      spanId: ids.spanId,
+      parentSpanId: ids.parentSpanId,
       name: span.name,
       kind: KIND_NAMES[span.kind] ?? "internal",
       serviceName,
@@ -164,7 +166,9 @@ export const otlpRequestRows: RowKind<PlacedSpan, ApiRequestsColumn> = {
 
     return requestRow({
       method,
-      ...endpoint,
+      path: endpoint.path,
+      query: endpoint.query,
+      route: endpoint.route,
       statusCode,
       responseTimeMs,
       requestSize,
