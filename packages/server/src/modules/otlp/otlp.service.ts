@@ -1,7 +1,8 @@
 // OpenTelemetry in: turns decoded OTLP exports into Sightline rows and records (span rows, request
 // rows of server spans, log records) and stores them through the ingest service, so OTLP data
-// meets the same keys, app rules, limits, writers and backpressure as /ingest. Answers with what OTLP wants to hear: how many items were rejected
-// and why. Apps are never created here: `service.name` must name an app the key may write to.
+// meets the same keys, app rules, limits, writers and backpressure as /ingest. Answers with what
+// OTLP wants to hear: how many items were rejected and why. Apps are never created here:
+// `service.name` must name an app the key may write to.
 import { AppError } from "../../errors.js";
 import { slugify } from "../../lib/slugs.js";
 import type { AppRef, IngestDirectory, IngestService, KeyPrincipal } from "../ingest/index.js";
