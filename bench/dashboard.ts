@@ -22,6 +22,7 @@ import { magicLinkTokenOf, outboxMessagesFor } from "../packages/server/test/sup
 import { CHROMIUM_ARGS, CHROMIUM_PATH, INSTALL_HINT } from "../packages/web/e2e/support/chromium.js";
 import { type DatasetApp, datasetParams, logsSql, requestsSql } from "./dataset.js";
 import { BenchChild } from "./child.js";
+import { median } from "./stats.js";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
@@ -169,14 +170,6 @@ async function timeLoad(page: Page, url: string): Promise<number | null> {
     }
     return null;
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 const load = () =>

@@ -47,6 +47,7 @@ import {
 } from "../packages/server/src/stores/events/index.js";
 import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
 import { BATCH, otlpBody, requestRecords, spanRecords } from "./records.js";
+import { median } from "./stats.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -437,14 +438,6 @@ async function idle(pid: number): Promise<void> {
 function rotated<T>(items: readonly T[], round: number): T[] {
   const shift = round % items.length;
   return [...items.slice(shift), ...items.slice(0, shift)];
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
