@@ -4,11 +4,15 @@
 // OTLP/JSON mapping (lowerCamelCase names, hex ids, 64-bit integers as strings or numbers) and
 // is checked as it is walked. A body that is not an export request of the
 // route's signal is a 400; problems of single items are left to the mapping, which rejects them.
+// Both are bounded by OTLP_LIMITS while they are read (an export over a cap is a 413 before its
+// objects are built).
 // Every string read is made well-formed (lone surrogates become U+FFFD), as the HTTP layer does
 // for JSON bodies: the stores cannot hold them.
 /// <reference lib="es2024.string" />
 import { createRequire } from "node:module";
 import { AppError } from "../../errors.js";
+import { checkJsonBounds } from "./otlp.json-bounds.js";
+import { OTLP_LIMITS, overLimit } from "./otlp.limits.js";
 import type {
   AttributeValue,
   Attributes,
@@ -19,6 +23,7 @@ import type {
   ResourceGroup,
   TracesExport,
 } from "./otlp.model.js";
+import { type BoundedTypes, decodeBounded, installBounds } from "./otlp.protobuf-bounds.js";
 
 /** The part of a protobufjs generated message class used here, in tests and in the bench. */
 export interface MessageType {
@@ -31,6 +36,10 @@ export interface MessageType {
 interface GeneratedRoot {
   readonly opentelemetry: {
     readonly proto: {
+      readonly common: { readonly v1: BoundedTypes["common"] };
+      readonly resource: { readonly v1: BoundedTypes["resource"] };
+      readonly trace: { readonly v1: BoundedTypes["trace"] };
+      readonly logs: { readonly v1: BoundedTypes["logs"] };
       readonly collector: {
         readonly trace: {
           readonly v1: Record<"ExportTraceServiceRequest" | "ExportTraceServiceResponse", MessageType>;
@@ -50,6 +59,13 @@ const generated = createRequire(import.meta.url)(
 ) as GeneratedRoot;
 const traceService = generated.opentelemetry.proto.collector.trace.v1;
 const logsService = generated.opentelemetry.proto.collector.logs.v1;
+const { proto } = generated.opentelemetry;
+installBounds({
+  common: proto.common.v1,
+  resource: proto.resource.v1,
+  trace: proto.trace.v1,
+  logs: proto.logs.v1,
+});
 
 /** The export request and response messages, for clients that encode them (tests, bench). */
 export const OTLP_MESSAGES = {
@@ -64,7 +80,7 @@ export type Signal = "traces" | "logs";
 
 export function decodeTraces(body: Buffer, encoding: OtlpEncoding): TracesExport {
   if (encoding === "protobuf") {
-    const request = decodeProtobuf(traceService.ExportTraceServiceRequest, body, "traces");
+    const request = decodeProtobuf(traceService.ExportTraceServiceRequest, body, "traces", "spans");
     return (request as PbTracesRequest).resourceSpans.map((group) => ({
       resource: protobufAttributes(group.resource?.attributes),
       items: group.scopeSpans.flatMap(({ scope, spans }) => {
@@ -73,12 +89,12 @@ export function decodeTraces(body: Buffer, encoding: OtlpEncoding): TracesExport
       }),
     }));
   }
-  return groups(parseJson(body), "resourceSpans", "scopeSpans", "spans", readSpan);
+  return groups(parseJson(body, "spans"), "resourceSpans", "scopeSpans", "spans", readSpan);
 }
 
 export function decodeLogs(body: Buffer, encoding: OtlpEncoding): LogsExport {
   if (encoding === "protobuf") {
-    const request = decodeProtobuf(logsService.ExportLogsServiceRequest, body, "logs");
+    const request = decodeProtobuf(logsService.ExportLogsServiceRequest, body, "logs", "log records");
     return (request as PbLogsRequest).resourceLogs.map((group) => ({
       resource: protobufAttributes(group.resource?.attributes),
       items: group.scopeLogs.flatMap(({ scope, logRecords }) => {
@@ -87,7 +103,7 @@ export function decodeLogs(body: Buffer, encoding: OtlpEncoding): LogsExport {
       }),
     }));
   }
-  return groups(parseJson(body), "resourceLogs", "scopeLogs", "logRecords", readLogRecord);
+  return groups(parseJson(body, "log records"), "resourceLogs", "scopeLogs", "logRecords", readLogRecord);
 }
 
 /** The export answer in the request's encoding: empty on full success, as the spec asks. */
@@ -106,10 +122,11 @@ export function encodeAnswer(
   return Buffer.from(type.encode(type.fromObject(answer)).finish());
 }
 
-function decodeProtobuf(type: MessageType, body: Buffer, signal: Signal): unknown {
+function decodeProtobuf(type: MessageType, body: Buffer, signal: Signal, itemName: string): unknown {
   try {
-    return type.decode(body);
+    return decodeBounded(type, body, itemName);
   } catch (error) {
+    if (error instanceof AppError) throw error;
     const reason = error instanceof Error ? `: ${error.message}` : "";
     throw new AppError(
       "bad_request",
@@ -119,9 +136,10 @@ function decodeProtobuf(type: MessageType, body: Buffer, signal: Signal): unknow
   }
 }
 
-function parseJson(body: Buffer): unknown {
+function parseJson(body: Buffer, itemName: string): unknown {
   const text = body.toString("utf8");
   if (text.trim() === "") throw new AppError("invalid_json", "The request body is empty.");
+  checkJsonBounds(text, itemName);
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
@@ -403,7 +421,10 @@ function attributes(value: unknown, path: string): Attributes {
 /** An OTLP/JSON AnyValue (an object whose one key names the set field) as a plain value. */
 function anyValue(value: unknown, path: string, depth: number): AttributeValue {
   const any = object(value, path);
-  if (depth > MAX_VALUE_DEPTH) return null;
+  if (depth > MAX_VALUE_DEPTH) {
+    measureDepth(any, depth);
+    return null;
+  }
   const field = Object.keys(any)[0];
   const inner = field === undefined ? undefined : any[field];
   switch (field) {
@@ -452,6 +473,32 @@ function anyValue(value: unknown, path: string, depth: number): AttributeValue {
     default:
       return null;
   }
+}
+
+/** Below what is kept, a value is only measured: nesting past OTLP_LIMITS.valueDepth is a 413, as
+ *  in protobuf bodies (`depth` 0 is an attribute's own value). */
+function measureDepth(any: Record<string, unknown>, depth: number): void {
+  if (depth >= OTLP_LIMITS.valueDepth) throw overLimit("valueDepth");
+  const array = nested(any.arrayValue);
+  if (array !== undefined) {
+    for (const item of array) if (isObject(item)) measureDepth(item, depth + 1);
+  }
+  const kvlist = nested(any.kvlistValue);
+  if (kvlist !== undefined) {
+    for (const entry of kvlist) {
+      if (isObject(entry) && isObject(entry.value)) measureDepth(entry.value, depth + 1);
+    }
+  }
+}
+
+/** The `values` of an arrayValue or kvlistValue, when it has a list of them. */
+function nested(holder: unknown): readonly unknown[] | undefined {
+  if (!isObject(holder)) return undefined;
+  return Array.isArray(holder.values) ? (holder.values as readonly unknown[]) : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** OTLP/JSON ids: hex text. */

@@ -12,6 +12,7 @@ import { vetBinaryBody } from "../../http/well-formed.js";
 import { access } from "../access/index.js";
 import { type KeyPrincipal, readBody } from "../ingest/index.js";
 import { encodeAnswer, type Signal } from "./otlp.decode.js";
+import { OTLP_LIMITS } from "./otlp.limits.js";
 import type { OtlpEncoding } from "./otlp.model.js";
 import type { ExportOutcome, OtlpPayload, OtlpService } from "./otlp.service.js";
 
@@ -49,6 +50,11 @@ const PartialSuccess = (counter: string, example: number) =>
   );
 
 const problems = problemResponses(400, 401, 413, 415, 503);
+
+/** OTLP_LIMITS as the route descriptions list them. */
+const limitsText = Object.entries(OTLP_LIMITS)
+  .map(([name, value]) => `\`${name}\` ${value}`)
+  .join(", ");
 
 export async function otlpRoutes(app: App, options: OtlpRoutesOptions): Promise<void> {
   const { otlp } = options;
@@ -114,7 +120,9 @@ export async function otlpRoutes(app: App, options: OtlpRoutesOptions): Promise<
     "`deployment.environment`) is the environment, `production` when absent. " +
     `${mapping} Items that cannot be stored are counted in \`partialSuccess\` with the reasons; an export ` +
     `larger than ${options.maxBatch} records (INGEST_MAX_BATCH) is stored in several inserts. 400: the body ` +
-    "is not an export request (do not retry); 503 with Retry-After: at capacity, retry (see the README on trace exports).";
+    "is not an export request (do not retry); 413: the body is too large, or the export holds more than a " +
+    `cap allows (problem member \`limit\` names it): ${limitsText} (nothing is stored); 503 with ` +
+    "Retry-After: at capacity, retry (see the README on trace exports).";
 
   const bodyDoc = (member: string) => ({
     content: {

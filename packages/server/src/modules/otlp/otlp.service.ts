@@ -56,6 +56,8 @@ interface RecordProblem {
 
 /** Reasons quoted in `errorMessage`; the counts are complete, the list is not. */
 const LISTED_REASONS = 5;
+/** Distinct unlisted reasons counted for "and N more"; past it the count stops growing. */
+const MAX_COUNTED_REASONS = 100;
 
 export function createOtlpService(options: OtlpServiceOptions): OtlpService {
   const { ingest, directory, maxBatch } = options;
@@ -209,19 +211,23 @@ function fieldOf(pointer: string): string {
   return pointer.split("/").slice(3).join("/") || "the record";
 }
 
-/** Distinct reasons in the order first seen, counted. */
+/** Distinct reasons in the order first seen, counted. Only the listed ones are kept: an export
+ *  of many bad items costs a count, not an object per item. */
 class Reasons {
   private readonly seen = new Map<string, number>();
+  /** Distinct reasons past the listed ones (each counted once, however often it recurs). */
+  private readonly others = new Set<string>();
 
   add(reason: string, count = 1): void {
-    this.seen.set(reason, (this.seen.get(reason) ?? 0) + count);
+    const known = this.seen.get(reason);
+    if (known !== undefined) this.seen.set(reason, known + count);
+    else if (this.seen.size < LISTED_REASONS) this.seen.set(reason, count);
+    else if (this.others.size < MAX_COUNTED_REASONS) this.others.add(reason);
   }
 
   outcome(rejected: number): ExportOutcome {
-    const listed = [...this.seen]
-      .slice(0, LISTED_REASONS)
-      .map(([reason, count]) => (count > 1 ? `${reason} (${count}×)` : reason));
-    const more = this.seen.size - listed.length;
+    const listed = [...this.seen].map(([reason, count]) => (count > 1 ? `${reason} (${count}×)` : reason));
+    const more = this.others.size;
     return {
       rejected,
       errorMessage: listed.length === 0 ? "" : `${listed.join("; ")}${more > 0 ? `; and ${more} more` : ""}`,
