@@ -10,9 +10,18 @@ import { type AlertsFixture, createAlertsFixture, created } from "./helpers.js";
 const MINUTE = 60_000;
 const waitFor = (check: () => void) => vi.waitFor(check, { timeout: 10_000, interval: 20 });
 
-/** Project `slug` with an app that gets no traffic and a rule on it that fires at the next tick. */
-async function quietProjectRule(fx: AlertsFixture, slug: string, paths: readonly string[]): Promise<void> {
-  if (slug !== "shop") {
+/**
+ * Project `slug` (made unless it exists) with an app that gets no traffic and `rules` rules on it
+ * that fire at the next tick, each notifying a webhook channel per path.
+ */
+async function quietProjectRule(
+  fx: AlertsFixture,
+  slug: string,
+  paths: readonly string[],
+  rules = 1,
+): Promise<void> {
+  const exists = (await fx.owner.get(`/api/v1/projects/${slug}`)).statusCode === 200;
+  if (!exists) {
     await created(fx.owner, "/api/v1/projects", { name: slug, slug });
     await created(fx.owner, `/api/v1/projects/${slug}/apps`, { name: "quiet", slug: "quiet" });
   }
@@ -25,15 +34,17 @@ async function quietProjectRule(fx: AlertsFixture, slug: string, paths: readonly
     });
     channelIds.push(channel.id);
   }
-  await created<AlertRule>(fx.owner, `/api/v1/projects/${slug}/alerts`, {
-    name: `${slug} has no traffic`,
-    scope: { app: "quiet" },
-    metric: "request_count",
-    comparator: "lt",
-    threshold: 1,
-    window_seconds: 60,
-    channel_ids: channelIds,
-  });
+  for (let rule = 0; rule < rules; rule++) {
+    await created<AlertRule>(fx.owner, `/api/v1/projects/${slug}/alerts`, {
+      name: `${slug} has no traffic (${paths.join(", ")}, ${rule + 1})`,
+      scope: { app: "quiet" },
+      metric: "request_count",
+      comparator: "lt",
+      threshold: 1,
+      window_seconds: 60,
+      channel_ids: channelIds,
+    });
+  }
 }
 
 describe.each(metadataBackends())("alert delivery across projects on $name", (backend: MetadataBackend) => {
@@ -46,7 +57,7 @@ describe.each(metadataBackends())("alert delivery across projects on $name", (ba
     });
     afterAll(async () => {
       // A failed assertion must not leave sends held until their deadline.
-      for (const path of slow) fx?.receiver.release(path);
+      for (const path of [...slow, "/c/slow"]) fx?.receiver.release(path);
       await fx?.close();
     });
 
@@ -73,6 +84,28 @@ describe.each(metadataBackends())("alert delivery across projects on $name", (ba
       await run;
       await fx.ctx.deps.alerts.deliveries.runDue();
       expect(slow.map((path) => fx.receiver.on(path).length)).toEqual([1, 1, 1, 1, 1, 1]);
+    });
+
+    it("sends at most two notifications at once to one channel, not holding its project's others", async () => {
+      // Three rules notify one slow channel; a fourth, later, another channel of the project.
+      fx.receiver.hold("/c/slow");
+      await quietProjectRule(fx, "channels", ["/c/slow"], 3);
+      fx.clock.advance(MINUTE);
+      await fx.ctx.deps.alerts.scheduler.tick();
+      const run = fx.ctx.deps.alerts.deliveries.runDue();
+      await waitFor(() => expect(fx.receiver.holding("/c/slow")).toBe(2));
+
+      await quietProjectRule(fx, "channels", ["/c/fast"]);
+      fx.clock.advance(MINUTE);
+      await fx.ctx.deps.alerts.scheduler.tick();
+      await waitFor(() => expect(fx.receiver.on("/c/fast")).toHaveLength(1));
+      const arrived = () => fx.receiver.arrivals.filter((path) => path.startsWith("/c/"));
+      expect(arrived()).toEqual(["/c/slow", "/c/slow", "/c/fast"]);
+
+      fx.receiver.release("/c/slow");
+      await run;
+      await fx.ctx.deps.alerts.deliveries.runDue();
+      expect(fx.receiver.on("/c/slow")).toHaveLength(3);
     });
   });
 
