@@ -26,6 +26,11 @@ import { sendNotification } from "./senders.js";
 /** Pauses after failed attempts 1, 2, …; one more attempt than entries (6 in all, over ~2.7 h). */
 export const DEFAULT_RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000, 7_200_000] as const;
 
+/** Rows read ahead per project and channel, in multiples of their bounds. */
+const READ_AHEAD = 8;
+/** Longest a run goes without looking at the outbox again (retries falling due meanwhile). */
+const REFRESH_MS = 5_000;
+
 /** How long a claim outlives the deadline of the send it covers (store round trips, clock skew). */
 export const CLAIM_MARGIN_MS = 60_000;
 
@@ -77,10 +82,6 @@ class Load {
     const next = this.of(key) + delta;
     if (next === 0) this.counts.delete(key);
     else this.counts.set(key, next);
-  }
-  /** Keys at or above `bound`. */
-  full(bound: number): string[] {
-    return [...this.counts].filter(([, count]) => count >= bound).map(([key]) => key);
   }
 }
 
@@ -172,26 +173,75 @@ export function createDeliveryWorker(
     return true;
   }
 
-  /** Starts as many due rows as the bounds leave room for, fairest first. */
-  async function fill(inFlight: Set<Promise<void>>): Promise<number> {
-    if (underWay >= bounds.overall) return 0;
-    const candidates = await outbox.listDueFair(toIsoTimestamp(clock.now()), {
-      perChannel: bounds.perChannel,
-      perProject: bounds.perProject,
-      limit: bounds.overall * 4,
-      skipProjects: byProject.full(bounds.perProject),
-      skipChannels: byChannel.full(bounds.perChannel),
+  /**
+   * Due rows read ahead, several sends' worth per project and channel: a send that ends starts
+   * the next from here, so the store is asked again only when the buffer runs dry (a project
+   * used up all it had here), when rows are announced, or every REFRESH_MS. Asking at every send
+   * cost a sort of the whole backlog each time (tens of ms at 20k due rows on SQLite).
+   */
+  interface Buffer {
+    rows: DueDelivery[];
+    readAt: number;
+    /** A project used up its rows here: the store may hold more of them. */
+    exhausted: boolean;
+  }
+
+  /**
+   * The buffered row to start next, if any fits. Round-robin: the project with the fewest sends
+   * under way first, then the row's place in its project's line (then the store's order).
+   */
+  function nextStartable(buffer: Buffer): number {
+    let best = -1;
+    let bestLoad = Number.POSITIVE_INFINITY;
+    let bestRank = Number.POSITIVE_INFINITY;
+    buffer.rows.forEach((row, index) => {
+      const load = byProject.of(row.project_id);
+      if (load >= bounds.perProject || byChannel.of(channelKey(row)) >= bounds.perChannel) return;
+      if (load < bestLoad || (load === bestLoad && row.project_rank < bestRank)) {
+        best = index;
+        bestLoad = load;
+        bestRank = row.project_rank;
+      }
     });
-    // Round-robin: the project with the fewest sends under way goes first (a stable sort keeps
-    // the store's oldest-first order between equals).
-    const turn = (row: DueDelivery) => byProject.of(row.project_id) + row.project_rank;
-    candidates.sort((a, b) => turn(a) - turn(b));
+    return best;
+  }
+
+  async function startFromBuffer(buffer: Buffer, inFlight: Set<Promise<void>>): Promise<number> {
     let started = 0;
-    for (const candidate of candidates) {
-      if (closed || underWay >= bounds.overall) break;
-      if (byProject.of(candidate.project_id) >= bounds.perProject) continue;
-      if (byChannel.of(channelKey(candidate)) >= bounds.perChannel) continue;
-      if (await start(candidate, inFlight)) started += 1;
+    while (!closed && underWay < bounds.overall) {
+      const index = nextStartable(buffer);
+      if (index < 0) break;
+      const [row] = buffer.rows.splice(index, 1) as [DueDelivery];
+      if (!buffer.rows.some((other) => other.project_id === row.project_id)) buffer.exhausted = true;
+      if (await start(row, inFlight)) started += 1;
+    }
+    return started;
+  }
+
+  /** Reads the buffer again from the outbox. */
+  async function refill(buffer: Buffer): Promise<void> {
+    if (stale) await outbox.cancelForDeletedProjects();
+    stale = false;
+    buffer.rows = await outbox.listDueFair(toIsoTimestamp(clock.now()), {
+      perChannel: bounds.perChannel * READ_AHEAD,
+      perProject: bounds.perProject * READ_AHEAD,
+      limit: Math.max(128, bounds.overall * READ_AHEAD),
+    });
+    buffer.readAt = performance.now();
+    buffer.exhausted = false;
+  }
+
+  /** Starts as many due rows as the bounds leave room for, fairest first. */
+  async function fill(buffer: Buffer, inFlight: Set<Promise<void>>): Promise<number> {
+    const room = () => !closed && underWay < bounds.overall;
+    if (!room()) return 0;
+    // Rows were announced (they may be another project's), or it is time to look again: read
+    // before a free slot goes to what the buffer holds.
+    if (stale || performance.now() - buffer.readAt > REFRESH_MS) await refill(buffer);
+    let started = await startFromBuffer(buffer, inFlight);
+    if (room() && buffer.exhausted) {
+      await refill(buffer);
+      started += await startFromBuffer(buffer, inFlight);
     }
     return started;
   }
@@ -199,18 +249,13 @@ export function createDeliveryWorker(
   /** Fills free slots whenever a send ends or more rows are announced; done when all is quiet. */
   async function run(): Promise<number> {
     const inFlight = new Set<Promise<void>>();
+    const buffer: Buffer = { rows: [], readAt: Number.NEGATIVE_INFINITY, exhausted: false };
     let sent = 0;
-    let sweep = true;
     for (;;) {
       const woken = new Promise<void>((resolve) => {
         wake = resolve;
       });
-      if (!closed) {
-        if (sweep || stale) await outbox.cancelForDeletedProjects();
-        sweep = false;
-        stale = false;
-        sent += await fill(inFlight);
-      }
+      if (!closed) sent += await fill(buffer, inFlight);
       if (inFlight.size === 0) {
         if (stale && !closed) continue;
         return sent;

@@ -21,9 +21,6 @@ export interface FairPick {
   /** …and of one project (each oldest first). */
   readonly perProject: number;
   readonly limit: number;
-  /** Projects and channels whose rows are left out (the caller has no room for them). */
-  readonly skipProjects: readonly string[];
-  readonly skipChannels: readonly string[];
 }
 
 export function createNotificationDeliveriesRepo(db: Kysely<MetadataTables>) {
@@ -53,13 +50,7 @@ export function createNotificationDeliveriesRepo(db: Kysely<MetadataTables>) {
         )
         .where("status", "=", "pending")
         .where("next_attempt_at", "<=", now)
-        .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", now)]))
-        .$if(pick.skipProjects.length > 0, (qb) => qb.where("project_id", "not in", [...pick.skipProjects]))
-        .$if(pick.skipChannels.length > 0, (qb) =>
-          qb.where((eb) =>
-            eb.or([eb("channel_id", "is", null), eb("channel_id", "not in", [...pick.skipChannels])]),
-          ),
-        );
+        .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", now)]));
       const ranked = db
         .selectFrom(due.as("due"))
         .select(["id", "project_id", "channel_id", "next_attempt_at"])
