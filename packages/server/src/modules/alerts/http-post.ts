@@ -1,5 +1,5 @@
-// One outgoing JSON POST for webhook and Slack channels: over by an absolute deadline, reading at
-// most MAX_ANSWER_BYTES of the answer, never following redirects (a redirect could lead to a
+// One outgoing JSON POST for webhook and Slack channels: ended by an absolute deadline, reading
+// at most MAX_ANSWER_BYTES of the answer, never following redirects (a redirect could lead to a
 // refused address), with the target guard on the lookup. Failures are described without the
 // URL's path or query, which may carry a secret (Slack).
 import { request as httpRequest } from "node:http";
