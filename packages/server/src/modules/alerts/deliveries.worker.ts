@@ -72,6 +72,19 @@ export function describeFailure(error: unknown): string {
   return "delivery failed";
 }
 
+/**
+ * Due rows read ahead, several sends' worth per project and channel: a send that ends starts
+ * the next from here, so the store is asked again only when the buffer runs dry (a project
+ * used up all it had here), when rows are announced, or every REFRESH_MS. Asking at every send
+ * cost a sort of the whole backlog each time (tens of ms at 20k due rows on SQLite).
+ */
+interface ReadAhead {
+  rows: DueDelivery[];
+  readAt: number;
+  /** A project used up its rows here: the store may hold more of them. */
+  exhausted: boolean;
+}
+
 /** Counts of sends under way by key (a project, a channel). */
 class Load {
   private readonly counts = new Map<string, number>();
@@ -174,23 +187,10 @@ export function createDeliveryWorker(
   }
 
   /**
-   * Due rows read ahead, several sends' worth per project and channel: a send that ends starts
-   * the next from here, so the store is asked again only when the buffer runs dry (a project
-   * used up all it had here), when rows are announced, or every REFRESH_MS. Asking at every send
-   * cost a sort of the whole backlog each time (tens of ms at 20k due rows on SQLite).
-   */
-  interface Buffer {
-    rows: DueDelivery[];
-    readAt: number;
-    /** A project used up its rows here: the store may hold more of them. */
-    exhausted: boolean;
-  }
-
-  /**
    * The buffered row to start next, if any fits. Round-robin: the project with the fewest sends
    * under way first, then the row's place in its project's line (then the store's order).
    */
-  function nextStartable(buffer: Buffer): number {
+  function nextStartable(buffer: ReadAhead): number {
     let best = -1;
     let bestLoad = Number.POSITIVE_INFINITY;
     let bestRank = Number.POSITIVE_INFINITY;
@@ -206,7 +206,7 @@ export function createDeliveryWorker(
     return best;
   }
 
-  async function startFromBuffer(buffer: Buffer, inFlight: Set<Promise<void>>): Promise<number> {
+  async function startFromBuffer(buffer: ReadAhead, inFlight: Set<Promise<void>>): Promise<number> {
     let started = 0;
     while (!closed && underWay < bounds.overall) {
       const index = nextStartable(buffer);
@@ -219,7 +219,7 @@ export function createDeliveryWorker(
   }
 
   /** Reads the buffer again from the outbox. */
-  async function refill(buffer: Buffer): Promise<void> {
+  async function refill(buffer: ReadAhead): Promise<void> {
     if (stale) await outbox.cancelForDeletedProjects();
     stale = false;
     buffer.rows = await outbox.listDueFair(toIsoTimestamp(clock.now()), {
@@ -232,7 +232,7 @@ export function createDeliveryWorker(
   }
 
   /** Starts as many due rows as the bounds leave room for, fairest first. */
-  async function fill(buffer: Buffer, inFlight: Set<Promise<void>>): Promise<number> {
+  async function fill(buffer: ReadAhead, inFlight: Set<Promise<void>>): Promise<number> {
     const room = () => !closed && underWay < bounds.overall;
     if (!room()) return 0;
     // Rows were announced (they may be another project's), or it is time to look again: read
@@ -249,7 +249,7 @@ export function createDeliveryWorker(
   /** Fills free slots whenever a send ends or more rows are announced; done when all is quiet. */
   async function run(): Promise<number> {
     const inFlight = new Set<Promise<void>>();
-    const buffer: Buffer = { rows: [], readAt: Number.NEGATIVE_INFINITY, exhausted: false };
+    const buffer: ReadAhead = { rows: [], readAt: Number.NEGATIVE_INFINITY, exhausted: false };
     let sent = 0;
     for (;;) {
       const woken = new Promise<void>((resolve) => {
