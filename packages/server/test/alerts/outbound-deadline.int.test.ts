@@ -4,7 +4,9 @@
 // Through postJson, the alert test route and the delivery worker, on SQLite and PostgreSQL.
 import type { AlertEvent, AlertEventsPage, AlertRule } from "@sightline/contracts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { CLAIM_MARGIN_MS, createDeliveryWorker } from "../../src/modules/alerts/deliveries.worker.js";
 import { postJson } from "../../src/modules/alerts/http-post.js";
+import { createOutboxTransport } from "../../src/modules/auth/index.js";
 import { type MetadataBackend, metadataBackends } from "../support/metadata.js";
 import {
   type FloodReceiver,
@@ -84,7 +86,7 @@ describe.each(metadataBackends())("outbound deadlines on $name", (backend: Metad
     });
   });
 
-  it("records a trickling delivery as a failed attempt at the deadline, to be retried", async () => {
+  it("records a trickling delivery as failed at the deadline, its claim outliving the send", async () => {
     const channel = await trickleChannel("trickling hook");
     const rule = await created<AlertRule>(fx.owner, `${P}/alerts`, {
       name: "Quiet has no traffic",
@@ -96,7 +98,32 @@ describe.each(metadataBackends())("outbound deadlines on $name", (backend: Metad
       channel_ids: [channel.id],
     });
     fx.clock.advance(60_000);
-    await fx.tick();
+    await fx.ctx.deps.alerts.scheduler.tick();
+    const accepted = trickle.accepted;
+    const sending = fx.ctx.deps.alerts.deliveries.runDue();
+    await vi.waitFor(() => expect(trickle.accepted).toBe(accepted + 1));
+
+    // In flight: claimed past its deadline, so another instance leaves it alone.
+    const [row] = await fx.ctx.deps.metadata.db
+      .selectFrom("notification_deliveries")
+      .select("claimed_until")
+      .where("channel_id", "=", channel.id)
+      .execute();
+    expect(Date.parse(row?.claimed_until ?? "")).toBe(fx.clock.now().getTime() + 1_000 + CLAIM_MARGIN_MS);
+    const other = createDeliveryWorker(
+      {
+        db: fx.ctx.deps.metadata.db,
+        clock: fx.clock,
+        logger: fx.ctx.deps.logger,
+        mail: createOutboxTransport(fx.ctx.config.paths.outbox, "alerts@shop.test", fx.ctx.deps.logger),
+      },
+      { allowPrivateTargets: true, timeoutMs: 1_000 },
+    );
+    expect(await other.runDue()).toBe(0);
+    await other.close();
+
+    await sending;
+    expect(trickle.accepted).toBe(accepted + 1);
     const history = await fx.owner.get(`${P}/alerts/${rule.id}/events`);
     const [event] = history.json<AlertEventsPage>().items as AlertEvent[];
     expect(event?.notifications).toEqual([
