@@ -17,6 +17,9 @@ export const ALERT_LIMITS = {
   maxWindowSeconds: 86_400,
   maxForEvaluations: 1_440,
   maxUrlLength: 2_000,
+  /** `POST …/alerts/{id}/test` calls per user, and per project, in one minute (429 beyond). */
+  testSendsPerUserPerMinute: 5,
+  testSendsPerProjectPerMinute: 10,
 } as const;
 
 export const ALERT_METRICS = [

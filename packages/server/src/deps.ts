@@ -212,9 +212,12 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       logger,
       audit: auditTrail,
       mail: mailTransport,
+      rateLimiter,
       publicUrl: config.publicUrl,
       evalIntervalSeconds: config.alerts.evalIntervalSeconds,
       allowPrivateTargets: config.alerts.allowPrivateTargets,
+      sendTimeoutMs: config.alerts.sendTimeoutSeconds * 1000,
+      deliveryBounds: config.alerts.delivery,
       ingestFlushIntervalMs: config.ingest.flushIntervalMs,
       ...(options.alertRetryDelaysMs === undefined ? {} : { retryDelaysMs: options.alertRetryDelaysMs }),
     });

@@ -41,6 +41,14 @@ export interface Config {
     readonly evalIntervalSeconds: number;
     /** Whether webhook and Slack targets may be loopback, link-local or private addresses. */
     readonly allowPrivateTargets: boolean;
+    /** Absolute deadline of one webhook or Slack send, answer included. */
+    readonly sendTimeoutSeconds: number;
+    /** Notification sends under way at once per instance: overall, per project, per channel. */
+    readonly delivery: {
+      readonly overall: number;
+      readonly perProject: number;
+      readonly perChannel: number;
+    };
   };
   /** Files and folders under dataDir; derived, not configurable one by one. */
   readonly paths: {
@@ -173,6 +181,28 @@ export const knobs: readonly Knob[] = [
     description:
       "`true` lets webhook and Slack channels call loopback, link-local and private addresses (refused by default against SSRF).",
   },
+  {
+    name: "ALERTS_SEND_TIMEOUT_SECONDS",
+    default: "10",
+    description:
+      "Deadline of one webhook, Slack or test send, answer included (1–60); the delivery claim outlives it by 60 s.",
+  },
+  {
+    name: "ALERTS_DELIVERY_CONCURRENCY",
+    default: "16",
+    description: "Notifications one instance sends at once (1–256), picked round-robin across projects.",
+  },
+  {
+    name: "ALERTS_DELIVERY_PER_PROJECT",
+    default: "4",
+    description:
+      "Of those, at most this many for one project (1–256), so one project's slow receivers cannot hold the others'.",
+  },
+  {
+    name: "ALERTS_DELIVERY_PER_CHANNEL",
+    default: "2",
+    description: "At most this many sends at once to one notification channel (1–256).",
+  },
 ];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -259,6 +289,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     allowPrivateTargets: parseBoolean(read("ALERTS_ALLOW_PRIVATE_TARGETS"), (m) =>
       fail("ALERTS_ALLOW_PRIVATE_TARGETS", m, false),
     ),
+    sendTimeoutSeconds: integer("ALERTS_SEND_TIMEOUT_SECONDS", 10, 1, 60),
+    delivery: Object.freeze({
+      overall: integer("ALERTS_DELIVERY_CONCURRENCY", 16, 1, 256),
+      perProject: integer("ALERTS_DELIVERY_PER_PROJECT", 4, 1, 256),
+      perChannel: integer("ALERTS_DELIVERY_PER_CHANNEL", 2, 1, 256),
+    }),
   });
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -209,6 +209,11 @@ describe.each(metadataBackends())("alert routes on $name", (backend: MetadataBac
       [{ name: "x", type: "webhook", url: "http://169.254.169.254/latest/meta-data" }, "/url"],
       [{ name: "x", type: "slack", url: "http://10.0.0.7/hook" }, "/url"],
       [{ name: "x", type: "webhook", url: "http://[::1]:9000/" }, "/url"],
+      // Private IPv4 inside IPv6: compatible, translated, 6to4, NAT64 local-use.
+      [{ name: "x", type: "webhook", url: "http://[::127.0.0.1]:9000/" }, "/url"],
+      [{ name: "x", type: "webhook", url: "http://[::ffff:0:a9fe:a9fe]/latest" }, "/url"],
+      [{ name: "x", type: "slack", url: "http://[2002:a00:7::1]/hook" }, "/url"],
+      [{ name: "x", type: "webhook", url: "http://[64:ff9b:1::c0a8:101]/" }, "/url"],
       [{ name: "x", type: "webhook", url: "https://user:pw@example.com/" }, "/url"],
       [{ name: " ", type: "email", addresses: ["a@b.test"] }, "/name"],
     ];

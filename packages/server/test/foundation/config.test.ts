@@ -111,13 +111,33 @@ describe("loadConfig", () => {
   });
 
   it("reads the alert knobs and refuses bad values", () => {
-    expect(loadConfig({}).alerts).toEqual({ evalIntervalSeconds: 60, allowPrivateTargets: false });
+    expect(loadConfig({}).alerts).toEqual({
+      evalIntervalSeconds: 60,
+      allowPrivateTargets: false,
+      sendTimeoutSeconds: 10,
+      delivery: { overall: 16, perProject: 4, perChannel: 2 },
+    });
     expect(
-      loadConfig({ ALERTS_EVAL_INTERVAL_SECONDS: "5", ALERTS_ALLOW_PRIVATE_TARGETS: "true" }).alerts,
-    ).toEqual({ evalIntervalSeconds: 5, allowPrivateTargets: true });
+      loadConfig({
+        ALERTS_EVAL_INTERVAL_SECONDS: "5",
+        ALERTS_ALLOW_PRIVATE_TARGETS: "true",
+        ALERTS_SEND_TIMEOUT_SECONDS: "3",
+        ALERTS_DELIVERY_CONCURRENCY: "8",
+        ALERTS_DELIVERY_PER_PROJECT: "2",
+        ALERTS_DELIVERY_PER_CHANNEL: "1",
+      }).alerts,
+    ).toEqual({
+      evalIntervalSeconds: 5,
+      allowPrivateTargets: true,
+      sendTimeoutSeconds: 3,
+      delivery: { overall: 8, perProject: 2, perChannel: 1 },
+    });
     expect(() =>
       loadConfig({ ALERTS_EVAL_INTERVAL_SECONDS: "0", ALERTS_ALLOW_PRIVATE_TARGETS: "maybe" }),
     ).toThrow(/ALERTS_EVAL_INTERVAL_SECONDS[\s\S]*ALERTS_ALLOW_PRIVATE_TARGETS: must be true or false/);
+    expect(() => loadConfig({ ALERTS_SEND_TIMEOUT_SECONDS: "0", ALERTS_DELIVERY_CONCURRENCY: "0" })).toThrow(
+      /ALERTS_SEND_TIMEOUT_SECONDS[\s\S]*ALERTS_DELIVERY_CONCURRENCY/,
+    );
   });
 
   it("documents every knob in the README configuration table", () => {

@@ -8,15 +8,15 @@ import { createLeasesRepo } from "../../stores/metadata/repos/leases.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
 import type { AuditTrail } from "../audit/index.js";
 import type { MailTransport } from "../auth/index.js";
+import type { RateLimiter } from "../rate-limits/index.js";
 import { type ChannelsService, createChannelsService } from "./channels.service.js";
-import { createDeliveryWorker, type DeliveryWorker } from "./deliveries.worker.js";
+import { createDeliveryWorker, type DeliveryBounds, type DeliveryWorker } from "./deliveries.worker.js";
 import { createEvaluator, type Evaluator } from "./evaluator.js";
 import { type AlertScheduler, createAlertScheduler } from "./scheduler.js";
 import { createRulesService, type RulesService } from "./rules.service.js";
 
 /** Past the ingest flush interval, how long a window waits for records still on their way. */
 export const LATE_DATA_MARGIN_MS = 5_000;
-const SEND_TIMEOUT_MS = 10_000;
 
 export interface AlertsModuleDeps {
   readonly db: Kysely<MetadataTables>;
@@ -25,9 +25,13 @@ export interface AlertsModuleDeps {
   readonly logger: Logger;
   readonly audit: AuditTrail;
   readonly mail: MailTransport;
+  readonly rateLimiter: RateLimiter;
   readonly publicUrl: string;
   readonly evalIntervalSeconds: number;
   readonly allowPrivateTargets: boolean;
+  /** Deadline of one webhook or Slack send, answer included. */
+  readonly sendTimeoutMs: number;
+  readonly deliveryBounds: DeliveryBounds;
   readonly ingestFlushIntervalMs: number;
   /** Pauses between delivery attempts (tests shorten them). */
   readonly retryDelaysMs?: readonly number[];
@@ -52,7 +56,8 @@ export function createAlertsModule(deps: AlertsModuleDeps): AlertsModule {
     { db, clock, logger, mail: deps.mail },
     {
       allowPrivateTargets: deps.allowPrivateTargets,
-      timeoutMs: SEND_TIMEOUT_MS,
+      timeoutMs: deps.sendTimeoutMs,
+      bounds: deps.deliveryBounds,
       ...(deps.retryDelaysMs === undefined ? {} : { retryDelaysMs: deps.retryDelaysMs }),
     },
   );
@@ -78,9 +83,10 @@ export function createAlertsModule(deps: AlertsModuleDeps): AlertsModule {
       clock,
       audit: deps.audit,
       mail: deps.mail,
+      rateLimiter: deps.rateLimiter,
       publicUrl: deps.publicUrl,
       allowPrivateTargets: deps.allowPrivateTargets,
-      sendTimeoutMs: SEND_TIMEOUT_MS,
+      sendTimeoutMs: deps.sendTimeoutMs,
     }),
     channels: createChannelsService({
       db,

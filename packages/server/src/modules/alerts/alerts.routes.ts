@@ -1,6 +1,7 @@
 // Routes of alert rules: CRUD under /projects/{slug}/alerts, the history of a rule's state
 // changes, and a test notification to its channels. Thin: schema + one service call.
 import {
+  ALERT_LIMITS,
   AlertEventsPageSchema,
   AlertEventsQuerySchema,
   AlertRuleSchema,
@@ -139,9 +140,12 @@ export async function alertsRoutes(app: App, { rules }: { rules: RulesService })
         summary: "Send a test notification",
         description:
           "Sends a notification marked as a test to every channel of the rule now, without retries, " +
-          "and reports each channel's outcome. The rule's state does not change.",
+          "and reports each channel's outcome. The rule's state does not change. Each send ends " +
+          "after ALERTS_SEND_TIMEOUT_SECONDS (10). At most " +
+          `${ALERT_LIMITS.testSendsPerUserPerMinute} calls a minute per user and ` +
+          `${ALERT_LIMITS.testSendsPerProjectPerMinute} per project (429 rate_limited with Retry-After).`,
         params: RuleParams,
-        response: { 200: TestNotificationResultSchema, ...problemResponses(422) },
+        response: { 200: TestNotificationResultSchema, ...problemResponses(422, 429) },
       },
     },
     async (request) => rules.test(projectScopeOf(request), request.params.alert_id),

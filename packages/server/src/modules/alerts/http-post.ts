@@ -1,14 +1,19 @@
-// One outgoing JSON POST for webhook and Slack channels: bounded in time, never following
-// redirects (a redirect could lead to a refused address), with the target guard on the lookup.
-// Failures are described without the URL's path or query, which may carry a secret (Slack).
+// One outgoing JSON POST for webhook and Slack channels: ended by an absolute deadline, reading
+// at most MAX_ANSWER_BYTES of the answer, never following redirects (a redirect could lead to a
+// refused address), with the target guard on the lookup. Failures are described without the
+// URL's path or query, which may carry a secret (Slack).
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { assertDeliverable, guardedLookup } from "./target-guard.js";
 
 export interface PostOptions {
   readonly allowPrivateTargets: boolean;
+  /** Absolute deadline of the whole send, answer included. */
   readonly timeoutMs: number;
 }
+
+/** How much of a receiver's answer is read before the connection is dropped. */
+export const MAX_ANSWER_BYTES = 4 * 1024;
 
 export class DeliveryError extends Error {
   constructor(message: string) {
@@ -31,7 +36,26 @@ export async function postJson(
     throw new DeliveryError((error as Error).message);
   }
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const seconds = Math.round(options.timeoutMs / 1000);
   await new Promise<void>((resolve, reject) => {
+    let status: number | undefined;
+    let settled = false;
+    /** Ends the send: by the answer's status once it is known, else with `failure`. */
+    const settle = (failure?: DeliveryError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      req.destroy();
+      if (status === undefined) reject(failure ?? new DeliveryError(`${url.host}: the answer broke off`));
+      else if (status >= 200 && status < 300) resolve();
+      else reject(new DeliveryError(`${url.host} answered HTTP ${status}`));
+    };
+    // One deadline for the whole exchange (connect, send, answer): a socket idle timeout let a
+    // receiver sending a byte every 2 s hold a send for as long as it liked.
+    const deadline = setTimeout(
+      () => settle(new DeliveryError(`${url.host} did not answer within ${seconds} s`)),
+      options.timeoutMs,
+    );
     const req = send(
       url,
       {
@@ -43,28 +67,24 @@ export async function postJson(
           ...headers,
         },
         lookup: guardedLookup(options.allowPrivateTargets),
-        timeout: options.timeoutMs,
+        // A socket of its own, destroyed when the send ends: nothing of a receiver outlives it.
+        agent: false,
       },
       (response) => {
-        // Drain (bounded by the timeout) so the socket is released; the body is not needed.
-        response.resume();
-        response.on("end", () => {
-          const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve();
-          else reject(new DeliveryError(`${url.host} answered HTTP ${status}`));
+        status = response.statusCode ?? 0;
+        // The status decides; the body is read only so far, then the connection is dropped.
+        let read = 0;
+        response.on("data", (chunk: Buffer) => {
+          read += chunk.length;
+          if (read >= MAX_ANSWER_BYTES) settle();
         });
-        response.on("error", () => reject(new DeliveryError(`${url.host}: the answer broke off`)));
+        response.on("end", () => settle());
+        response.on("error", () => settle());
       },
     );
-    req.on("timeout", () => {
-      req.destroy(
-        new DeliveryError(`${url.host} did not answer within ${Math.round(options.timeoutMs / 1000)} s`),
-      );
-    });
     req.on("error", (error: NodeJS.ErrnoException) => {
-      if (error instanceof DeliveryError) reject(error);
-      else if (error.code === "ETARGETREFUSED") reject(new DeliveryError(error.message));
-      else reject(new DeliveryError(`${url.host}: ${error.code ?? "connection failed"}`));
+      if (error.code === "ETARGETREFUSED") settle(new DeliveryError(error.message));
+      else settle(new DeliveryError(`${url.host}: ${error.code ?? "connection failed"}`));
     });
     req.end(body);
   });

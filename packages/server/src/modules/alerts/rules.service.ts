@@ -34,6 +34,7 @@ import type { MetadataTables } from "../../stores/metadata/schema.js";
 import type { ProjectScope } from "../access/index.js";
 import type { AuditTrail } from "../audit/index.js";
 import type { MailTransport } from "../auth/index.js";
+import type { RateLimiter, RateLimitRule } from "../rate-limits/index.js";
 import { channelTargetOf } from "./channels.service.js";
 import { describeFailure } from "./deliveries.worker.js";
 import { dashboardLinks, type Notification } from "./notification.js";
@@ -51,6 +52,7 @@ export interface RulesServiceDeps {
   readonly clock: Clock;
   readonly audit: AuditTrail;
   readonly mail: MailTransport;
+  readonly rateLimiter: RateLimiter;
   readonly publicUrl: string;
   readonly allowPrivateTargets: boolean;
   readonly sendTimeoutMs: number;
@@ -86,6 +88,19 @@ function toAlertEvent(row: AlertEventRow, deliveries: readonly DeliveryRow[]): A
     created_at: row.created_at,
   };
 }
+
+// A test call sends to every channel of the rule (up to 20 outbound requests): limited per user,
+// and per project so a team cannot multiply it, with counters every instance shares.
+const TEST_SENDS_PER_USER: RateLimitRule = {
+  name: "alert-test-user",
+  limit: ALERT_LIMITS.testSendsPerUserPerMinute,
+  windowSeconds: 60,
+};
+const TEST_SENDS_PER_PROJECT: RateLimitRule = {
+  name: "alert-test-project",
+  limit: ALERT_LIMITS.testSendsPerProjectPerMinute,
+  windowSeconds: 60,
+};
 
 export function createRulesService(deps: RulesServiceDeps) {
   const { db, clock, audit } = deps;
@@ -268,6 +283,16 @@ export function createRulesService(deps: RulesServiceDeps) {
     /** Sends a test notification to each of the rule's channels now (no retries) and reports each. */
     async test(scope: ProjectScope, id: string): Promise<TestNotificationResult> {
       const row = await findOrThrow(scope, id);
+      await deps.rateLimiter.consume(
+        TEST_SENDS_PER_USER,
+        scope.userId,
+        `At most ${TEST_SENDS_PER_USER.limit} test notifications a minute per user.`,
+      );
+      await deps.rateLimiter.consume(
+        TEST_SENDS_PER_PROJECT,
+        scope.project.id,
+        `At most ${TEST_SENDS_PER_PROJECT.limit} test notifications a minute per project.`,
+      );
       const ids = (await rules.channelIdsOf([id])).get(id) ?? [];
       const channelRows = await channels.findMany(scope.project.id, ids);
       const now = clock.now();

@@ -25,6 +25,47 @@ describe("webhook target guard", () => {
     }
   });
 
+  // Each embeds a private IPv4 address in an IPv6 form that some stacks route to it.
+  const embedded = [
+    "::127.0.0.1", // IPv4-compatible (::/96), as written and as URLs normalise it
+    "::7f00:1",
+    "::a9fe:a9fe", // 169.254.169.254
+    "::ffff:7f00:1", // IPv4-mapped (::ffff:0:0/96), hex form
+    "::ffff:c0a8:101",
+    "::ffff:0:127.0.0.1", // IPv4-translated (::ffff:0:0:0/96)
+    "::ffff:0:7f00:1",
+    "::ffff:0:a00:1",
+    "2002:7f00:1::", // 6to4 (2002::/16) of 127.0.0.1
+    "2002:a00:1::1", // 6to4 of 10.0.0.1
+    "2002:c0a8:101::1", // 6to4 of 192.168.1.1
+    "2002:a9fe:a9fe::",
+    "64:ff9b::a00:1", // NAT64 well-known prefix
+    "64:ff9b:1::a00:1", // NAT64 local-use prefix
+  ];
+
+  it("refuses private IPv4 addresses embedded in IPv6: compatible, mapped, translated, 6to4, NAT64", () => {
+    for (const address of embedded) {
+      expect({ address, refused: isPrivateAddress(address) }).toEqual({ address, refused: true });
+      expect({ address, problem: targetProblem(`http://[${address}]:8080/hook`, false) }).toEqual({
+        address,
+        problem: expect.stringMatching(/private/),
+      });
+    }
+    // The same forms of public addresses are someone's real receiver.
+    for (const address of ["::ffff:8.8.8.8", "::ffff:808:808", "2002:808:808::1", "2002:5db8:d822::1"]) {
+      expect({ address, refused: isPrivateAddress(address) }).toEqual({ address, refused: false });
+    }
+  });
+
+  it("refuses the embedded forms on the lookup a delivery connects with", async () => {
+    for (const address of embedded) {
+      const result = await new Promise<{ error: NodeJS.ErrnoException | null }>((resolve) =>
+        guardedLookup(false)(address, {}, (error) => resolve({ error })),
+      );
+      expect({ address, code: result.error?.code }).toEqual({ address, code: "ETARGETREFUSED" });
+    }
+  });
+
   it("checks saved URLs: scheme, credentials, literal addresses and localhost", () => {
     expect(targetProblem("ftp://example.com/x", false)).toMatch(/http/);
     expect(targetProblem("not a url", false)).toMatch(/absolute/);

@@ -1,13 +1,14 @@
 // Which hosts a webhook may reach. Project members choose webhook URLs, so without a guard they
 // could make the server call internal services (SSRF): loopback, link-local (cloud metadata),
-// private and other special-purpose ranges are refused unless ALERTS_ALLOW_PRIVATE_TARGETS is set.
+// private and other special-purpose ranges (also written inside an IPv6 address: IPv4-compatible,
+// -mapped, -translated, 6to4, NAT64) are refused unless ALERTS_ALLOW_PRIVATE_TARGETS is set.
 // URLs are checked when saved (literal addresses, `localhost`) and again at every delivery on the
 // addresses a name resolves to, on the very lookup the connection uses (DNS rebinding).
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 
-const blocked = new BlockList();
-for (const [network, prefix] of [
+/** IPv4 ranges that are never a webhook receiver on the public internet. */
+const PRIVATE_V4: ReadonlyArray<readonly [string, number]> = [
   ["0.0.0.0", 8],
   ["10.0.0.0", 8],
   ["100.64.0.0", 10],
@@ -22,13 +23,36 @@ for (const [network, prefix] of [
   ["203.0.113.0", 24],
   ["224.0.0.0", 4],
   ["240.0.0.0", 4],
-] as const) {
+];
+
+/**
+ * IPv6 forms that carry an IPv4 address inside them, as (prefix of the form, where the IPv4
+ * address starts in bits). A private IPv4 address is refused in each of them too: several stacks
+ * route `::7f00:1` or `2002:7f00:1::` to 127.0.0.1.
+ */
+const V4_IN_V6: ReadonlyArray<readonly [(hi: string, lo: string) => string, number]> = [
+  [(hi, lo) => `::${hi}:${lo}`, 96], // IPv4-compatible, ::/96 (deprecated)
+  [(hi, lo) => `::ffff:${hi}:${lo}`, 96], // IPv4-mapped, ::ffff:0:0/96
+  [(hi, lo) => `::ffff:0:${hi}:${lo}`, 96], // IPv4-translated (SIIT), ::ffff:0:0:0/96
+  [(hi, lo) => `2002:${hi}:${lo}::`, 16], // 6to4, 2002::/16
+];
+
+const blocked = new BlockList();
+for (const [network, prefix] of PRIVATE_V4) {
   blocked.addSubnet(network, prefix, "ipv4");
+  // The network as the two 16-bit groups an IPv6 address spells it with.
+  const [a = 0, b = 0, c = 0, d = 0] = network.split(".").map(Number);
+  const hi = ((a << 8) | b).toString(16);
+  const lo = ((c << 8) | d).toString(16);
+  for (const [embed, at] of V4_IN_V6) blocked.addSubnet(embed(hi, lo), at + prefix, "ipv6");
 }
 for (const [network, prefix] of [
   ["::", 128],
   ["::1", 128],
+  // NAT64: the well-known prefix reaches IPv4 through the operator's gateway, the local-use one
+  // (RFC 8215) only private networks.
   ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
   ["100::", 64],
   ["2001:db8::", 32],
   ["fc00::", 7],
@@ -44,8 +68,6 @@ export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return blocked.check(address, "ipv4");
   if (family !== 6) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped !== null) return blocked.check(mapped[1] as string, "ipv4");
   return blocked.check(address, "ipv6");
 }
 

@@ -6,6 +6,23 @@ import type { MetadataTables, NotificationDeliveriesTable } from "../schema.js";
 
 export type NotificationDeliveryRow = Selectable<NotificationDeliveriesTable>;
 
+/** A due row as the delivery worker picks it: its project and channel, and its place in line. */
+export interface DueDelivery {
+  readonly id: string;
+  readonly project_id: string;
+  readonly channel_id: string | null;
+  /** 1 for the project's oldest due row here, 2 for the next, … */
+  readonly project_rank: number;
+}
+
+export interface FairPick {
+  /** At most this many rows of one channel… */
+  readonly perChannel: number;
+  /** …and of one project (each oldest first). */
+  readonly perProject: number;
+  readonly limit: number;
+}
+
 export function createNotificationDeliveriesRepo(db: Kysely<MetadataTables>) {
   return {
     async insertMany(rows: ReadonlyArray<Insertable<NotificationDeliveriesTable>>): Promise<void> {
@@ -16,19 +33,45 @@ export function createNotificationDeliveriesRepo(db: Kysely<MetadataTables>) {
         .execute();
     },
 
-    /** Ids of pending rows due at `now` and not claimed by a live sender, oldest first. */
-    async listDue(now: string, limit: number): Promise<string[]> {
-      const rows = await db
+    /**
+     * Due, unclaimed rows taken round-robin across projects: each project's oldest first, then
+     * each one's second, …, at most `perProject` per project and `perChannel` per channel. Oldest
+     * first across all projects let one project's backlog hold everyone else's notifications.
+     */
+    async listDueFair(now: string, pick: FairPick): Promise<DueDelivery[]> {
+      const due = db
         .selectFrom("notification_deliveries")
-        .select("id")
+        .select(["id", "project_id", "channel_id", "next_attempt_at"])
+        .select((eb) =>
+          eb.fn
+            .agg<number>("row_number")
+            .over((ob) => ob.partitionBy("channel_id").orderBy("next_attempt_at").orderBy("id"))
+            .as("channel_rank"),
+        )
         .where("status", "=", "pending")
         .where("next_attempt_at", "<=", now)
-        .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", now)]))
+        .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", now)]));
+      const ranked = db
+        .selectFrom(due.as("due"))
+        .select(["id", "project_id", "channel_id", "next_attempt_at"])
+        .select((eb) =>
+          eb.fn
+            .agg<number>("row_number")
+            .over((ob) => ob.partitionBy("project_id").orderBy("next_attempt_at").orderBy("id"))
+            .as("project_rank"),
+        )
+        .where("channel_rank", "<=", pick.perChannel);
+      const rows = await db
+        .selectFrom(ranked.as("ranked"))
+        .select(["id", "project_id", "channel_id", "project_rank"])
+        .where("project_rank", "<=", pick.perProject)
+        .orderBy("project_rank")
         .orderBy("next_attempt_at")
         .orderBy("id")
-        .limit(limit)
+        .limit(pick.limit)
         .execute();
-      return rows.map((row) => row.id);
+      // PostgreSQL answers row_number() as a bigint string.
+      return rows.map((row) => ({ ...row, project_rank: Number(row.project_rank) }));
     },
 
     /** When the earliest pending row falls due, if any. */
