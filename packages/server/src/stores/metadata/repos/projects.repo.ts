@@ -57,6 +57,29 @@ export function createProjectsRepo(db: Kysely<MetadataTables>) {
       return { project, role };
     },
 
+    /**
+     * The live project with this id and the user's stored role in it (null when not a member):
+     * what a write re-reads inside its transaction, after the route's check.
+     */
+    async findLiveWithRole(
+      id: string,
+      userId: string,
+    ): Promise<{ project: ProjectRow; role: string | null } | undefined> {
+      const row = await db
+        .selectFrom("projects as p")
+        .leftJoin("project_members as m", (join) =>
+          join.onRef("m.project_id", "=", "p.id").on("m.user_id", "=", userId),
+        )
+        .selectAll("p")
+        .select("m.role")
+        .where("p.id", "=", id)
+        .where("p.deleted_at", "is", null)
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      const { role, ...project } = row;
+      return { project, role };
+    },
+
     /** Live projects the user belongs to with their role and live app counts, newest first. */
     async listLiveForMember(userId: string): Promise<ProjectListRow[]> {
       const rows = await db

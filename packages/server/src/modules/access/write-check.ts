@@ -1,0 +1,34 @@
+// Authorization at the moment of a write: the route's preHandler checked the caller's role
+// before the handler ran, but a concurrent demotion or removal may commit in between. Sensitive
+// writes call `reauthorize` first in their transaction: it takes the project's lock (the one
+// membership changes take) and re-reads the caller's membership, so the write and any change of
+// the caller's role happen in some serial order and the write sees the role that order gives.
+import { type Permission, parseRole, roleCan } from "@sightline/contracts";
+import type { Kysely } from "kysely";
+import { AppError } from "../../errors.js";
+import { createMembersRepo } from "../../stores/metadata/repos/members.repo.js";
+import { createProjectsRepo } from "../../stores/metadata/repos/projects.repo.js";
+import type { MetadataTables } from "../../stores/metadata/schema.js";
+import { forbidden, isAppScope, mintAppScope, mintProjectScope, type ProjectScope } from "./scope.js";
+
+/**
+ * Locks the scope's project within `trx` and re-checks the caller's current role for
+ * `permission`: 404 `not_found` when they are no longer a member (or the project is gone), 403
+ * `forbidden` when their role no longer holds it, exactly as the preHandler answers. Returns the
+ * scope with the current role, for the write's target-dependent checks (`assertCan`).
+ */
+export async function reauthorize<S extends ProjectScope>(
+  trx: Kysely<MetadataTables>,
+  scope: S,
+  permission: Permission,
+): Promise<S> {
+  await createMembersRepo(trx).lockProject(scope.project.id);
+  const found = await createProjectsRepo(trx).findLiveWithRole(scope.project.id, scope.userId);
+  const role = found?.role === null || found === undefined ? undefined : parseRole(found.role);
+  if (found === undefined || role === undefined) {
+    throw new AppError("not_found", `Project "${scope.project.slug}" not found.`);
+  }
+  if (!roleCan(role, permission)) throw forbidden(role, permission, "this action");
+  const current = mintProjectScope(scope.userId, role, found.project);
+  return (isAppScope(scope) ? mintAppScope(current, scope.app) : current) as S;
+}
