@@ -4,6 +4,7 @@
 // log, which records every write in commit order) is one that some serial order could produce.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../support/app.js";
+import type { Reply } from "../support/client.js";
 import { type MetadataBackend, metadataBackends } from "../support/metadata.js";
 import { createMembersRepo } from "../../src/stores/metadata/repos/members.repo.js";
 import { signInTeam, type Team, teamProject } from "../support/team.js";
@@ -57,7 +58,7 @@ describe.each(metadataBackends())(
         .json<{ members: Array<{ user_id: string; role: string }> }>()
         .members.find((member) => member.user_id === userId)?.role;
 
-    const ok = async (reply: Promise<{ statusCode: number; body: string }>) => {
+    const ok = async (reply: Promise<Reply>): Promise<Reply> => {
       const answer = await reply;
       expect(answer.statusCode, answer.body).toBeLessThan(300);
       return answer;
@@ -123,7 +124,7 @@ describe.each(metadataBackends())(
       }
     });
 
-    it("an admin demoted to viewer mid-request gets no key, invitation or channel write through", async () => {
+    it("an admin demoted to viewer mid-request gets no key, invitation, alert or settings write through", async () => {
       const owner = team.owner.client;
       const actor = team.admin;
       for (let round = 0; round < ROUNDS; round += 1) {
@@ -132,7 +133,7 @@ describe.each(metadataBackends())(
           id: string;
         }>();
         const since = await lastAuditId();
-        const [createKey, revokeKey, invite, channel, demote] = await Promise.all([
+        const [createKey, revokeKey, invite, channel, rule, settings, demote] = await Promise.all([
           actor.client.post(`${P}/api-keys`, { name: `key ${round}` }),
           actor.client.delete(`${P}/api-keys/${doomed.id}`),
           actor.client.post(`${P}/invitations`, { email: `guest${round}@guests.test`, role: "viewer" }),
@@ -141,6 +142,14 @@ describe.each(metadataBackends())(
             type: "email",
             addresses: ["ops@team.test"],
           }),
+          actor.client.post(`${P}/alerts`, {
+            name: `Errors ${round}`,
+            metric: "error_rate",
+            comparator: "gt",
+            threshold: 5,
+            window_seconds: 300,
+          }),
+          actor.client.patch(P, { description: `round ${round}` }),
           owner.patch(`${P}/members/${actor.userId}`, { role: "viewer" }),
         ]);
         expect(demote.statusCode, demote.body).toBe(200);
@@ -172,6 +181,16 @@ describe.each(metadataBackends())(
               what: "channel creation",
               status: channel.statusCode,
               recorded: (event) => event.action === "notification_channel.created",
+            },
+            {
+              what: "alert rule creation",
+              status: rule.statusCode,
+              recorded: (event) => event.action === "alert_rule.created",
+            },
+            {
+              what: "project settings",
+              status: settings.statusCode,
+              recorded: (event) => event.action === "project.updated",
             },
           ],
           403,

@@ -143,6 +143,7 @@ export function createProjectsService({ db, clock, audit, invalidation }: Projec
       if (description !== undefined && description !== project.description)
         changes.description = { from: project.description, to: description };
       const row = await db.transaction().execute(async (trx) => {
+        await reauthorize(trx, scope, "project:write");
         const updated = await createProjectsRepo(trx).update(project.id, {
           ...(name === undefined ? {} : { name }),
           ...(description === undefined ? {} : { description }),
