@@ -3,13 +3,13 @@
 // writes call `reauthorize` first in their transaction: it takes the project's lock (the one
 // membership changes take) and re-reads the caller's membership, so the write and any change of
 // the caller's role happen in some serial order and the write sees the role that order gives.
-import { type Permission, parseRole, roleCan } from "@sightline/contracts";
+import type { Permission } from "@sightline/contracts";
 import type { Kysely } from "kysely";
-import { AppError } from "../../errors.js";
 import { createMembersRepo } from "../../stores/metadata/repos/members.repo.js";
 import { createProjectsRepo } from "../../stores/metadata/repos/projects.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import { forbidden, isAppScope, mintAppScope, mintProjectScope, type ProjectScope } from "./scope.js";
+import { isAppScope, mintAppScope, type ProjectScope } from "./scope.js";
+import { checked, knownRole, projectNotFound } from "./scope-resolver.js";
 
 /**
  * Locks the scope's project within `trx` and re-checks the caller's current role for
@@ -24,11 +24,8 @@ export async function reauthorize<S extends ProjectScope>(
 ): Promise<S> {
   await createMembersRepo(trx).lockProject(scope.project.id);
   const found = await createProjectsRepo(trx).findLiveWithRole(scope.project.id, scope.userId);
-  const role = found?.role === null || found === undefined ? undefined : parseRole(found.role);
-  if (found === undefined || role === undefined) {
-    throw new AppError("not_found", `Project "${scope.project.slug}" not found.`);
-  }
-  if (!roleCan(role, permission)) throw forbidden(role, permission, "this action");
-  const current = mintProjectScope(scope.userId, role, found.project);
+  const role = knownRole(found);
+  if (found === undefined || role === undefined) throw projectNotFound(scope.project.slug);
+  const current = checked(scope.userId, role, found.project, permission);
   return (isAppScope(scope) ? mintAppScope(current, scope.app) : current) as S;
 }
