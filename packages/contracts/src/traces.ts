@@ -118,9 +118,23 @@ export const TraceDetailSchema = Type.Object(
     started_at: Type.Union([Instant, Type.Null()], {
       description: "When the first span started; null when no span was received.",
     }),
-    duration_ms: Type.Number({ description: "First span's start to last span's end; 0 without spans." }),
-    span_count: Type.Integer({ minimum: 0 }),
-    error: Type.Boolean(),
+    duration_ms: Type.Number({
+      description: "First span's start to last span's end, over every span of the trace; 0 without spans.",
+    }),
+    span_count: Type.Integer({
+      minimum: 0,
+      description: "Spans of the whole trace, as the trace list counts them (even when `spans` is cut).",
+      examples: [1001],
+    }),
+    error: Type.Boolean({
+      description: "Whether any span of the whole trace has status error or an HTTP status of 500 or more.",
+    }),
+    truncated: Type.Boolean({
+      description:
+        `True when the trace has more than the ${TRACE_LIMITS.spans} spans \`spans\` holds: ` +
+        "`span_count` is then the total, `spans` its earliest-starting part.",
+      examples: [false],
+    }),
     spans: Type.Array(TraceSpanSchema, {
       description:
         `The span tree in depth-first order (children by start time), at most ${TRACE_LIMITS.spans} ` +

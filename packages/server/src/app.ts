@@ -12,6 +12,7 @@ import { registerContentEncodingGuard } from "./http/content-encoding.js";
 import { dashboardPlugin } from "./http/dashboard.plugin.js";
 import { errorsPlugin, sendProblem } from "./http/errors.plugin.js";
 import { registerGracefulClose } from "./http/graceful-close.js";
+import { registerHostRequired } from "./http/host-header.js";
 import { API_PREFIX, openApiPlugin } from "./http/openapi.plugin.js";
 import { REQUEST_ID_HEADER, requestIdFor } from "./http/request-id.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
@@ -61,12 +62,15 @@ export async function buildApp(deps: Deps): Promise<App> {
     forceCloseConnections: "idle",
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, error),
     clientErrorHandler: createClientErrorHandler(deps.logger),
+    // Enforced by registerHostRequired, which answers problem+json rather than a bare 400.
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.addHook("onRequest", async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
+  registerHostRequired(app);
   registerBodylessDrain(app, DEFAULT_BODY_LIMIT);
   registerSecurityHeaders(app);
   registerContentEncodingGuard(app);
@@ -75,10 +79,10 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   await app.register(errorsPlugin);
   await app.register(openApiPlugin);
-  const { publicUrl } = deps.config;
+  const { publicUrl, publicOrigins: allowedOrigins } = deps.config;
   await app.register(bearerAuthPlugin, {
     verifier: deps.auth,
-    cookie: createCookieAuthenticator({ verifier: deps.browserSessions, publicUrl }),
+    cookie: createCookieAuthenticator({ verifier: deps.browserSessions, publicUrl, allowedOrigins }),
   });
   await app.register(sessionCookiePlugin, { publicUrl });
   const routeAccess: RouteAccessEntry[] = [];
@@ -91,7 +95,11 @@ export async function buildApp(deps: Deps): Promise<App> {
       await api.register(metaRoutes, { health: deps.health });
       await api.register(authRoutes, { auth: deps.auth });
       await api.register(sessionsRoutes, { auth: deps.auth });
-      await api.register(browserSessionRoutes, { browserSessions: deps.browserSessions, publicUrl });
+      await api.register(browserSessionRoutes, {
+        browserSessions: deps.browserSessions,
+        publicUrl,
+        allowedOrigins,
+      });
       await api.register(usersRoutes, { users: deps.users, auth: deps.auth });
       const { projects, apps, apiKeys, environments, endpoints } = deps.resources;
       await api.register(projectsRoutes, { projects });

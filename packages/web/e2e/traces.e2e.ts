@@ -2,8 +2,8 @@
 // levels (sent out of order, one failing), plus a request and a log with the same trace id. The
 // waterfall must list the spans in tree order with their durations, a span shows its attributes
 // when selected, the request and log are listed, the request and log drawers link to the trace,
-// the traces list shows it and filters by duration, an unknown trace says so, and both pages pass
-// axe in both themes.
+// the traces list shows it and filters by duration, an unknown trace says so, both pages pass
+// axe in both themes, and a trace of more than 1,000 spans says how many of how many it shows.
 import type { CreatedApiKey } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
@@ -274,5 +274,44 @@ describe.skipIf(inject("browserSkipReason") !== "")("the trace page", () => {
       expect(await seriousAxeViolations(opened.page), `traces list in ${theme}`).toEqual([]);
       await screenshot(opened.page, "traces-list", theme);
     }
+  });
+
+  // Last: it adds a trace the list tests above do not expect (outside their hour, all the same).
+  it("a trace of more spans than the page holds says how many it shows of how many", async () => {
+    const { page } = me;
+    const api = apiAs(me.context.request, suite.server);
+    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "big" });
+    const big = "1f2e3d4c5b6a79880f1e2d3c4b5a6978";
+    const start = Date.now() - 90 * 60_000;
+    const total = 1001;
+    const all = Array.from({ length: total }, (_, i) => ({
+      app_id: "checkout-api",
+      environment: "production",
+      trace_id: big,
+      span_id: (i + 1).toString(16).padStart(16, "0"),
+      ...(i === 0 ? {} : { parent_span_id: "0000000000000001" }),
+      timestamp: new Date(start + i).toISOString(),
+      name: i === 0 ? "nightly import" : `row ${i}`,
+      kind: i === 0 ? "server" : "internal",
+      service_name: "importer",
+      duration_ms: i === 0 ? total : 1,
+      ...(i === total - 1 ? { status: "error" } : {}),
+    }));
+    for (const spans of [all.slice(0, 500), all.slice(500)]) {
+      const sent = await me.context.request.post("/api/v1/ingest/traces", {
+        headers: { "x-api-key": key.key },
+        data: { spans },
+      });
+      expect(sent.ok(), await sent.text()).toBe(true);
+    }
+    await page.goto(`/projects/shop/traces/${big}`);
+    await page.getByRole("heading", { name: "Trace · nightly import", level: 1 }).waitFor();
+    await page.getByText("Showing 1,000 of 1,001 spans").waitFor();
+    const facts = await page.locator('dl[aria-label="Trace facts"]').textContent();
+    expect(facts).toContain("Spans1,001");
+    // The one failing span is past the cut: the trace still has errors.
+    expect(facts).toContain("Has errors");
+    expect(await page.locator('table[aria-label="Span waterfall"] tbody tr').count()).toBe(1000);
+    await screenshot(page, "traces-truncated", "light");
   });
 });

@@ -10,6 +10,11 @@ export interface Config {
   readonly host: string;
   readonly dataDir: string;
   readonly publicUrl: string;
+  /**
+   * Origins a browser may send state-changing requests from: PUBLIC_URL's, then those of
+   * PUBLIC_URL_ALIASES. The CSRF guard accepts these and nothing else.
+   */
+  readonly publicOrigins: readonly string[];
   readonly databaseUrl: string | undefined;
   readonly clickhouseUrl: string | undefined;
   readonly clickhouseDatabase: string;
@@ -89,6 +94,12 @@ export const knobs: readonly Knob[] = [
     name: "PUBLIC_URL",
     default: "http://localhost:<PORT>",
     description: "The address users reach Sightline at; used in e-mailed sign-in links.",
+  },
+  {
+    name: "PUBLIC_URL_ALIASES",
+    default: "(unset)",
+    description:
+      "Comma-separated other URLs the dashboard is served at (e.g. `http://127.0.0.1:8080`); their origins pass the CSRF check too.",
   },
   {
     name: "DATABASE_URL",
@@ -230,6 +241,16 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   const publicUrl = parseUrl(read("PUBLIC_URL") ?? `http://localhost:${port}`, ["http:", "https:"], (m) =>
     fail("PUBLIC_URL", m, ""),
   ).replace(/\/+$/, "");
+  const aliases = (read("PUBLIC_URL_ALIASES") ?? "")
+    .split(",")
+    .map((alias) => alias.trim())
+    .filter((alias) => alias !== "")
+    .map((alias) =>
+      parseUrl(alias, ["http:", "https:"], (m) => fail("PUBLIC_URL_ALIASES", `${alias}: ${m}`, "")),
+    );
+  const publicOrigins = Object.freeze([
+    ...new Set([publicUrl, ...aliases].filter((url) => url !== "").map((url) => new URL(url).origin)),
+  ]);
 
   const databaseUrlRaw = read("DATABASE_URL");
   const databaseUrl =
@@ -304,6 +325,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     host,
     dataDir,
     publicUrl,
+    publicOrigins,
     databaseUrl,
     clickhouseUrl,
     clickhouseDatabase,

@@ -16,8 +16,10 @@ export interface SessionCookieVerifier {
 
 export interface SessionCookieOptions {
   readonly verifier: SessionCookieVerifier;
-  /** PUBLIC_URL: its scheme decides `Secure`, its origin is always an allowed Origin. */
+  /** PUBLIC_URL: its scheme decides `Secure`. */
   readonly publicUrl: string;
+  /** The only origins a state-changing cookie request may come from (Config.publicOrigins). */
+  readonly allowedOrigins: readonly string[];
 }
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -73,20 +75,20 @@ export function isSecurePublicUrl(publicUrl: string): boolean {
 }
 
 /**
- * CSRF guard for a state-changing request that a browser session may carry: it must name this
- * server's origin in Origin (or, lacking it, Referer), not be marked cross-site by the browser,
- * and carry the custom header, which a cross-origin page cannot add without a CORS preflight
- * this server never grants.
+ * CSRF guard for a state-changing request that a browser session may carry: it must name one
+ * of this server's configured origins (PUBLIC_URL's and its aliases) in Origin (or, lacking it,
+ * Referer), not be marked cross-site by the browser, and carry the custom header, which a
+ * cross-origin page cannot add without a CORS preflight this server never grants. The request's
+ * own Host is not trusted: whoever sends the request chooses it (a DNS-rebinding page does).
  */
-export function assertSameOriginRequest(request: FastifyRequest, publicUrl: string): void {
+export function assertSameOriginRequest(request: FastifyRequest, allowedOrigins: readonly string[]): void {
   const refuse = (why: string) => {
     throw new AppError("csrf_rejected", `Refused a cross-site request: ${why}.`);
   };
   if (request.headers["sec-fetch-site"] === "cross-site") refuse("the browser marked it cross-site");
   const origin = originOf(request.headers.origin) ?? originOf(request.headers.referer);
   if (origin === undefined) refuse("it has neither an Origin nor a Referer header");
-  const allowed = new Set([new URL(publicUrl).origin, `${request.protocol}://${request.host}`]);
-  if (!allowed.has(origin as string)) refuse(`origin ${origin} is not this server's`);
+  if (!allowedOrigins.includes(origin as string)) refuse(`origin ${origin} is not this server's`);
   if (request.headers[CSRF_HEADER_NAME] !== "1") refuse(`the ${CSRF_HEADER_NAME}: 1 header is missing`);
 }
 
@@ -112,7 +114,7 @@ export function createCookieAuthenticator(
   return async (request) => {
     const value = readCookie(request.headers.cookie, SESSION_COOKIE_NAME);
     if (value === undefined) return null;
-    if (UNSAFE_METHODS.has(request.method)) assertSameOriginRequest(request, options.publicUrl);
+    if (UNSAFE_METHODS.has(request.method)) assertSameOriginRequest(request, options.allowedOrigins);
     try {
       const caller = await options.verifier.verifySessionCookie(value);
       cookieAuthenticated.add(request);

@@ -1,7 +1,9 @@
 // The trace routes over real ingest on every events backend: the span tree with depths and
 // offsets, the requests and logs that share the trace id, recent traces with their root, service,
-// duration, span count and error flag, every filter, stable paging, tenant isolation, 404/422,
+// duration, span count and error flag (the detail's over the whole trace even when its tree is
+// cut), every filter, stable paging, tenant isolation, 404/422,
 // and 503 (never an empty answer) when the events store is down.
+import { TRACE_LIMITS } from "@sightline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EventsBackend, eventsBackends } from "../support/events.js";
 import { expectProblem } from "../support/problem.js";
@@ -248,6 +250,41 @@ describe.each(eventsBackends())("trace routes on $name", (backend: EventsBackend
       "#/query/app_slugs",
       "#/query/since",
     ]);
+  });
+
+  it("figures a trace over all its spans when its tree is cut, and says so", async () => {
+    const BIG_TRACE = "7c1e0f3a9b2d4e5f8a6b7c8d9e0f1a2b";
+    const at = minutesBefore(40);
+    const total = TRACE_LIMITS.spans + 1;
+    // The last span to start is past the tree's cut: it alone errs and ends the trace.
+    const spans = Array.from({ length: total }, (_, i) =>
+      span(at, i, {
+        trace_id: BIG_TRACE,
+        span_id: (i + 1).toString(16).padStart(16, "0"),
+        parent_span_id: i === 0 ? "" : "0000000000000001",
+        name: `step ${i}`,
+        duration_ms: i === 0 ? total - 1 : 1,
+        ...(i === total - 1 ? { status: "error", duration_ms: 500 } : {}),
+      }),
+    );
+    await ingest(fx.ctx, "traces", spans, fx.key);
+    const listed = (await list({ until: minutesBefore(35).toISOString() })).items.find(
+      (item) => item.trace_id === BIG_TRACE,
+    );
+    expect(listed).toMatchObject({ span_count: total, error: true, duration_ms: total - 1 + 500 });
+    const response = await fx.owner.get(`/api/v1/projects/shop/data/traces/${BIG_TRACE}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const detail = response.json<Summary & { truncated: boolean; spans: unknown[] }>();
+    expect(detail).toMatchObject({
+      span_count: total,
+      error: true,
+      duration_ms: total - 1 + 500,
+      truncated: true,
+      started_at: at.toISOString(),
+    });
+    expect(detail.spans).toHaveLength(TRACE_LIMITS.spans);
+    const whole = await fx.owner.get(`/api/v1/projects/shop/data/traces/${CHECKOUT_TRACE}`);
+    expect(whole.json()).toMatchObject({ span_count: 5, truncated: false });
   });
 
   it("answers 503, not an empty answer, when the events store is down", async () => {

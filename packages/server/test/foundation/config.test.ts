@@ -43,6 +43,21 @@ describe("loadConfig", () => {
     expect(loadConfig({ PUBLIC_URL: "https://obs.example.com/" }).publicUrl).toBe("https://obs.example.com");
   });
 
+  it("allows PUBLIC_URL's origin and those of PUBLIC_URL_ALIASES, nothing else", () => {
+    expect(loadConfig({ PUBLIC_URL: "https://obs.example.com/app/" }).publicOrigins).toEqual([
+      "https://obs.example.com",
+    ]);
+    const aliased = loadConfig({
+      PUBLIC_URL: "http://localhost:8080",
+      PUBLIC_URL_ALIASES: " http://127.0.0.1:8080/ , http://localhost:5173,http://localhost:8080",
+    });
+    expect(aliased.publicOrigins).toEqual([
+      "http://localhost:8080",
+      "http://127.0.0.1:8080",
+      "http://localhost:5173",
+    ]);
+  });
+
   it("reads every knob", () => {
     const config = loadConfig(
       {
@@ -78,6 +93,7 @@ describe("loadConfig", () => {
     ["PORT", "eighty"],
     ["PORT", "70000"],
     ["PUBLIC_URL", "localhost:8080"],
+    ["PUBLIC_URL_ALIASES", "http://ok.example,ftp://files.example"],
     ["DATABASE_URL", "mysql://db/sl"],
     ["CLICKHOUSE_URL", "tcp://ch:9000"],
     ["CLICKHOUSE_DATABASE", "drop table;"],

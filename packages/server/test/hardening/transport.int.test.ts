@@ -1,7 +1,8 @@
 // What happens on the wire, over a real socket: requests Node cannot parse and oversize headers
 // answer problem+json with a request id; every answer says nosniff and HTML adds a
 // Referrer-Policy; a GET with a body gets its answer only after the body arrived, so closing the
-// connection cannot reset it away; shutdown refuses late requests as problem+json.
+// connection cannot reset it away; shutdown refuses late requests as problem+json; an HTTP/1.1
+// request without Host is refused the same way.
 import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -100,6 +101,21 @@ describe("the wire", () => {
       socket.write(`GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
     });
     expectRawProblem(answer, 431, "headers_too_large");
+  });
+
+  it("answers an HTTP/1.1 request without Host with a problem and a request id", async () => {
+    const answer = await exchange(port, async (socket) => {
+      socket.write("GET /api/v1/health HTTP/1.1\r\nConnection: close\r\n\r\n");
+    });
+    expectRawProblem(answer, 400, "bad_request");
+    expect(JSON.parse(answer.body)).toMatchObject({ detail: expect.stringContaining("Host") });
+  });
+
+  it("still serves an HTTP/1.0 request without Host (the header is optional there)", async () => {
+    const answer = await exchange(port, async (socket) => {
+      socket.write("GET /api/v1/health HTTP/1.0\r\n\r\n");
+    });
+    expect(answer.status).toBe(200);
   });
 
   it("says nosniff on every answer, and sets a Referrer-Policy on HTML only", async () => {

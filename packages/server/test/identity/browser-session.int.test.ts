@@ -131,11 +131,64 @@ describe("browser session cookie", () => {
     const profile = (await ctx.app.inject({ url: "/api/v1/users/me", headers: cookie })).json();
     expect(profile.first_name).toBe("");
 
+    // The request's own Host is the sender's to choose: naming it does not make an origin ours.
+    const forgedHost = await attempt({
+      host: "evil.example",
+      origin: "http://evil.example",
+      "x-sightline-csrf": "1",
+    });
+    expect(expectProblem(forgedHost, "csrf_rejected").detail).toContain("http://evil.example");
+    expectProblem(
+      await attempt({ host: "localhost:80", origin: "http://localhost:80", "x-sightline-csrf": "1" }),
+      "csrf_rejected",
+    );
+
     const viaReferer = await attempt({ referer: `${ORIGIN}/account`, "x-sightline-csrf": "1" });
     expect(viaReferer.statusCode).toBe(200);
     const sameOrigin = await attempt(SAME_ORIGIN);
     expect(sameOrigin.statusCode).toBe(200);
     expect(sameOrigin.json().first_name).toBe("Mallory");
+  });
+
+  it("accepts writes from a PUBLIC_URL_ALIASES origin, and refuses others", async () => {
+    const aliased = await createTestContext({
+      clock,
+      env: { PUBLIC_URL: ORIGIN, PUBLIC_URL_ALIASES: "http://127.0.0.1:8080" },
+    });
+    try {
+      const token = await (async () => {
+        clock.advance(61_000);
+        await aliased.app.inject({
+          method: "POST",
+          url: "/api/v1/auth/magic-link",
+          payload: { email: "alias@example.com" },
+        });
+        await aliased.deps.mail.flush();
+        const newest = (await outboxMessagesFor(aliased.config.paths.outbox, "alias@example.com")).at(
+          -1,
+        ) as string;
+        return magicLinkTokenOf(newest);
+      })();
+      const signedIn = await aliased.app.inject({
+        method: "POST",
+        url: "/api/v1/auth/session",
+        headers: { origin: "http://127.0.0.1:8080", "x-sightline-csrf": "1" },
+        payload: { token },
+      });
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      const write = (origin: string) =>
+        aliased.app.inject({
+          method: "PATCH",
+          url: "/api/v1/users/me",
+          headers: { ...cookieHeaderOf(signedIn), origin, "x-sightline-csrf": "1" },
+          payload: { first_name: "Alias" },
+        });
+      expect((await write("http://127.0.0.1:8080")).statusCode).toBe(200);
+      expect((await write(ORIGIN)).statusCode).toBe(200);
+      expectProblem(await write("http://127.0.0.1:5173"), "csrf_rejected");
+    } finally {
+      await aliased.close();
+    }
   });
 
   it("leaves bearer clients alone: no CSRF header needed, any Origin, and the bearer wins over a cookie", async () => {

@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { DestinationStream } from "pino";
 import { buildApp } from "../../src/app.js";
 import type { Clock } from "../../src/clock.js";
 import { type Config, loadConfig } from "../../src/config/index.js";
@@ -41,6 +42,8 @@ export interface TestContextOptions {
   readonly extend?: (app: App) => void | Promise<void>;
   /** Sees the SQL of every metadata query. */
   readonly onMetadataQuery?: (sql: string) => void;
+  /** Where the server's log lines go (at LOG_LEVEL, default silent); standard output if unset. */
+  readonly logDestination?: DestinationStream;
   /** Serve the dashboard from this directory instead of the web package's build. */
   readonly dashboardDir?: string;
 }
@@ -62,7 +65,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     ...options.env,
   });
   const deps = await createDeps(config, {
-    logger: createLogger(config.logLevel),
+    logger: createLogger(config.logLevel, options.logDestination),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.onMetadataQuery === undefined ? {} : { onMetadataQuery: options.onMetadataQuery }),
     ...(options.dashboardDir === undefined ? {} : { dashboardDir: options.dashboardDir }),

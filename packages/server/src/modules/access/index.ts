@@ -12,3 +12,4 @@ export {
 } from "./scope-params.js";
 export { type AppScope, assertCan, can, isAppScope, type ProjectScope } from "./scope.js";
 export { createScopeResolver, type ScopeResolver } from "./scope-resolver.js";
+export { reauthorize } from "./write-check.js";

@@ -19,10 +19,21 @@ export interface ScopeResolver {
   ): Promise<AppScope>;
 }
 
-const projectNotFound = (slug: string) => new AppError("not_found", `Project "${slug}" not found.`);
+export const projectNotFound = (slug: string) => new AppError("not_found", `Project "${slug}" not found.`);
 const appNotFound = (slug: string) => new AppError("not_found", `App "${slug}" not found.`);
 
-function checked(userId: string, role: Role, project: ProjectRow, permission: Permission): ProjectScope {
+/** The known role of a membership lookup; undefined for none, or a role this version does not know. */
+export function knownRole(found: { role: string | null } | undefined): Role | undefined {
+  return found === undefined || found.role === null ? undefined : parseRole(found.role);
+}
+
+/** A scope for `role`, or 403 `forbidden` when it lacks `permission`. */
+export function checked(
+  userId: string,
+  role: Role,
+  project: ProjectRow,
+  permission: Permission,
+): ProjectScope {
   if (!roleCan(role, permission)) throw forbidden(role, permission, "this action");
   return mintProjectScope(userId, role, project);
 }
@@ -34,7 +45,7 @@ export function createScopeResolver(db: Kysely<MetadataTables>): ScopeResolver {
   /** The project and the caller's known role in it; 404 for non-members and unknown roles. */
   async function membership(userId: string, slug: string): Promise<{ project: ProjectRow; role: Role }> {
     const found = await projects.findLiveBySlugWithRole(slug, userId);
-    const role = found?.role === null || found === undefined ? undefined : parseRole(found.role);
+    const role = knownRole(found);
     if (found === undefined || role === undefined) throw projectNotFound(slug);
     return { project: found.project, role };
   }

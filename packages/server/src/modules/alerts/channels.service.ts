@@ -21,7 +21,7 @@ import {
   createNotificationChannelsRepo,
 } from "../../stores/metadata/repos/notification-channels.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import type { ProjectScope } from "../access/index.js";
+import { type ProjectScope, reauthorize } from "../access/index.js";
 import type { AuditTrail } from "../audit/index.js";
 import type { ChannelTarget } from "./senders.js";
 import { targetProblem } from "./target-guard.js";
@@ -156,6 +156,7 @@ export function createChannelsService({ db, clock, audit, allowPrivateTargets }:
         updated_at: now,
       };
       await db.transaction().execute(async (trx) => {
+        await reauthorize(trx, scope, "alerts:write");
         const repo = createNotificationChannelsRepo(trx);
         if ((await repo.count(scope.project.id)) >= ALERT_LIMITS.channelsPerProject) {
           throw new AppError(
@@ -201,6 +202,7 @@ export function createChannelsService({ db, clock, audit, allowPrivateTargets }:
         updated_at: toIsoTimestamp(clock.now()),
       };
       await db.transaction().execute(async (trx) => {
+        await reauthorize(trx, scope, "alerts:write");
         await createNotificationChannelsRepo(trx).update(id, {
           name,
           target: updated.target,
@@ -223,6 +225,7 @@ export function createChannelsService({ db, clock, audit, allowPrivateTargets }:
     async delete(scope: ProjectScope, id: string): Promise<void> {
       const row = await findOrThrow(scope, id);
       await db.transaction().execute(async (trx) => {
+        await reauthorize(trx, scope, "alerts:write");
         // Rules stop naming it (cascade); notifications already recorded keep its name.
         await createNotificationChannelsRepo(trx).delete(id);
         await audit.record(trx, {

@@ -31,7 +31,7 @@ import {
 } from "../../stores/metadata/repos/alert-rules.repo.js";
 import { createNotificationChannelsRepo } from "../../stores/metadata/repos/notification-channels.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import type { ProjectScope } from "../access/index.js";
+import { type ProjectScope, reauthorize } from "../access/index.js";
 import type { AuditTrail } from "../audit/index.js";
 import type { MailTransport } from "../auth/index.js";
 import type { RateLimiter, RateLimitRule } from "../rate-limits/index.js";
@@ -161,6 +161,7 @@ export function createRulesService(deps: RulesServiceDeps) {
       const now = toIsoTimestamp(nowDate);
       const id = newOrderedId(nowDate.getTime());
       await db.transaction().execute(async (trx) => {
+        await reauthorize(trx, scope, "alerts:write");
         const repo = createAlertRulesRepo(trx);
         if ((await repo.count(scope.project.id)) >= ALERT_LIMITS.rulesPerProject) {
           throw new AppError(
@@ -205,6 +206,7 @@ export function createRulesService(deps: RulesServiceDeps) {
       const now = clock.now();
       const at = toIsoTimestamp(now);
       await db.transaction().execute(async (trx) => {
+        await reauthorize(trx, scope, "alerts:write");
         const repo = createAlertRulesRepo(trx);
         await repo.update(id, {
           ...definitionColumns(definition, appId),
@@ -248,6 +250,7 @@ export function createRulesService(deps: RulesServiceDeps) {
     async delete(scope: ProjectScope, id: string): Promise<void> {
       const row = await findOrThrow(scope, id);
       await db.transaction().execute(async (trx) => {
+        await reauthorize(trx, scope, "alerts:write");
         // History and queued notifications go with the rule (cascade).
         await createAlertRulesRepo(trx).delete(id);
         await audit.record(trx, {

@@ -12,7 +12,7 @@ import { AppError } from "../../errors.js";
 import { newId } from "../../lib/ids.js";
 import { type ApiKeyRow, createApiKeysRepo } from "../../stores/metadata/repos/api-keys.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import { isAppScope, type ProjectScope } from "../access/index.js";
+import { isAppScope, type ProjectScope, reauthorize } from "../access/index.js";
 import type { AuditTrail } from "../audit/index.js";
 import type { KeyAuthenticator } from "./key-authenticator.js";
 import { generateKey } from "./key-format.js";
@@ -54,6 +54,7 @@ export function createApiKeysService({ db, clock, audit, authenticator }: ApiKey
         });
       }
       const created = await db.transaction().execute(async (trx) => {
+        await reauthorize(trx, scope, "keys:manage");
         const repo = createApiKeysRepo(trx);
         if ((await repo.countLive(home.projectId)) >= RESOURCE_LIMITS.liveKeysPerProject) {
           throw new AppError(
@@ -104,6 +105,7 @@ export function createApiKeysService({ db, clock, audit, authenticator }: ApiKey
       if (row === undefined) throw new AppError("not_found", `API key ${keyId} not found.`);
       if (row.revoked_at !== null) return;
       await db.transaction().execute(async (trx) => {
+        await reauthorize(trx, scope, "keys:manage");
         await createApiKeysRepo(trx).revoke(row.id, toIsoTimestamp(clock.now()));
         await audit.record(trx, {
           projectId: home.projectId,

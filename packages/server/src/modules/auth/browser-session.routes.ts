@@ -33,7 +33,11 @@ const SIGN_IN_NOTE =
 
 export async function browserSessionRoutes(
   app: App,
-  { browserSessions, publicUrl }: { browserSessions: BrowserSessionService; publicUrl: string },
+  {
+    browserSessions,
+    publicUrl,
+    allowedOrigins,
+  }: { browserSessions: BrowserSessionService; publicUrl: string; allowedOrigins: readonly string[] },
 ): Promise<void> {
   const secure = isSecurePublicUrl(publicUrl);
   const clientFacts = (request: FastifyRequest): ClientFacts => ({
@@ -41,7 +45,7 @@ export async function browserSessionRoutes(
     userAgent: request.headers["user-agent"],
   });
   const sameOrigin = {
-    preValidation: async (request: FastifyRequest) => assertSameOriginRequest(request, publicUrl),
+    preValidation: async (request: FastifyRequest) => assertSameOriginRequest(request, allowedOrigins),
   };
   const started = (reply: FastifyReply, signIn: BrowserSignIn) =>
     reply

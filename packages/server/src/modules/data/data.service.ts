@@ -238,9 +238,12 @@ export function createDataService(deps: DataServiceDeps) {
       return {
         trace_id: id,
         started_at: tree.startedAtMs === null ? null : new Date(tree.startedAtMs).toISOString(),
-        duration_ms: tree.durationMs,
-        span_count: tree.spans.length,
-        error: tree.error,
+        // Over the whole trace, as the list computes them: the tree holds at most
+        // TRACE_LIMITS.spans of its spans.
+        duration_ms: found.figures.durationMs,
+        span_count: found.figures.spanCount,
+        error: found.figures.error,
+        truncated: found.figures.spanCount > tree.spans.length,
         spans: tree.spans,
         requests: [...found.requests],
         logs: [...found.logs],

@@ -1,6 +1,8 @@
 // A trace's spans as a tree in depth-first order: each span under its parent, siblings by start
 // time; a span whose parent was not received is a root of its own, and a parent cycle (ids
-// reused by a broken client) is cut where it closes, so every span appears exactly once.
+// reused by a broken client) is cut where it closes, so every span appears exactly once. The
+// trace's figures (duration, span count, error) are not this module's: the tree may hold only
+// part of a trace, so they are computed over all of its spans by the query (traces.query.ts).
 import type { TraceSpan } from "@sightline/contracts";
 import { toStringMap } from "./requests.query.js";
 
@@ -21,13 +23,11 @@ export interface StoredTraceSpan {
 
 export interface TraceTree {
   readonly startedAtMs: number | null;
-  readonly durationMs: number;
-  readonly error: boolean;
   readonly spans: TraceSpan[];
 }
 
 export function buildTraceTree(stored: readonly StoredTraceSpan[]): TraceTree {
-  if (stored.length === 0) return { startedAtMs: null, durationMs: 0, error: false, spans: [] };
+  if (stored.length === 0) return { startedAtMs: null, spans: [] };
   const byStart = [...stored].sort(
     (a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || a.span_id.localeCompare(b.span_id),
   );
@@ -67,11 +67,5 @@ export function buildTraceTree(stored: readonly StoredTraceSpan[]): TraceTree {
   for (const root of roots) visit(root, 0);
   // Spans only reachable through a cycle: placed as roots, in start order.
   for (const span of byStart) visit(span, 0);
-  const endMs = Math.max(...byStart.map((span) => Date.parse(span.timestamp) + span.duration_ms));
-  return {
-    startedAtMs,
-    durationMs: Math.max(endMs - startedAtMs, 0),
-    error: byStart.some((span) => span.status === "error" || span.status_code >= 500),
-    spans: out,
-  };
+  return { startedAtMs, spans: out };
 }

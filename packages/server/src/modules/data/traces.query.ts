@@ -85,6 +85,17 @@ function spanFilterClause(filter: TraceFilter, params: SqlParams): string {
 }
 
 /**
+ * A trace's figures over all of its spans, whatever the query around them: first start,
+ * duration in milliseconds from the first start to the last end, span count and error flag. The
+ * list and a trace's detail both use these, so they always agree.
+ */
+const TRACE_FIGURES =
+  "min(timestamp) AS started_at, " +
+  "greatest(max(toFloat64(toUnixTimestamp64Milli(timestamp)) + duration_ms) - " +
+  "toFloat64(toUnixTimestamp64Milli(min(timestamp))), 0) AS duration_ms, " +
+  "count() AS span_count, max(status = 'error' OR status_code >= 500) AS error";
+
+/**
  * One row per trace of the filtered spans. The root is the earliest span without a parent (a
  * span whose parent was never received counts as one only when no real root exists: the earliest
  * span then). Durations in milliseconds from the first start to the last end.
@@ -96,10 +107,7 @@ function summariesSql(table: string, filter: TraceFilter, params: SqlParams): st
       : `HAVING duration_ms >= ${params.bind(filter.minDurationMs, "Float64")}`;
   const rootOf = (column: string) => `argMin(${column}, (parent_span_id != '', timestamp, span_id))`;
   return (
-    "SELECT trace_id, min(timestamp) AS started_at, " +
-    "greatest(max(toFloat64(toUnixTimestamp64Milli(timestamp)) + duration_ms) - " +
-    "toFloat64(toUnixTimestamp64Milli(min(timestamp))), 0) AS duration_ms, " +
-    "count() AS span_count, max(status = 'error' OR status_code >= 500) AS error, " +
+    `SELECT trace_id, ${TRACE_FIGURES}, ` +
     `${rootOf("span_id")} AS root_span_id, ${rootOf("name")} AS root_name, ${rootOf("kind")} AS root_kind, ` +
     `${rootOf("service_name")} AS root_service_name, ${rootOf("app_id")} AS root_app_id, ` +
     `${rootOf("environment")} AS root_environment ` +
@@ -162,8 +170,17 @@ function toSummary(row: SummaryRow): TraceSummary {
   };
 }
 
+/** A trace's figures over all of its spans (TRACE_FIGURES); the tree may hold only part. */
+export interface TraceFigures {
+  readonly spanCount: number;
+  readonly durationMs: number;
+  readonly error: boolean;
+}
+
 export interface TraceRecords {
+  /** The earliest-starting spans, at most TRACE_LIMITS.spans of them. */
   readonly spans: readonly StoredTraceSpan[];
+  readonly figures: TraceFigures;
   readonly requests: readonly RequestRecord[];
   readonly logs: readonly LogRecord[];
 }
@@ -185,13 +202,25 @@ export async function findTraceRecords(
   const spans = select(API_SPANS.name, SPAN_COLUMNS, TRACE_LIMITS.spans);
   const requests = select(API_REQUESTS.name, REQUEST_COLUMNS, TRACE_LIMITS.requests);
   const logs = select(API_LOGS.name, LOG_COLUMNS, TRACE_LIMITS.logs);
-  const [spanRows, requestRows, logRows] = await Promise.all([
+  const figuresParams = new SqlParams();
+  const figuresSql =
+    `SELECT ${TRACE_FIGURES} FROM ${events.database}.${API_SPANS.name} ` +
+    `WHERE project_id = ${figuresParams.bind(projectId, "String")} ` +
+    `AND trace_id = ${figuresParams.bind(traceId, "String")}`;
+  const [spanRows, figureRows, requestRows, logRows] = await Promise.all([
     events.query<StoredTraceSpan>(spans.sql, spans.params),
+    events.query<Pick<SummaryRow, "span_count" | "duration_ms" | "error">>(figuresSql, figuresParams.values),
     events.query<RequestRecord>(requests.sql, requests.params),
     events.query<Omit<LogRecord, "attributes"> & { attributes: unknown }>(logs.sql, logs.params),
   ]);
+  const figures = figureRows[0];
   return {
     spans: spanRows,
+    figures: {
+      spanCount: Number(figures?.span_count ?? 0),
+      durationMs: spanRows.length === 0 ? 0 : Number(figures?.duration_ms ?? 0),
+      error: figures?.error === true || figures?.error === 1,
+    },
     requests: requestRows,
     logs: logRows.map(({ attributes, ...log }) => ({ ...log, attributes: toStringMap(attributes) })),
   };

@@ -26,7 +26,7 @@ import {
 import { createMembersRepo } from "../../stores/metadata/repos/members.repo.js";
 import { createUsersRepo } from "../../stores/metadata/repos/users.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import { assertCan, type ProjectScope } from "../access/index.js";
+import { assertCan, type ProjectScope, reauthorize } from "../access/index.js";
 import type { AuditTrail } from "../audit/index.js";
 import { createOpaqueToken, hashToken, type MailQueue } from "../auth/index.js";
 import type { RateLimiter, RateLimitRule } from "../rate-limits/index.js";
@@ -137,8 +137,10 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
       const id = newId();
       await db.transaction().execute(async (trx) => {
         // Serialised with the project's other membership changes: two invitations of one
-        // address at once replace each other instead of colliding on its unique index.
-        await createMembersRepo(trx).lockProject(project.id);
+        // address at once replace each other instead of colliding on its unique index, and an
+        // inviter demoted or removed meanwhile is refused.
+        const current = await reauthorize(trx, scope, "members:manage");
+        if (body.role === "owner") assertCan(current, "owners:manage", "inviting an owner");
         const repo = createInvitationsRepo(trx);
         await repo.deleteExpired(toIsoTimestamp(now));
         const replaced = await repo.deleteForEmail(project.id, email);
@@ -180,15 +182,17 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
     },
 
     async revoke(scope: ProjectScope, invitationId: string): Promise<void> {
-      const row = await invitations.findDetail(invitationId);
-      if (row === undefined || row.project_id !== scope.project.id) {
-        throw new AppError("not_found", `Invitation ${invitationId} not found.`);
-      }
-      if (row.role === "owner" || parseRole(row.role) === undefined) {
-        assertCan(scope, "owners:manage", "revoking an owner's invitation");
-      }
       await db.transaction().execute(async (trx) => {
-        if (!(await createInvitationsRepo(trx).delete(row.id))) throw invalidInvitation();
+        const current = await reauthorize(trx, scope, "members:manage");
+        const repo = createInvitationsRepo(trx);
+        const row = await repo.findDetail(invitationId);
+        if (row === undefined || row.project_id !== scope.project.id) {
+          throw new AppError("not_found", `Invitation ${invitationId} not found.`);
+        }
+        if (row.role === "owner" || parseRole(row.role) === undefined) {
+          assertCan(current, "owners:manage", "revoking an owner's invitation");
+        }
+        if (!(await repo.delete(row.id))) throw invalidInvitation();
         await audit.record(trx, {
           projectId: row.project_id,
           actorId: scope.userId,

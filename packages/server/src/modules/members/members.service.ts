@@ -15,7 +15,7 @@ import { AppError } from "../../errors.js";
 import { displayName, pictureUrlOf } from "../../lib/user-ref.js";
 import { createMembersRepo, type MemberWithUserRow } from "../../stores/metadata/repos/members.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import { assertCan, type ProjectScope } from "../access/index.js";
+import { assertCan, type ProjectScope, reauthorize } from "../access/index.js";
 import type { AuditTrail } from "../audit/index.js";
 
 export interface MembersServiceDeps {
@@ -79,10 +79,10 @@ export function createMembersService({ db, audit, apiBaseUrl, deleteProjectWithi
       const projectId = scope.project.id;
       return db.transaction().execute(async (trx) => {
         const members = createMembersRepo(trx);
-        await members.lockProject(projectId);
+        const current = await reauthorize(trx, scope, "members:manage");
         const target = await targetIn(trx, projectId, userId);
         if (isProtected(target.role) || role === "owner")
-          assertCan(scope, "owners:manage", "changing an owner's role or making an owner");
+          assertCan(current, "owners:manage", "changing an owner's role or making an owner");
         if (target.role === role) return toMember(target);
         if (target.role === "owner" && (await members.countWithRole(projectId, "owner")) <= 1)
           throw lastOwner();
@@ -104,11 +104,11 @@ export function createMembersService({ db, audit, apiBaseUrl, deleteProjectWithi
       const leaving = userId === scope.userId;
       await db.transaction().execute(async (trx) => {
         const members = createMembersRepo(trx);
-        await members.lockProject(projectId);
+        const current = await reauthorize(trx, scope, "project:leave");
         const target = await targetIn(trx, projectId, userId);
         if (!leaving) {
-          assertCan(scope, "members:manage", "removing other members");
-          if (isProtected(target.role)) assertCan(scope, "owners:manage", "removing an owner");
+          assertCan(current, "members:manage", "removing other members");
+          if (isProtected(target.role)) assertCan(current, "owners:manage", "removing an owner");
         }
         if (target.role === "owner" && (await members.countWithRole(projectId, "owner")) <= 1)
           throw lastOwner();
@@ -133,7 +133,9 @@ export function createMembersService({ db, audit, apiBaseUrl, deleteProjectWithi
       }
       return db.transaction().execute(async (trx) => {
         const members = createMembersRepo(trx);
-        await members.lockProject(projectId);
+        // Only an owner may transfer (project:transfer): a caller demoted or removed since the
+        // route's check is refused here, so the caller demoted below is still an owner.
+        await reauthorize(trx, scope, "project:transfer");
         const all = await members.list(projectId);
         const target = all.find((member) => member.user_id === body.user_id);
         if (target === undefined || parseRole(target.role) === undefined) {

@@ -18,7 +18,7 @@ import { createAppsRepo } from "../../stores/metadata/repos/apps.repo.js";
 import { createMembersRepo } from "../../stores/metadata/repos/members.repo.js";
 import { createProjectsRepo, type ProjectRow } from "../../stores/metadata/repos/projects.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import type { ProjectScope } from "../access/index.js";
+import { type ProjectScope, reauthorize } from "../access/index.js";
 import type { AuditTrail } from "../audit/index.js";
 
 /** Caches other modules keep about a project, dropped when it goes. */
@@ -143,6 +143,7 @@ export function createProjectsService({ db, clock, audit, invalidation }: Projec
       if (description !== undefined && description !== project.description)
         changes.description = { from: project.description, to: description };
       const row = await db.transaction().execute(async (trx) => {
+        await reauthorize(trx, scope, "project:write");
         const updated = await createProjectsRepo(trx).update(project.id, {
           ...(name === undefined ? {} : { name }),
           ...(description === undefined ? {} : { description }),
@@ -164,7 +165,10 @@ export function createProjectsService({ db, clock, audit, invalidation }: Projec
     },
 
     async deleteProject(scope: ProjectScope): Promise<void> {
-      const drop = await db.transaction().execute((trx) => deleteWithin(trx, scope.project.id));
+      const drop = await db.transaction().execute(async (trx) => {
+        await reauthorize(trx, scope, "project:delete");
+        return deleteWithin(trx, scope.project.id);
+      });
       drop();
     },
 

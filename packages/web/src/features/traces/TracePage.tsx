@@ -110,7 +110,7 @@ function TraceBody({
         </div>
         <div>
           <dt>Spans</dt>
-          <dd>{trace.span_count}</dd>
+          <dd>{trace.span_count.toLocaleString("en-US")}</dd>
         </div>
         <div>
           <dt>Services</dt>
@@ -124,8 +124,8 @@ function TraceBody({
       <Card
         title="Spans"
         description={
-          trace.spans.length < trace.span_count
-            ? `The first ${trace.spans.length} of ${trace.span_count} spans.`
+          trace.truncated
+            ? `Showing ${trace.spans.length.toLocaleString("en-US")} of ${trace.span_count.toLocaleString("en-US")} spans (the earliest to start); select one to see its attributes.`
             : "Select a span to see its attributes."
         }
       >

@@ -10,6 +10,26 @@ export type ProjectListRow = Pick<ProjectRow, "id" | "name" | "slug" | "descript
 };
 
 export function createProjectsRepo(db: Kysely<MetadataTables>) {
+  async function liveWithRole(
+    key: "p.id" | "p.slug",
+    value: string,
+    userId: string,
+  ): Promise<{ project: ProjectRow; role: string | null } | undefined> {
+    const row = await db
+      .selectFrom("projects as p")
+      .leftJoin("project_members as m", (join) =>
+        join.onRef("m.project_id", "=", "p.id").on("m.user_id", "=", userId),
+      )
+      .selectAll("p")
+      .select("m.role")
+      .where(key, "=", value)
+      .where("p.deleted_at", "is", null)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const { role, ...project } = row;
+    return { project, role };
+  }
+
   return {
     async insert(row: Insertable<ProjectsTable>): Promise<ProjectRow> {
       return db.insertInto("projects").values(row).returningAll().executeTakeFirstOrThrow();
@@ -38,24 +58,10 @@ export function createProjectsRepo(db: Kysely<MetadataTables>) {
      * The live project with this slug and the user's role in it (null when not a member): one
      * query answers both "does it exist" and "may this user see it".
      */
-    async findLiveBySlugWithRole(
-      slug: string,
-      userId: string,
-    ): Promise<{ project: ProjectRow; role: string | null } | undefined> {
-      const row = await db
-        .selectFrom("projects as p")
-        .leftJoin("project_members as m", (join) =>
-          join.onRef("m.project_id", "=", "p.id").on("m.user_id", "=", userId),
-        )
-        .selectAll("p")
-        .select("m.role")
-        .where("p.slug", "=", slug)
-        .where("p.deleted_at", "is", null)
-        .executeTakeFirst();
-      if (row === undefined) return undefined;
-      const { role, ...project } = row;
-      return { project, role };
-    },
+    findLiveBySlugWithRole: (slug: string, userId: string) => liveWithRole("p.slug", slug, userId),
+
+    /** The same by id: what a write re-reads inside its transaction, after the route's check. */
+    findLiveWithRole: (id: string, userId: string) => liveWithRole("p.id", id, userId),
 
     /** Live projects the user belongs to with their role and live app counts, newest first. */
     async listLiveForMember(userId: string): Promise<ProjectListRow[]> {
