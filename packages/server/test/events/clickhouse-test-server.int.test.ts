@@ -1,5 +1,6 @@
 // The test ClickHouse server itself (support/clickhouse-server.ts): password auth as the suites
 // use it, and no server left behind by a stop() or by a test process killed outright.
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { describe, expect, inject, it } from "vitest";
@@ -62,7 +63,7 @@ describe("launching a test ClickHouse server", () => {
     await expect(fetch(`http://127.0.0.1:${server.httpPort}/ping`)).rejects.toThrow();
   });
 
-  it("dies with a test process that is killed outright", async () => {
+  it("dies with a test process that is killed outright, and its directory goes at the next launch", async () => {
     const holder = runTs(HOLDER, [], cleanEnv({}));
     const line = await holder.waitForLine(/^\{"pid"/, 120_000);
     const { pid, directory } = JSON.parse(line) as { pid: number; directory: string };
@@ -71,6 +72,11 @@ describe("launching a test ClickHouse server", () => {
       holder.process.kill("SIGKILL");
       await holder.exited();
       expect(await gone(pid)).toBe(true);
+      expect(existsSync(directory)).toBe(true);
+      // The next launch removes what the killed run left behind.
+      const next = await startClickhouseServer();
+      await next.stop();
+      expect(existsSync(directory)).toBe(false);
     } finally {
       // The holder died without stopping the server: clean up after it, and after a failure.
       if (alive(pid)) process.kill(pid, "SIGKILL");

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -69,8 +69,32 @@ export async function startClickhouseServer(
   }
 }
 
+const DIR_PREFIX = "sightline-clickhouse-";
+
+/** Directories of servers whose test process was killed outright (named by that process's pid):
+ *  nothing else removes them. */
+async function removeAbandonedDirs(): Promise<void> {
+  for (const name of await readdir(tmpdir())) {
+    const owner = new RegExp(`^${DIR_PREFIX}(\\d+)-`).exec(name)?.[1];
+    if (owner !== undefined && !processAlive(Number(owner))) {
+      await rm(join(tmpdir(), name), { recursive: true, force: true });
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but another user's.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 async function writeLayout(): Promise<Layout> {
-  const dir = await mkdtemp(join(tmpdir(), "sightline-clickhouse-"));
+  await removeAbandonedDirs();
+  const dir = await mkdtemp(join(tmpdir(), `${DIR_PREFIX}${process.pid}-`));
   const httpPort = await freePort();
   let tcpPort = await freePort();
   while (tcpPort === httpPort) tcpPort = await freePort();
