@@ -1,8 +1,9 @@
 // Test runner configuration: one process per test file (chDB binds one data directory per
 // process), TypeScript sources of every workspace resolved directly, no build needed.
 // Two projects: `unit` (every suite that needs no browser, the dashboard's component tests on
-// happy-dom included) and `browser` (the dashboard in Debian's Chromium against the real
-// server, after the unit project: `npm run test:browser` runs it alone).
+// happy-dom included, with one ClickHouse server for the events-store suites) and `browser` (the
+// dashboard in Debian's Chromium against the real server, after the unit project:
+// `npm run test:browser` runs it alone).
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -23,6 +24,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          // One ClickHouse server for the whole run: the events-store suites' second backend.
+          globalSetup: ["packages/server/test/support/clickhouse-global-setup.ts"],
           include: [
             "packages/*/src/**/*.test.ts",
             "packages/*/test/**/*.test.ts",

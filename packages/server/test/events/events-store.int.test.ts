@@ -1,5 +1,7 @@
-// The events store's contract on every backend, then chDB's directory rule and a down HTTP server.
+// The events store's contract on every backend, then chDB's directory rule, a down HTTP server,
+// and the ClickHouse server's version floor and error formats.
 import { existsSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -10,6 +12,7 @@ import {
   EventsStoreError,
   eventsMigrations,
   type InsertBatch,
+  MINIMUM_CLICKHOUSE_VERSION,
   migrateEvents,
   openEventsExecutor,
   parseClickhouseUrl,
@@ -405,6 +408,113 @@ describe("ClickHouse over HTTP", () => {
     expect(() => parseClickhouseUrl("ftp://u:pw-needle@ch")).toThrow(EventsStoreError);
   });
 });
+
+const clickhouse = eventsBackends().find((backend) => backend.name === "clickhouse");
+
+describe.runIf(clickhouse !== undefined)("ClickHouse server version and error formats", () => {
+  const options = clickhouse?.options ?? { chdbPath: testChdbPath() };
+
+  it("refuses a server older than the floor, naming the version found and the one needed", async () => {
+    const database = uniqueDatabaseName("ver");
+    const store = await openEventsExecutor({ ...options, database });
+    const [row] = await store.query<{ version: string }>("SELECT version() AS version");
+    await store.command(`DROP DATABASE IF EXISTS ${database}`);
+    await store.close();
+    const found = row?.version ?? "";
+    expect(found).toMatch(/^\d+\.\d+/);
+
+    const error = await failure(
+      openEventsExecutor({ ...options, database, clickhouseMinimumVersion: "99.1" }),
+    );
+    expect(error.kind).toBe("unavailable");
+    expect(error.message).toContain(`ClickHouse server ${found} is older than 99.1`);
+    expect(error.message).not.toContain("unreachable");
+  });
+
+  it("opens on this server with the documented floor", async () => {
+    const database = uniqueDatabaseName("ver");
+    const store = await openEventsExecutor({
+      ...options,
+      database,
+      clickhouseMinimumVersion: MINIMUM_CLICKHOUSE_VERSION,
+    });
+    await store.command(`DROP DATABASE IF EXISTS ${database}`);
+    await store.close();
+  });
+});
+
+describe("a ClickHouse server's older answers", () => {
+  // Real answers of older servers, served by a loopback stand-in: the server is the outside thing.
+  it("refuses a server that reports an old version", async () => {
+    const old = await answeringServer(200, '{"version":"23.3.22.3"}\n');
+    try {
+      const error = await failure(
+        openEventsExecutor({ clickhouseUrl: old.url, chdbPath: testChdbPath(), database: "sightline" }),
+      );
+      expect(error.message).toContain(
+        `ClickHouse server 23.3.22.3 is older than ${MINIMUM_CLICKHOUSE_VERSION}`,
+      );
+    } finally {
+      await old.close();
+    }
+  });
+
+  it("shows an error in the pre-21 format as the server's error, not as unreachable", async () => {
+    const old = await answeringServer(
+      500,
+      "Code: 115, e.displayText() = DB::Exception: Unknown setting date_time_output_format " +
+        "(version 20.3.21.2 (official build))\n",
+    );
+    try {
+      const error = await failure(
+        openEventsExecutor({ clickhouseUrl: old.url, chdbPath: testChdbPath(), database: "sightline" }),
+      );
+      expect(error.message).toBe("Events store version check failed: ClickHouse error 115");
+      expect(error.clickhouseCode).toBe(115);
+      expect(error.kind).toBe("query");
+    } finally {
+      await old.close();
+    }
+  });
+
+  it("shows an error without the trailing error name as the server's error", async () => {
+    const old = await answeringServer(
+      500,
+      "Code: 115. DB::Exception: Unknown setting date_time_output_format (version 21.3.20.1 (official build))\n",
+    );
+    try {
+      const error = await failure(
+        openEventsExecutor({ clickhouseUrl: old.url, chdbPath: testChdbPath(), database: "sightline" }),
+      );
+      expect(error.message).toBe("Events store version check failed: ClickHouse error 115");
+      expect(error.message).not.toContain("unreachable");
+    } finally {
+      await old.close();
+    }
+  });
+});
+
+/** A loopback HTTP server giving every request the same answer, as a server of another
+ *  ClickHouse version would. */
+async function answeringServer(
+  status: number,
+  body: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createHttpServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      response.writeHead(status, { "content-type": "text/plain; charset=UTF-8" });
+      response.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return {
+    url: `http://sightline:pw@127.0.0.1:${address.port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 /** A loopback port nothing listens on: bound by the OS, then released. */
 async function closedPort(): Promise<number> {

@@ -1,9 +1,18 @@
-// Events backends for suites: chDB always, a ClickHouse server when TEST_CLICKHOUSE_URL is set.
+// Events backends for suites: chDB always, and the run's ClickHouse server (started by
+// clickhouse-global-setup.ts, or TEST_CLICKHOUSE_URL) unless it was opted out of.
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { inject } from "vitest";
 import type { EventsExecutor, EventsStoreOptions } from "../../src/stores/events/index.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** `http://user:password@host:port` of the run's ClickHouse server; empty: chDB only. */
+    clickhouseUrl: string;
+  }
+}
 
 export interface EventsBackend {
   readonly name: "chdb" | "clickhouse";
@@ -29,7 +38,7 @@ export function uniqueDatabaseName(prefix: string): string {
 
 export function eventsBackends(): EventsBackend[] {
   const backends: EventsBackend[] = [{ name: "chdb", options: { chdbPath: testChdbPath() } }];
-  const url = process.env.TEST_CLICKHOUSE_URL;
+  const url = inject("clickhouseUrl");
   if (url !== undefined && url !== "") {
     backends.push({
       name: "clickhouse",

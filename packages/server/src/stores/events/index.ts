@@ -14,6 +14,7 @@ export {
   type QueryParams,
 } from "./executor.js";
 export { parseClickhouseUrl } from "./http.driver.js";
+export { MINIMUM_CLICKHOUSE_VERSION } from "./server-version.js";
 export * from "./tables/index.js";
 export {
   createEventsWriter,
@@ -42,12 +43,19 @@ export interface EventsStoreOptions {
   chdbPath: string;
   /** The events database, created if missing; a `?database=` in clickhouseUrl overrides it. */
   database: string;
+  /** Internal, for tests: the oldest ClickHouse server accepted (default
+   *  MINIMUM_CLICKHOUSE_VERSION). */
+  clickhouseMinimumVersion?: string | undefined;
 }
 
 /** Opens the driver the options select and makes sure its database exists. */
 export async function openEventsExecutor(options: EventsStoreOptions): Promise<EventsExecutor> {
   const executor = options.clickhouseUrl
-    ? await openHttpExecutor({ url: options.clickhouseUrl, database: options.database })
+    ? await openHttpExecutor({
+        url: options.clickhouseUrl,
+        database: options.database,
+        minimumVersion: options.clickhouseMinimumVersion,
+      })
     : await openChdbExecutor({ path: options.chdbPath, database: options.database });
   try {
     await executor.command(
