@@ -52,7 +52,7 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
   const { ingest } = options;
   const principals = new WeakMap<FastifyRequest, KeyPrincipal>();
   const hashes: BodyHashes = new WeakMap();
-  registerIngestBodyParser(app, { maxBytes: options.maxBodyBytes }, hashes);
+  registerIngestBodyParser(app, { maxBytes: options.maxBodyBytes, maxBatch: options.maxBatch }, hashes);
 
   // Before the body is read: an unauthenticated client costs no parsing or decompression.
   app.addHook("onRequest", async (request) => {
