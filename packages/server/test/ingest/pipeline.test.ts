@@ -341,6 +341,7 @@ describe("prepareBatch with request records", () => {
       ...request({ timestamp }),
       app: CHECKOUT,
       timestampMs: Date.parse(timestamp),
+      environment: "production",
     });
     const tooOld = "2020-01-01T00:00:00.000Z";
     const inputs = [
