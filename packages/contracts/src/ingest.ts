@@ -241,6 +241,7 @@ export const IngestLogRecordSchema = Type.Object(
     payload: Type.Optional(CutString(`${INGEST_LIMITS.payloadBytes} bytes`, '{"attempt":3}')),
     attributes: Type.Optional(
       Type.Record(Type.String(), AttributeValue, {
+        maxProperties: INGEST_LIMITS.attributeCount,
         description:
           `At most ${INGEST_LIMITS.attributeCount} keys of 1–${INGEST_LIMITS.attributeKeyLength} characters; ` +
           `string, number or boolean values (strings cut to ${INGEST_LIMITS.attributeValueLength} characters). ` +
@@ -349,6 +350,7 @@ export const IngestSpanRecordSchema = Type.Object(
     ),
     attributes: Type.Optional(
       Type.Record(Type.String(), AttributeValue, {
+        maxProperties: INGEST_LIMITS.attributeCount,
         description:
           `At most ${INGEST_LIMITS.attributeCount} keys of 1–${INGEST_LIMITS.attributeKeyLength} characters; ` +
           `string, number or boolean values (strings cut to ${INGEST_LIMITS.attributeValueLength} characters). ` +

@@ -383,7 +383,12 @@ function schemaProblems(errors: readonly ErrorObject[]): RecordProblem[] {
     const types = error.keyword === "anyOf" ? unions.get(error.instancePath) : undefined;
     problems.push({
       path: pointer === "/" ? "" : pointer,
-      message: types === undefined ? messageOf(error) : `must be ${types.join(" or ")}`,
+      message:
+        types !== undefined
+          ? `must be ${types.join(" or ")}`
+          : error.keyword === "maxProperties"
+            ? `must have at most ${String((error.params as { limit?: unknown }).limit)} keys`
+            : messageOf(error),
     });
   }
   return problems;

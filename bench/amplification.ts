@@ -1,0 +1,169 @@
+// bench:ingest's "amplification" scenario: sends the amplification bodies (OTLP's 4.5 M empty
+// spans in 8.8 KB of gzip, 1 M empty spans, deep AnyValue nesting, 10k attributes, and the
+// /ingest bodies generated from the routes' schemas), BENCH_AMPLIFICATION_CLIENTS at once, while
+// another client polls GET /api/v1/health; reports the poll's worst latency and p99 against the
+// target (< 200 ms) and each body's answer. Timing lives here, never in the test suite.
+// Knobs: BENCH_AMPLIFICATION_CLIENTS (default 3), BENCH_AMPLIFICATION_ROUNDS (default 2).
+import { Agent, request } from "node:http";
+import { gzipSync } from "node:zlib";
+import {
+  type AmplificationBody,
+  amplifiedJsonBodies,
+  otlpAmplificationBodies,
+} from "../packages/server/test/support/amplification.js";
+import { type OpenApiDocument, operationsOf, sample } from "../packages/server/test/support/openapi-cases.js";
+
+const CLIENTS = Math.max(1, Number(process.env.BENCH_AMPLIFICATION_CLIENTS ?? 3));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_AMPLIFICATION_ROUNDS ?? 2));
+/** The health poll's target: the event loop is never held long enough to delay it more. */
+const TARGET_MS = 200;
+/** Pause between health polls. */
+const POLL_EVERY_MS = 10;
+/** INGEST_MAX_BODY's default, less room for the envelope. */
+const BUDGET = 10 * 1024 * 1024 - 1024;
+
+export const AMPLIFICATION = "amplification";
+
+export interface AmplificationTarget {
+  readonly port: number;
+  readonly key: string;
+  readonly appSlug: string;
+  readonly say: (text: string) => void;
+  readonly line: (label: string, value: string, target?: readonly [string, boolean]) => void;
+}
+
+interface Sent {
+  readonly path: string;
+  readonly body: AmplificationBody;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly ms: number;
+}
+
+function send(agent: Agent, port: number, key: string, sent: Sent): Promise<Answer> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        agent,
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: sent.path,
+        headers: {
+          "content-type": sent.body.contentType,
+          "content-length": sent.body.payload.length,
+          "x-api-key": key,
+          ...(sent.body.contentEncoding === undefined
+            ? {}
+            : { "content-encoding": sent.body.contentEncoding }),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+        res.on("error", () => resolve({ status: 0, ms: performance.now() - started }));
+      },
+    );
+    req.on("error", () => resolve({ status: 0, ms: performance.now() - started }));
+    req.end(sent.body.payload);
+  });
+}
+
+/** GET /api/v1/health in a loop until `stop()` resolves; the latency of every poll. */
+function pollHealth(port: number): { stop: () => Promise<number[]> } {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      await new Promise<void>((resolve) => {
+        const req = request({ agent, host: "127.0.0.1", port, path: "/api/v1/health" }, (res) => {
+          res.resume();
+          res.on("end", () => resolve());
+        });
+        req.on("error", () => resolve());
+        req.end();
+      });
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      agent.destroy();
+      return latencies;
+    },
+  };
+}
+
+/** The bodies: the schema-generated /ingest ones (gzip-coded, as a hostile client sends them)
+ *  and OTLP's hand-written ones. */
+async function bodiesOf(port: number, appSlug: string): Promise<Sent[]> {
+  const doc = (await (await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`)).json()) as OpenApiDocument;
+  const sent: Sent[] = [];
+  for (const operation of operationsOf(doc)) {
+    const path = operation.template;
+    const otlp = /\/otlp\/v1\/(traces|logs)$/.exec(path)?.[1] as "traces" | "logs" | undefined;
+    if (otlp !== undefined) {
+      for (const body of otlpAmplificationBodies(otlp, BUDGET)) sent.push({ path, body });
+    } else if (path.includes("/ingest/") && operation.body !== undefined) {
+      const base = sample(operation.body.schema, undefined, { app_id: appSlug });
+      for (const body of amplifiedJsonBodies(operation.body.schema, base, BUDGET)) {
+        sent.push({
+          path,
+          body: { ...body, contentEncoding: "gzip", payload: gzipSync(body.payload) },
+        });
+      }
+    }
+  }
+  return sent;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted.length === 0
+    ? 0
+    : (sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number);
+}
+
+/** Runs the scenario against a running server; true when the poll's worst latency meets the target. */
+export async function runAmplification(target: AmplificationTarget): Promise<boolean> {
+  const { port, key, say, line } = target;
+  const bodies = await bodiesOf(port, target.appSlug);
+  say("");
+  say(
+    `-- ${AMPLIFICATION}: ${bodies.length} bodies, ${CLIENTS} at once, ${ROUNDS} rounds; GET /api/v1/health ` +
+      `polled every ${POLL_EVERY_MS} ms meanwhile`,
+  );
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const poll = pollHealth(port);
+  const answers = new Map<string, Answer[]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const sent of bodies) {
+      const label = `${sent.path.replace("/api/v1", "")} ${sent.body.label}`;
+      const got = await Promise.all(Array.from({ length: CLIENTS }, () => send(agent, port, key, sent)));
+      answers.set(label, [...(answers.get(label) ?? []), ...got]);
+    }
+  }
+  const latencies = (await poll.stop()).sort((a, b) => a - b);
+  agent.destroy();
+  for (const [label, got] of answers) {
+    const statuses = [...new Set(got.map((answer) => answer.status))].join("/");
+    const worst = Math.max(...got.map((answer) => answer.ms));
+    line(label.slice(0, 72), `${statuses}, slowest answer ${worst.toFixed(0)} ms`);
+  }
+  const worst = latencies.at(-1) ?? 0;
+  const p99 = percentile(latencies, 0.99);
+  line("health polls", `${latencies.length}, p50 ${percentile(latencies, 0.5).toFixed(1)} ms`);
+  line("health p99", `${p99.toFixed(1)} ms`, [`< ${TARGET_MS} ms`, p99 < TARGET_MS]);
+  line("health worst", `${worst.toFixed(1)} ms`, [`< ${TARGET_MS} ms`, worst < TARGET_MS]);
+  return (
+    worst < TARGET_MS &&
+    [...answers.values()].flat().every((answer) => answer.status < 500 && answer.status > 0)
+  );
+}
