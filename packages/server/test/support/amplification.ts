@@ -17,6 +17,8 @@ export interface AmplifiableSchema {
   readonly patternProperties?: Readonly<Record<string, AmplifiableSchema>>;
   readonly additionalProperties?: boolean | AmplifiableSchema;
   readonly anyOf?: readonly AmplifiableSchema[];
+  readonly enum?: readonly unknown[];
+  readonly const?: unknown;
 }
 
 /** One amplification body: what it is, and its bytes as sent. */
@@ -41,8 +43,10 @@ const MARKER_JSON = JSON.stringify(MARKER);
 
 /**
  * For a JSON body schema: one body per array, map and free-form value the schema lets a client
- * send (found through properties, array items, map values and anyOf options), each filled to its
- * declared maximum or to `budgetBytes` with minimal items, inside a baseline body `base`.
+ * send (found through properties, array items, map values and anyOf options; an object that
+ * tolerates unknown members has a free-form one), each filled to its declared maximum or to
+ * `budgetBytes` with minimal items (and with copies of the baseline's valid item), inside a
+ * baseline body `base`.
  */
 export function amplifiedJsonBodies(
   schema: AmplifiableSchema,
@@ -57,7 +61,7 @@ export function amplifiedJsonBodies(
     const room = budgetBytes - (shell.length - MARKER_JSON.length);
     if (room < 16) continue;
     const where = location.path.map((step) => (typeof step === "string" ? step : step.property)).join(".");
-    for (const [what, text] of fillings(location, room)) {
+    for (const [what, text] of fillings(location, room, valueAt(base, location.path))) {
       bodies.push({
         label: `${where || "body"}: ${what}`,
         contentType,
@@ -68,8 +72,8 @@ export function amplifiedJsonBodies(
   return bodies;
 }
 
-/** The texts tried at one location, each at most `room` bytes. */
-function fillings(location: Location, room: number): Array<[string, string]> {
+/** The texts tried at one location, each at most `room` bytes; `valid` is the baseline's value. */
+function fillings(location: Location, room: number, valid: unknown): Array<[string, string]> {
   const { schema } = location;
   if (location.kind === "free-form") {
     const depth = Math.floor((room - 2) / 2);
@@ -84,10 +88,10 @@ function fillings(location: Location, room: number): Array<[string, string]> {
   }
   const item = schema.items ?? {};
   const out: Array<[string, string]> = [];
-  for (const [what, text] of [
-    ["minimal items", minimalText(item)],
-    ["empty objects", "{}"],
-  ] as const) {
+  const texts: Array<[string, string]> = [["minimal items", minimalText(item)]];
+  if (texts[0]?.[1] !== "{}") texts.push(["empty objects", "{}"]);
+  if (Array.isArray(valid) && valid[0] !== undefined) texts.push(["valid items", JSON.stringify(valid[0])]);
+  for (const [what, text] of texts) {
     const count = Math.min(schema.maxItems ?? Number.POSITIVE_INFINITY, Math.floor(room / (text.length + 1)));
     if (count < 1) continue;
     out.push([`${count} ${what}`, `[${new Array<string>(count).fill(text).join(",")}]`]);
@@ -142,8 +146,17 @@ function locationsOf(schema: AmplifiableSchema, path: readonly Step[], depth: nu
     schema.type === undefined &&
     schema.properties === undefined &&
     schema.anyOf === undefined &&
-    schema.items === undefined;
+    schema.items === undefined &&
+    schema.enum === undefined &&
+    schema.const === undefined;
   if (freeForm && path.length > 0) found.push({ path, schema, kind: "free-form" });
+  if (
+    schema.properties !== undefined &&
+    schema.additionalProperties !== false &&
+    mapValueOf(schema) === undefined
+  ) {
+    found.push({ path: [...path, { property: "unknown_member" }], schema: {}, kind: "free-form" });
+  }
   if (types.includes("array") || schema.items !== undefined) {
     found.push({ path, schema, kind: "array" });
     if (schema.items !== undefined) found.push(...locationsOf(schema.items, [...path, "item"], depth + 1));
@@ -158,6 +171,17 @@ function locationsOf(schema: AmplifiableSchema, path: readonly Step[], depth: nu
   }
   for (const option of schema.anyOf ?? []) found.push(...locationsOf(option, path, depth + 1));
   return found;
+}
+
+/** The baseline's value at `path` (map values under the key `k`), if it has one. */
+function valueAt(base: unknown, path: readonly Step[]): unknown {
+  let value = base;
+  for (const step of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    if (step === "item") value = Array.isArray(value) ? value[0] : undefined;
+    else value = (value as Record<string, unknown>)[step === "value" ? "k" : step.property];
+  }
+  return value;
 }
 
 /** The baseline body as JSON text with the value at `path` replaced by the marker (undefined when
