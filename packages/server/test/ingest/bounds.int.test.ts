@@ -55,9 +55,11 @@ describe("ingest item caps", () => {
 
   it("refuses 10 MiB of empty records with 413 naming INGEST_MAX_BATCH, before building them", async () => {
     const { response, grew } = await send("requests", repeated("requests", "{}", 10 * 1024 * 1024 - 64));
-    expect(expectProblem(response, "payload_too_large").detail).toBe(
-      "A batch holds at most 1000 records (INGEST_MAX_BATCH). Nothing was stored.",
-    );
+    expect(expectProblem(response, "payload_too_large")).toMatchObject({
+      detail: "A batch holds at most 1000 records (INGEST_MAX_BATCH). Nothing was stored.",
+      limit: "INGEST_MAX_BATCH",
+      maximum: 1000,
+    });
     expect(grew).toBeLessThan(RSS_BOUND);
   });
 

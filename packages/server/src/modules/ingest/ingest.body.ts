@@ -155,9 +155,13 @@ async function parseBody(bytes: Buffer, caps: JsonCaps): Promise<unknown> {
     return await parseCappedJson(bytes, caps);
   } catch (error) {
     if (error instanceof JsonCapError) {
+      // `limit` and `maximum` as the OTLP receivers name their caps.
       throw new AppError(
         "payload_too_large",
         `${error.message} (${CAP_NAMES[error.cap]}). Nothing was stored.`,
+        {
+          extensions: { limit: CAP_NAMES[error.cap], maximum: caps[error.cap] },
+        },
       );
     }
     if (error instanceof JsonSyntaxError) {
