@@ -2,10 +2,17 @@
 // spans in 8.8 KB of gzip, 1 M empty spans, deep AnyValue nesting, 10k attributes, and the
 // /ingest bodies generated from the routes' schemas), BENCH_AMPLIFICATION_CLIENTS at once, while
 // another client polls GET /api/v1/health; reports the poll's worst latency and p99 against the
-// target (< 200 ms) and each body's answer. Timing lives here, never in the test suite.
+// target (< 200 ms), each body's answer and the server's peak RSS. Runs on a server of its own
+// when BENCH_SCENARIOS names "amplification". Timing lives here, never in the test suite.
 // Knobs: BENCH_AMPLIFICATION_CLIENTS (default 3), BENCH_AMPLIFICATION_ROUNDS (default 2).
+import type { ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
 import {
   type AmplificationBody,
   amplifiedJsonBodies,
@@ -24,12 +31,54 @@ const BUDGET = 10 * 1024 * 1024 - 1024;
 
 export const AMPLIFICATION = "amplification";
 
-export interface AmplificationTarget {
+/** What bench/ingest.ts lends the scenario. */
+export interface BenchTools {
+  readonly startServer: (dataDir: string, port: number) => Promise<ChildProcess>;
+  readonly freePort: () => Promise<number>;
+  readonly peakRssMb: (pid: number) => Promise<number | null>;
+  readonly say: (text: string) => void;
+  readonly line: (label: string, value: string, target?: readonly [string, boolean]) => void;
+}
+
+/**
+ * Runs `throughput` (bench:ingest's other scenarios) unless BENCH_SCENARIOS names this scenario
+ * alone, then this scenario when BENCH_SCENARIOS names it; 1 when either missed its targets.
+ */
+export async function runWithAmplification(
+  throughput: () => Promise<number>,
+  tools: BenchTools,
+): Promise<number> {
+  const names = (process.env.BENCH_SCENARIOS ?? "").split(",").map((name) => name.trim());
+  const others = names.filter((name) => name !== AMPLIFICATION && name !== "");
+  const code = process.env.BENCH_SCENARIOS === undefined || others.length > 0 ? await throughput() : 0;
+  if (!names.includes(AMPLIFICATION)) return code;
+  return (await runAmplification(tools)) ? code : 1;
+}
+
+async function runAmplification(tools: BenchTools): Promise<boolean> {
+  const dataDir = await mkdtemp(join(tmpdir(), "sightline-bench-amplification-"));
+  let server: ChildProcess | undefined;
+  try {
+    const port = await tools.freePort();
+    server = await tools.startServer(dataDir, port);
+    const setup = await setUpRemoteIngest(`http://127.0.0.1:${port}`, join(dataDir, "outbox"));
+    const met = await amplify({ ...tools, port, key: setup.key, appSlug: setup.appSlug });
+    const rss = await tools.peakRssMb(server.pid as number);
+    tools.line("peak RSS", `${rss ?? "n/a"} MB (server, whole scenario)`);
+    server.kill("SIGTERM");
+    await once(server, "exit");
+    server = undefined;
+    return met;
+  } finally {
+    server?.kill("SIGKILL");
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+interface AmplificationTarget extends BenchTools {
   readonly port: number;
   readonly key: string;
   readonly appSlug: string;
-  readonly say: (text: string) => void;
-  readonly line: (label: string, value: string, target?: readonly [string, boolean]) => void;
 }
 
 interface Sent {
@@ -132,7 +181,7 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Runs the scenario against a running server; true when the poll's worst latency meets the target. */
-export async function runAmplification(target: AmplificationTarget): Promise<boolean> {
+async function amplify(target: AmplificationTarget): Promise<boolean> {
   const { port, key, say, line } = target;
   const bodies = await bodiesOf(port, target.appSlug);
   say("");
