@@ -121,14 +121,20 @@ function send(agent: Agent, port: number, key: string, sent: Sent): Promise<Answ
   });
 }
 
-/** GET /api/v1/health in a loop until `stop()` resolves; the latency of every poll. */
-function pollHealth(port: number): { stop: () => Promise<number[]> } {
+/** One health poll: when it was sent and answered (performance.now()). */
+interface Poll {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** GET /api/v1/health in a loop until `stop()` resolves; every poll's times. */
+function pollHealth(port: number): { stop: () => Promise<Poll[]> } {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const latencies: number[] = [];
+  const polls: Poll[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
-      const started = performance.now();
+      const start = performance.now();
       await new Promise<void>((resolve) => {
         const req = request({ agent, host: "127.0.0.1", port, path: "/api/v1/health" }, (res) => {
           res.resume();
@@ -137,7 +143,7 @@ function pollHealth(port: number): { stop: () => Promise<number[]> } {
         req.on("error", () => resolve());
         req.end();
       });
-      latencies.push(performance.now() - started);
+      polls.push({ start, end: performance.now() });
       await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
     }
   })();
@@ -146,7 +152,7 @@ function pollHealth(port: number): { stop: () => Promise<number[]> } {
       running = false;
       await loop;
       agent.destroy();
-      return latencies;
+      return polls;
     },
   };
 }
@@ -191,28 +197,54 @@ async function amplify(target: AmplificationTarget): Promise<boolean> {
   );
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
   const poll = pollHealth(port);
-  const answers = new Map<string, Answer[]>();
+  const sent: Array<{ label: string; answers: Answer[]; windows: Array<[number, number]> }> = [];
   for (let round = 0; round < ROUNDS; round++) {
-    for (const sent of bodies) {
-      const label = `${sent.path.replace("/api/v1", "")} ${sent.body.label}`;
-      const got = await Promise.all(Array.from({ length: CLIENTS }, () => send(agent, port, key, sent)));
-      answers.set(label, [...(answers.get(label) ?? []), ...got]);
+    for (const [i, body] of bodies.entries()) {
+      const entry = (sent[i] ??= {
+        label: `${body.path.replace("/api/v1", "")} ${body.body.label}`,
+        answers: [],
+        windows: [],
+      });
+      const start = performance.now();
+      entry.answers.push(
+        ...(await Promise.all(Array.from({ length: CLIENTS }, () => send(agent, port, key, body)))),
+      );
+      entry.windows.push([start, performance.now()]);
     }
   }
-  const latencies = (await poll.stop()).sort((a, b) => a - b);
+  const polls = await poll.stop();
   agent.destroy();
-  for (const [label, got] of answers) {
-    const statuses = [...new Set(got.map((answer) => answer.status))].join("/");
-    const worst = Math.max(...got.map((answer) => answer.ms));
-    line(label.slice(0, 72), `${statuses}, slowest answer ${worst.toFixed(0)} ms`);
+  // A poll counts against a body when it was in flight while the body was being answered.
+  const worstPollIn = (windows: ReadonlyArray<[number, number]>) =>
+    Math.max(
+      0,
+      ...polls
+        .filter((p) => windows.some(([from, to]) => p.end >= from && p.start <= to))
+        .map((p) => p.end - p.start),
+    );
+  say(`${"body".padEnd(72)} ${"status".padEnd(8)} slowest answer / worst poll meanwhile`);
+  for (const { label, answers, windows } of sent) {
+    const statuses = [...new Set(answers.map((answer) => answer.status))].join("/");
+    const slowest = Math.max(...answers.map((answer) => answer.ms));
+    say(
+      `${label.slice(0, 72).padEnd(72)} ${statuses.padEnd(8)} ${slowest.toFixed(0)} ms / ` +
+        `${worstPollIn(windows).toFixed(0)} ms`,
+    );
   }
+  const latencies = polls.map((p) => p.end - p.start).sort((a, b) => a - b);
   const worst = latencies.at(-1) ?? 0;
   const p99 = percentile(latencies, 0.99);
-  line("health polls", `${latencies.length}, p50 ${percentile(latencies, 0.5).toFixed(1)} ms`);
-  line("health p99", `${p99.toFixed(1)} ms`, [`< ${TARGET_MS} ms`, p99 < TARGET_MS]);
-  line("health worst", `${worst.toFixed(1)} ms`, [`< ${TARGET_MS} ms`, worst < TARGET_MS]);
+  const ingestWorst = worstPollIn(
+    sent.filter((s) => s.label.startsWith("/ingest/")).flatMap((s) => s.windows),
+  );
+  line("polls", `${latencies.length}, p50 ${percentile(latencies, 0.5).toFixed(1)} ms`);
+  line("poll p99", `${p99.toFixed(1)} ms`, [`< ${TARGET_MS} ms`, p99 < TARGET_MS]);
+  line("worst", `${worst.toFixed(1)} ms`, [`< ${TARGET_MS} ms`, worst < TARGET_MS]);
+  line("/ingest", `worst poll while /ingest bodies were answered: ${ingestWorst.toFixed(1)} ms`, [
+    `< ${TARGET_MS} ms`,
+    ingestWorst < TARGET_MS,
+  ]);
   return (
-    worst < TARGET_MS &&
-    [...answers.values()].flat().every((answer) => answer.status < 500 && answer.status > 0)
+    worst < TARGET_MS && sent.every(({ answers }) => answers.every((a) => a.status > 0 && a.status < 500))
   );
 }
