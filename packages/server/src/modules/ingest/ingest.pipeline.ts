@@ -120,10 +120,14 @@ function runAtOnce(run: BatchRun): PreparedBatch {
   return run.finish();
 }
 
+/** Records between looks at the clock: a record costs 5–20 µs, so a look per 16 keeps the
+ *  slices near their budget at a fraction of the clock's cost. */
+const RECORDS_PER_LOOK = 16;
+
 async function runInSlices(run: BatchRun, pace: Pace): Promise<PreparedBatch> {
   for (let index = 0; index < run.size && !run.stopped; index++) {
     run.step(index);
-    if (pace.due()) await pace.yield();
+    if (index % RECORDS_PER_LOOK === RECORDS_PER_LOOK - 1 && pace.due()) await pace.yield();
   }
   return run.finish();
 }
