@@ -167,6 +167,25 @@ describe("refusing a batch whole", () => {
     expect(await storedCount(ctx, "api_requests")).toBe(0);
   });
 
+  it("answers a retry under the same Idempotency-Key with the same refusal", async () => {
+    const records = Array.from({ length: limit + 1 }, invalid);
+    const post = () =>
+      postIngest(
+        ctx,
+        "requests",
+        { requests: records },
+        { key: fx.projectKey, headers: { "idempotency-key": "refused-whole-1" } },
+      );
+    const first = expectProblem(await post(), "validation_error");
+    const retry = await post();
+    expect(retry.headers["idempotent-replayed"]).toBe("true");
+    expect(expectProblem(retry, "validation_error")).toMatchObject({
+      detail: first.detail,
+      errors: first.errors,
+    });
+    expect(first.detail).toContain("refused whole");
+  });
+
   it(`keeps answering record by record up to ${limit} invalid records`, async () => {
     const records = [requestRecord(), ...Array.from({ length: limit }, invalid)];
     const response = await postIngest(ctx, "requests", { requests: records }, { key: fx.projectKey });
