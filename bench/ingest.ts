@@ -48,6 +48,7 @@ import {
 import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
 import { BATCH, otlpBody, requestRecords, spanRecords } from "./records.js";
 import { median } from "./stats.js";
+import { runWithAmplification } from "./amplification.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -582,7 +583,8 @@ const entry =
         process.argv[4] as string,
         Number(process.argv[5]),
       ).then(() => 0)
-    : main();
+    : // BENCH_SCENARIOS naming "amplification" adds bench/amplification.ts, on a server of its own.
+      runWithAmplification(main, { startServer, freePort, peakRssMb, say, line });
 entry.then(
   (code) => process.exit(code),
   (error: unknown) => {

@@ -47,6 +47,17 @@ export const INGEST_LIMITS = {
   idempotencyWindowMs: 24 * 60 * 60 * 1000,
   /** Rejected records listed in an answer's `errors` (the count in `rejected` is complete). */
   listedErrors: 100,
+  /** Invalid records a batch may carry and still be stored in part: with more, the batch is
+   *  refused whole (422, the first problems listed, nothing stored) and its rest is not read. */
+  invalidRecordsPerBatch: 100,
+  /** Nesting of arrays and objects in an ingest body (the envelope is 1, a record 3, its
+   *  headers or attributes 4): deeper is refused whole with 413 before the body is parsed. */
+  bodyDepth: 8,
+  /** Values at the top level of an ingest body (the envelope has one member): more is 413. */
+  topLevelValues: 16,
+  /** JSON values inside one record, nested ones included (a request record with both header
+   *  maps full holds about 230): more is refused whole with 413 before the body is parsed. */
+  recordValues: 512,
   /** Unknown field names listed in an answer's `ignored_fields`, each cut to `identifierLength`. */
   listedIgnoredFields: 50,
   /** `base_url` of a request record: cut to this many characters. */
@@ -230,6 +241,7 @@ export const IngestLogRecordSchema = Type.Object(
     payload: Type.Optional(CutString(`${INGEST_LIMITS.payloadBytes} bytes`, '{"attempt":3}')),
     attributes: Type.Optional(
       Type.Record(Type.String(), AttributeValue, {
+        maxProperties: INGEST_LIMITS.attributeCount,
         description:
           `At most ${INGEST_LIMITS.attributeCount} keys of 1–${INGEST_LIMITS.attributeKeyLength} characters; ` +
           `string, number or boolean values (strings cut to ${INGEST_LIMITS.attributeValueLength} characters). ` +
@@ -338,6 +350,7 @@ export const IngestSpanRecordSchema = Type.Object(
     ),
     attributes: Type.Optional(
       Type.Record(Type.String(), AttributeValue, {
+        maxProperties: INGEST_LIMITS.attributeCount,
         description:
           `At most ${INGEST_LIMITS.attributeCount} keys of 1–${INGEST_LIMITS.attributeKeyLength} characters; ` +
           `string, number or boolean values (strings cut to ${INGEST_LIMITS.attributeValueLength} characters). ` +

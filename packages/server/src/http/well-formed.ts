@@ -40,29 +40,20 @@ function repair(value: unknown, depth: number): unknown {
   );
 }
 
-/** A JSON text can only carry a lone surrogate as a `\uD800`–`\uDFFF` escape: decoding UTF-8
- *  bytes never yields one. */
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-
-/** Bodies whose parser saw their whole text and found no surrogate escape in it. */
+/** Bodies whose parser made every string well-formed itself: the hook does not walk them. */
 const vetted = new WeakSet<FastifyRequest>();
 
 /**
- * For a parser that has the body's JSON text (ingest's): records that the parsed body needs no
- * walk when the text holds no surrogate escape. Scanning the text costs about a third of walking
- * a 1,000-record batch, and ingest is the hot path.
+ * For a parser that repairs what it parses (ingest's JSON, record by record, only where the text
+ * holds a surrogate escape) or whose body is binary (OTLP protobuf, whose service makes every
+ * string it decodes well-formed): the hook must not walk the body again.
  */
-export function vetJsonText(request: FastifyRequest, text: string): void {
-  if (!SURROGATE_ESCAPE.test(text)) vetted.add(request);
-}
-
-/**
- * For a parser whose body is binary (OTLP protobuf): the hook must not walk it, and the route's
- * service makes every string it decodes well-formed itself.
- */
-export function vetBinaryBody(request: FastifyRequest): void {
+export function vetRepairedBody(request: FastifyRequest): void {
   vetted.add(request);
 }
+
+/** For a binary body (OTLP protobuf): the route's service makes its strings well-formed. */
+export const vetBinaryBody = vetRepairedBody;
 
 /** Registers the hook on the root instance: it runs for every route, after parsing and before
  *  validation, whatever parser produced the body. */

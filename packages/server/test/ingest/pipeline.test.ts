@@ -3,9 +3,14 @@
 import { INGEST_LIMITS } from "@sightline/contracts";
 import { describe, expect, it } from "vitest";
 import type { KeyPrincipal } from "../../src/modules/ingest/directory.js";
-import { type BatchContext, prepareBatch } from "../../src/modules/ingest/ingest.pipeline.js";
+import {
+  type BatchContext,
+  prepareBatch,
+  prepareBatchInSlices,
+  preparePlacedBatch,
+} from "../../src/modules/ingest/ingest.pipeline.js";
 import { logKind } from "../../src/modules/ingest/logs.records.js";
-import { readHexId, type RecordProblem } from "../../src/modules/ingest/records.js";
+import { readHexId, type RecordProblem, type RowKind } from "../../src/modules/ingest/records.js";
 import { requestKind } from "../../src/modules/ingest/requests.records.js";
 import { API_LOGS, API_REQUESTS } from "../../src/stores/events/index.js";
 
@@ -289,13 +294,89 @@ describe("prepareBatch with request records", () => {
   });
 
   it("lists at most 100 problems but counts every rejected record", () => {
-    const records = Array.from({ length: 150 }, (_, i) =>
-      i === 149 ? request() : request({ status_code: 0 }),
+    // Two problems each: 60 rejected records carry 120.
+    const records = Array.from({ length: 61 }, (_, i) =>
+      i === 60 ? request() : request({ status_code: 0, response_time_ms: -1 }),
     );
     const batch = prepareBatch(requestKind, records, context());
-    expect(batch).toMatchObject({ accepted: 1, rejected: 149 });
+    expect(batch).toMatchObject({ refusedWhole: false, accepted: 1, rejected: 60 });
     expect(batch.errors).toHaveLength(100);
-    expect(batch.errors.at(-1)?.index).toBe(99);
+    expect(batch.errors.at(-1)?.index).toBe(49);
+  });
+
+  it("refuses a batch with more than 100 invalid records whole, without reading the records after", () => {
+    let read = 0;
+    const untouched = (): Record<string, unknown> =>
+      new Proxy(request(), {
+        get: (target, key) => {
+          read += 1;
+          return Reflect.get(target, key) as unknown;
+        },
+      });
+    const records = [
+      request(),
+      ...Array.from({ length: INGEST_LIMITS.invalidRecordsPerBatch + 1 }, () => request({ status_code: 0 })),
+      ...Array.from({ length: 500 }, untouched),
+    ];
+    const batch = prepareBatch(requestKind, records, context());
+    expect(batch).toMatchObject({
+      refusedWhole: true,
+      accepted: 0,
+      rejected: records.length,
+      chunk: null,
+      probe: null,
+      discoveries: [],
+    });
+    expect(batch.errors).toHaveLength(INGEST_LIMITS.listedErrors);
+    expect(batch.errors[0]).toEqual({
+      index: 1,
+      pointer: "/requests/1/status_code",
+      message: "must be >= 100",
+    });
+    expect(read).toBe(0);
+  });
+
+  it("refuses a placed batch (OTLP's way in) with more than 100 invalid inputs whole", () => {
+    const placed = (timestamp: string) => ({
+      ...request({ timestamp }),
+      app: CHECKOUT,
+      timestampMs: Date.parse(timestamp),
+      environment: "production",
+    });
+    const tooOld = "2020-01-01T00:00:00.000Z";
+    const inputs = [
+      placed("2026-11-21T11:59:00.000Z"),
+      ...Array.from({ length: INGEST_LIMITS.invalidRecordsPerBatch + 1 }, () => placed(tooOld)),
+    ];
+    const batch = preparePlacedBatch(
+      requestKind as unknown as RowKind<(typeof inputs)[number]>,
+      inputs,
+      context(),
+    );
+    expect(batch).toMatchObject({ refusedWhole: true, accepted: 0, rejected: inputs.length, chunk: null });
+    const under = preparePlacedBatch(
+      requestKind as unknown as RowKind<(typeof inputs)[number]>,
+      inputs.slice(0, INGEST_LIMITS.invalidRecordsPerBatch + 1),
+      context(),
+    );
+    expect(under).toMatchObject({
+      refusedWhole: false,
+      accepted: 1,
+      rejected: INGEST_LIMITS.invalidRecordsPerBatch,
+    });
+  });
+
+  it("prepares the same batch in paced slices, yielding to the event loop between them", async () => {
+    const records = Array.from({ length: 300 }, (_, i) => request({ path: `/users/${i}` }));
+    let yields = 0;
+    const pace = { due: () => true, yield: async () => void (yields += 1) };
+    const sliced = await prepareBatchInSlices(requestKind, records, context(), pace);
+    const atOnce = prepareBatch(requestKind, records, context());
+    expect(yields).toBe(Math.floor(records.length / 16));
+    expect(sliced).toMatchObject({ accepted: 300, rejected: 0 });
+    const withoutIds = (batch: typeof sliced) =>
+      rowsOf(batch.chunk?.body, REQUEST_COLUMNS).map(({ id: _id, ...row }) => row);
+    expect(withoutIds(sliced)).toEqual(withoutIds(atOnce));
   });
 
   it("lets an app key write to its own app only", () => {

@@ -391,7 +391,7 @@ describe("request ingest limits", () => {
       { key: fx.projectKey },
     );
     expect(expectProblem(response, "payload_too_large").detail).toBe(
-      "A batch holds at most 3 records; this one has 4. Nothing was stored.",
+      "A batch holds at most 3 records (INGEST_MAX_BATCH). Nothing was stored.",
     );
     expect(await storedCount(ctx, "api_requests")).toBe(0);
   });

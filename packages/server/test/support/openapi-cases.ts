@@ -5,6 +5,7 @@
 // generated request needs to reach the service (an existing project, app, key...) come from a
 // caller-supplied map keyed by parameter or property name; unknown names get schema examples.
 import { randomUUID } from "node:crypto";
+import { amplifiedJsonBodies, otlpAmplificationBodies } from "./amplification.js";
 
 export interface JsonSchema {
   readonly type?: string | readonly string[];
@@ -20,6 +21,10 @@ export interface JsonSchema {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly maxLength?: number;
+  readonly maxItems?: number;
+  readonly maxProperties?: number;
+  readonly patternProperties?: Readonly<Record<string, JsonSchema>>;
+  readonly additionalProperties?: boolean | JsonSchema;
   readonly anyOf?: readonly JsonSchema[];
   readonly $ref?: string;
 }
@@ -450,6 +455,59 @@ export function casesOf(operation: Operation, context: CaseContext): SweepCase[]
     }
   }
   return cases;
+}
+
+// ---- amplification ----
+
+export interface AmplificationContext extends CaseContext {
+  /** Bytes the operation's body may have (after decoding), so bodies reach the service. */
+  readonly budgetBytes: (operation: Operation) => number;
+}
+
+/**
+ * The amplification class: for an operation that takes a body, the smallest bodies that decode
+ * to the most items (see support/amplification.ts), with the operation's credentials. The OTLP
+ * receivers get hand-written protobuf and JSON exports.
+ */
+export function amplificationCasesOf(operation: Operation, context: AmplificationContext): SweepCase[] {
+  const { body } = operation;
+  if (body === undefined) return [];
+  const budget = context.budgetBytes(operation);
+  const otlp = /\/otlp\/v1\/(traces|logs)$/.exec(operation.template)?.[1] as "traces" | "logs" | undefined;
+  const bodies =
+    otlp !== undefined
+      ? otlpAmplificationBodies(otlp, budget)
+      : body.contentType.startsWith("application/json")
+        ? amplifiedJsonBodies(
+            body.schema,
+            sample(body.schema, undefined, context.known),
+            budget,
+            body.contentType,
+          )
+        : [];
+  const path = operation.template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const parameter = operation.parameters.find((p) => p.in === "path" && p.name === name);
+    return encodeURIComponent(String(sample(parameter?.schema ?? {}, name, context.known)));
+  });
+  const query = operation.parameters
+    .filter((parameter) => parameter.in === "query" && parameter.required === true)
+    .map(
+      (parameter) =>
+        `${parameter.name}=${encodeURIComponent(String(sampleParameter(parameter, context.known)))}`,
+    );
+  const credentials = context.credentials(operation) ?? {};
+  return bodies.map((amplified) => ({
+    label: `amplification: ${amplified.label}`,
+    method: operation.method,
+    url: query.length === 0 ? path : `${path}?${query.join("&")}`,
+    headers: {
+      "content-type": amplified.contentType,
+      ...(amplified.contentEncoding === undefined ? {} : { "content-encoding": amplified.contentEncoding }),
+      ...credentials,
+    },
+    payload: amplified.payload,
+    authenticated: Object.keys(credentials).length > 0,
+  }));
 }
 
 function sampleParameter(parameter: Parameter, known: KnownValues): unknown {

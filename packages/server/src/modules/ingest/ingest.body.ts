@@ -1,18 +1,23 @@
 // Reading an ingest body: the only content type is JSON, optionally gzip or deflate coded.
 // Decompression streams into a bounded buffer, so a small body that inflates without limit
-// (a zip bomb) stops at INGEST_MAX_BODY instead of exhausting memory.
+// (a zip bomb) stops at INGEST_MAX_BODY instead of exhausting memory; the JSON is then counted
+// against the item caps before anything is built (ingest.json.ts).
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createInflate, createInflateRaw } from "node:zlib";
 import type { FastifyRequest } from "fastify";
+import { INGEST_LIMITS } from "@sightline/contracts";
 import { sha256Hex } from "../../lib/ids.js";
 import { AppError } from "../../errors.js";
 import type { App } from "../../http/types.js";
-import { vetJsonText } from "../../http/well-formed.js";
+import { vetRepairedBody } from "../../http/well-formed.js";
+import { type JsonCaps, JsonCapError, JsonSyntaxError, parseCappedJson } from "./ingest.json.js";
 
 export interface BodyLimits {
   /** Bytes of JSON after decompression (and of the body as sent). */
   readonly maxBytes: number;
+  /** INGEST_MAX_BATCH: records a body may hold, counted before it is parsed. */
+  readonly maxBatch: number;
 }
 
 /** SHA-256 of each decompressed body that carries an Idempotency-Key, by request. */
@@ -20,6 +25,12 @@ export type BodyHashes = WeakMap<FastifyRequest, string>;
 
 /** Makes JSON (identity, gzip or deflate) the only body this plugin context accepts. */
 export function registerIngestBodyParser(app: App, limits: BodyLimits, hashes: BodyHashes): void {
+  const caps: JsonCaps = {
+    depth: INGEST_LIMITS.bodyDepth,
+    topLevelValues: INGEST_LIMITS.topLevelValues,
+    records: limits.maxBatch,
+    recordValues: INGEST_LIMITS.recordValues,
+  };
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", async (request: FastifyRequest, payload: Readable) => {
     assertUtf8(request.headers["content-type"]);
@@ -30,9 +41,9 @@ export function registerIngestBodyParser(app: App, limits: BodyLimits, hashes: B
     if (request.headers["idempotency-key"] !== undefined) {
       hashes.set(request, sha256Hex(bytes));
     }
-    const text = jsonText(bytes);
-    vetJsonText(request, text);
-    return parseJson(text);
+    const body = await parseBody(bytes, caps);
+    vetRepairedBody(request);
+    return body;
   });
 }
 
@@ -138,22 +149,41 @@ function isZlibError(error: unknown): boolean {
   );
 }
 
-/** The body as text, without a byte order mark. */
-function jsonText(bytes: Buffer): string {
-  const text = bytes.toString("utf8");
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+/** The body's JSON, parsed under the item caps: 413 naming the cap, 400 for what is not JSON. */
+async function parseBody(bytes: Buffer, caps: JsonCaps): Promise<unknown> {
+  try {
+    return await parseCappedJson(bytes, caps);
+  } catch (error) {
+    if (error instanceof JsonCapError) {
+      // `limit` and `maximum` as the OTLP receivers name their caps.
+      throw new AppError(
+        "payload_too_large",
+        `${error.message} (${CAP_NAMES[error.cap]}). Nothing was stored.`,
+        {
+          extensions: { limit: CAP_NAMES[error.cap], maximum: caps[error.cap] },
+        },
+      );
+    }
+    if (error instanceof JsonSyntaxError) {
+      throw new AppError(
+        "invalid_json",
+        error.empty
+          ? "The request body is empty but Content-Type says application/json."
+          : "The request body is not valid JSON.",
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
-function parseJson(text: string): unknown {
-  if (text.trim() === "") {
-    throw new AppError("invalid_json", "The request body is empty but Content-Type says application/json.");
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new AppError("invalid_json", "The request body is not valid JSON.", { cause: error });
-  }
-}
+/** Where each cap is configured or documented, for the 413's detail. */
+const CAP_NAMES: Readonly<Record<JsonCapError["cap"], string>> = {
+  depth: "INGEST_LIMITS.bodyDepth",
+  topLevelValues: "INGEST_LIMITS.topLevelValues",
+  records: "INGEST_MAX_BATCH",
+  recordValues: "INGEST_LIMITS.recordValues",
+};
 
 function tooLarge(maxBytes: number): AppError {
   return new AppError(

@@ -24,6 +24,8 @@ export interface StoredAnswer {
   readonly errors: readonly IngestRecordError[];
   /** Unknown record fields the batch carried (absent when none). */
   readonly ignored_fields?: readonly string[];
+  /** True when the batch had too many invalid records and was refused whole. */
+  readonly refused_whole?: boolean;
 }
 
 /** One request's own attempt at a batch, prepared before the claim is taken. */

@@ -1,11 +1,13 @@
 // The ingest pipeline for one batch, as small named steps: note fields the kind does not know,
 // validate each record against its contract schema, settle the fields every kind shares
 // (project, app, time, environment), build the kind's row, serialise it in the table's column
-// order. Inputs the server built itself (OTLP) join at the settling step. Pure and synchronous:
-// no store is touched here.
+// order. Inputs the server built itself (OTLP) join at the settling step. Pure: no store is
+// touched here; a long batch yields to the event loop between slices (lib/pace.ts), and a batch
+// with more than INGEST_LIMITS.invalidRecordsPerBatch invalid records is refused whole at once.
 import { INGEST_LIMITS, type IngestRecordError } from "@sightline/contracts";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { messageOf, pointerOf } from "../../http/validation.js";
+import { createPace, type Pace } from "../../lib/pace.js";
 import type { RowChunk } from "../../stores/events/writer.js";
 import { normaliseEnvironmentName } from "../environments/index.js";
 import type { AppRef, DiscoveredEndpoint, KeyPrincipal } from "./directory.js";
@@ -34,6 +36,9 @@ export interface BatchProbe {
 }
 
 export interface PreparedBatch {
+  /** More than INGEST_LIMITS.invalidRecordsPerBatch records were invalid: nothing is stored,
+   *  `rejected` counts the whole batch and `errors` lists the problems found until then. */
+  readonly refusedWhole: boolean;
   readonly accepted: number;
   readonly rejected: number;
   readonly errors: readonly IngestRecordError[];
@@ -57,39 +62,34 @@ export interface BatchContext {
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
 const validators = new WeakMap<object, ValidateFunction>();
 
-/** Runs every step over the records of one batch, as posted by a client. */
+/** One batch's steps, record by record: run at once (`prepareBatch`, for tests and benches) or
+ *  in paced slices (`prepareBatchInSlices`, the service's way, which never holds the loop). */
+interface BatchRun {
+  readonly size: number;
+  /** Runs every step over record `index`. */
+  step(index: number): void;
+  /** True once the batch is refused whole: the records left need not be read. */
+  readonly stopped: boolean;
+  finish(): PreparedBatch;
+}
+
+/** Runs every step over the records of one batch, as posted by a client, at once. */
 export function prepareBatch<R, Column extends string>(
   kind: RecordKind<R, Column>,
   records: readonly unknown[],
   context: BatchContext,
 ): PreparedBatch {
-  const validate = validatorFor(kind);
-  const resolveApp = appResolver(context);
-  const rows = new BatchRows(kind, context);
-  const ignored = new Set<string>();
-  const { problems } = rows;
-  for (let index = 0; index < records.length; index++) {
-    const record = records[index];
-    problems.length = 0;
-    noteUnknownFields(record, kind.fields, ignored);
-    if (!validate(record)) {
-      for (const problem of schemaProblems(validate.errors ?? [])) problems.push(problem);
-      rows.reject(index);
-      continue;
-    }
-    const sent = record as CommonInput & R;
-    const slug = sent.project_slug?.trim() ?? "";
-    if (slug !== "" && slug.toLowerCase() !== context.principal.project.slug) {
-      problems.push({
-        path: "/project_slug",
-        message: `must be "${context.principal.project.slug}", the API key's project`,
-      });
-    }
-    const app = resolveApp(sent.app_id);
-    if (typeof app === "string") problems.push({ path: "/app_id", message: app });
-    rows.add(index, sent, app, parseTimestamp(sent.timestamp), sent.environment);
-  }
-  return rows.prepared([...ignored].sort().slice(0, INGEST_LIMITS.listedIgnoredFields));
+  return runAtOnce(postedRun(kind, records, context));
+}
+
+/** `prepareBatch`, yielding to the event loop whenever a slice has used its budget. */
+export function prepareBatchInSlices<R, Column extends string>(
+  kind: RecordKind<R, Column>,
+  records: readonly unknown[],
+  context: BatchContext,
+  pace: Pace = createPace(),
+): Promise<PreparedBatch> {
+  return runInSlices(postedRun(kind, records, context), pace);
 }
 
 /**
@@ -102,13 +102,94 @@ export function preparePlacedBatch<I extends PlacedInput, Column extends string>
   inputs: readonly I[],
   context: BatchContext,
 ): PreparedBatch {
-  const rows = new BatchRows(kind, context);
-  for (let index = 0; index < inputs.length; index++) {
-    const input = inputs[index] as I;
-    rows.problems.length = 0;
-    rows.add(index, input, input.app, input.timestampMs, input.environment);
+  return runAtOnce(placedRun(kind, inputs, context));
+}
+
+/** `preparePlacedBatch`, yielding to the event loop whenever a slice has used its budget. */
+export function preparePlacedBatchInSlices<I extends PlacedInput, Column extends string>(
+  kind: RowKind<I, Column>,
+  inputs: readonly I[],
+  context: BatchContext,
+  pace: Pace = createPace(),
+): Promise<PreparedBatch> {
+  return runInSlices(placedRun(kind, inputs, context), pace);
+}
+
+function runAtOnce(run: BatchRun): PreparedBatch {
+  for (let index = 0; index < run.size && !run.stopped; index++) run.step(index);
+  return run.finish();
+}
+
+/** Records between looks at the clock: a record costs 5–20 µs, so a look per 16 keeps the
+ *  slices near their budget at a fraction of the clock's cost. */
+const RECORDS_PER_LOOK = 16;
+
+async function runInSlices(run: BatchRun, pace: Pace): Promise<PreparedBatch> {
+  for (let index = 0; index < run.size && !run.stopped; index++) {
+    run.step(index);
+    if (index % RECORDS_PER_LOOK === RECORDS_PER_LOOK - 1 && pace.due()) await pace.yield();
   }
-  return rows.prepared([]);
+  return run.finish();
+}
+
+function postedRun<R, Column extends string>(
+  kind: RecordKind<R, Column>,
+  records: readonly unknown[],
+  context: BatchContext,
+): BatchRun {
+  const validate = validatorFor(kind);
+  const resolveApp = appResolver(context);
+  const rows = new BatchRows(kind, context, records.length);
+  const ignored = new Set<string>();
+  const { problems } = rows;
+  return {
+    size: records.length,
+    get stopped() {
+      return rows.refusedWhole;
+    },
+    step(index) {
+      const record = records[index];
+      problems.length = 0;
+      noteUnknownFields(record, kind.fields, ignored);
+      if (!validate(record)) {
+        for (const problem of schemaProblems(validate.errors ?? [])) problems.push(problem);
+        rows.reject(index);
+        return;
+      }
+      const sent = record as CommonInput & R;
+      const slug = sent.project_slug?.trim() ?? "";
+      if (slug !== "" && slug.toLowerCase() !== context.principal.project.slug) {
+        problems.push({
+          path: "/project_slug",
+          message: `must be "${context.principal.project.slug}", the API key's project`,
+        });
+      }
+      const app = resolveApp(sent.app_id);
+      if (typeof app === "string") problems.push({ path: "/app_id", message: app });
+      rows.add(index, sent, app, parseTimestamp(sent.timestamp), sent.environment);
+    },
+    finish: () => rows.prepared([...ignored].sort().slice(0, INGEST_LIMITS.listedIgnoredFields)),
+  };
+}
+
+function placedRun<I extends PlacedInput, Column extends string>(
+  kind: RowKind<I, Column>,
+  inputs: readonly I[],
+  context: BatchContext,
+): BatchRun {
+  const rows = new BatchRows(kind, context, inputs.length);
+  return {
+    size: inputs.length,
+    get stopped() {
+      return rows.refusedWhole;
+    },
+    step(index) {
+      const input = inputs[index] as I;
+      rows.problems.length = 0;
+      rows.add(index, input, input.app, input.timestampMs, input.environment);
+    },
+    finish: () => rows.prepared([]),
+  };
 }
 
 /**
@@ -137,6 +218,7 @@ class BatchRows<I, Column extends string> {
   constructor(
     private readonly kind: RowKind<I, Column>,
     private readonly context: BatchContext,
+    private readonly size: number,
   ) {
     this.columns = kind.table.columnNames;
     this.shared = this.columns.map((column) =>
@@ -176,6 +258,11 @@ class BatchRows<I, Column extends string> {
     noteDiscovery(this.discovery, common, row.endpoint);
   }
 
+  /** Too many invalid records: the batch is refused whole and its rest need not be read. */
+  get refusedWhole(): boolean {
+    return this.rejected > INGEST_LIMITS.invalidRecordsPerBatch;
+  }
+
   /** Counts the record as rejected and lists its problems (up to the listed maximum). */
   reject(index: number): void {
     this.rejected += 1;
@@ -190,8 +277,22 @@ class BatchRows<I, Column extends string> {
   }
 
   prepared(ignoredFields: readonly string[]): PreparedBatch {
+    if (this.refusedWhole) {
+      return {
+        refusedWhole: true,
+        accepted: 0,
+        rejected: this.size,
+        errors: this.errors,
+        ignoredFields,
+        chunk: null,
+        rowRecords: [],
+        discoveries: [],
+        probe: null,
+      };
+    }
     const { lines } = this;
     return {
+      refusedWhole: false,
       accepted: lines.length,
       rejected: this.rejected,
       errors: this.errors,
@@ -286,7 +387,12 @@ function schemaProblems(errors: readonly ErrorObject[]): RecordProblem[] {
     const types = error.keyword === "anyOf" ? unions.get(error.instancePath) : undefined;
     problems.push({
       path: pointer === "/" ? "" : pointer,
-      message: types === undefined ? messageOf(error) : `must be ${types.join(" or ")}`,
+      message:
+        types !== undefined
+          ? `must be ${types.join(" or ")}`
+          : error.keyword === "maxProperties"
+            ? `must have at most ${String((error.params as { limit?: unknown }).limit)} keys`
+            : messageOf(error),
     });
   }
   return problems;

@@ -1,13 +1,14 @@
 // Routes of the ingest tag: POST /ingest/requests, /ingest/logs and /ingest/traces with X-API-Key. This plugin
 // context reads bodies itself (JSON only, gzip/deflate, INGEST_MAX_BODY) and validates the
-// envelope only: records are validated one by one so a bad record never sinks its neighbours.
+// envelope only: records are validated one by one so a bad record never sinks its neighbours
+// (unless more than INGEST_LIMITS.invalidRecordsPerBatch are bad: then the batch is refused whole).
 import {
   INGEST_LIMITS,
-  IngestLogsBodySchema,
+  IngestLogRecordSchema,
   IngestRejectedProblemSchema,
-  IngestRequestsBodySchema,
+  IngestRequestRecordSchema,
   IngestResultSchema,
-  IngestSpansBodySchema,
+  IngestSpanRecordSchema,
 } from "@sightline/contracts";
 import type { FastifyRequest, FastifySchemaCompiler } from "fastify";
 import { Type } from "typebox";
@@ -52,7 +53,7 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
   const { ingest } = options;
   const principals = new WeakMap<FastifyRequest, KeyPrincipal>();
   const hashes: BodyHashes = new WeakMap();
-  registerIngestBodyParser(app, { maxBytes: options.maxBodyBytes }, hashes);
+  registerIngestBodyParser(app, { maxBytes: options.maxBodyBytes, maxBatch: options.maxBatch }, hashes);
 
   // Before the body is read: an unauthenticated client costs no parsing or decompression.
   app.addHook("onRequest", async (request) => {
@@ -75,13 +76,23 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
     if (outcome.replayed) reply.header("idempotent-replayed", "true");
     return outcome.result;
   };
+  // The documented record array; the pipeline, not the route, applies the record schema.
+  const batch = {
+    maxItems: options.maxBatch,
+    description: `At most ${options.maxBatch} records (INGEST_MAX_BATCH), counted before the body is parsed.`,
+  };
   const common = (member: string) =>
     `Body: \`{"${member}": [record, ...]}\` with at most ${options.maxBatch} records (INGEST_MAX_BATCH, ` +
     `more: 413), at most ${options.maxBodyBytes} bytes after decompression (INGEST_MAX_BODY, more: 413); ` +
     "`Content-Type: application/json`, optionally `Content-Encoding: gzip` or `deflate`. Each record is " +
     "checked on its own: valid records are stored even when neighbours are rejected, and the answer lists " +
     `up to ${INGEST_LIMITS.listedErrors} problems as \`{index, pointer, message}\`. When every record is ` +
-    "rejected the answer is a 422 problem with the same `errors`. Fields a record has beyond those documented " +
+    "rejected the answer is a 422 problem with the same `errors`; so is it, with nothing stored, when more " +
+    `than ${INGEST_LIMITS.invalidRecordsPerBatch} records are invalid (the batch is refused whole). Item caps, ` +
+    "counted before the body is parsed (more: 413 naming the cap): arrays and objects nested at most " +
+    `${INGEST_LIMITS.bodyDepth} deep, at most ${INGEST_LIMITS.topLevelValues} top-level values, at most ` +
+    `${INGEST_LIMITS.recordValues} JSON values in one record (fields, header and attribute entries, ` +
+    "everything nested). Fields a record has beyond those documented " +
     "are ignored and named once in `ignored_fields`. The answer comes once the accepted " +
     "records are stored; 503 with Retry-After means nothing of the batch was stored.";
 
@@ -96,7 +107,10 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
         description: `${common("requests")} Endpoints (method and route template) and environments are registered as they are seen.`,
         security: [{ apiKey: [] }],
         headers: IdempotencyHeaders,
-        body: IngestRequestsBodySchema,
+        body: Type.Object(
+          { requests: Type.Array(IngestRequestRecordSchema, batch) },
+          { additionalProperties: false },
+        ),
         response: { 200: IngestResultSchema, ...problems },
       },
       validatorCompiler: envelopeCompiler("requests"),
@@ -116,7 +130,10 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
         description: `${common("logs")} Environments are registered as they are seen.`,
         security: [{ apiKey: [] }],
         headers: IdempotencyHeaders,
-        body: IngestLogsBodySchema,
+        body: Type.Object(
+          { logs: Type.Array(IngestLogRecordSchema, batch) },
+          { additionalProperties: false },
+        ),
         response: { 200: IngestResultSchema, ...problems },
       },
       validatorCompiler: envelopeCompiler("logs"),
@@ -139,7 +156,10 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
           "and parent ids; read them back through `GET /projects/{project_slug}/data/traces`.",
         security: [{ apiKey: [] }],
         headers: IdempotencyHeaders,
-        body: IngestSpansBodySchema,
+        body: Type.Object(
+          { spans: Type.Array(IngestSpanRecordSchema, batch) },
+          { additionalProperties: false },
+        ),
         response: { 200: IngestResultSchema, ...problems },
       },
       validatorCompiler: envelopeCompiler("spans"),

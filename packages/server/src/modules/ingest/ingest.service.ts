@@ -26,8 +26,8 @@ import {
   type BatchContext,
   type BatchProbe,
   type PreparedBatch,
-  prepareBatch,
-  preparePlacedBatch,
+  prepareBatchInSlices,
+  preparePlacedBatchInSlices,
 } from "./ingest.pipeline.js";
 import { logKind } from "./logs.records.js";
 import type { PlacedInput, RecordKind, RecordKindName, RowKind } from "./records.js";
@@ -145,7 +145,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
     entry: Entry,
     input: BatchInput,
     resolvesApps: boolean,
-    prepareRows: (context: BatchContext) => PreparedBatch,
+    prepareRows: (context: BatchContext) => Promise<PreparedBatch>,
   ): Promise<BatchOutcome> {
     const { principal, records } = input;
     if (records.length > limits.maxBatch) {
@@ -159,7 +159,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
     const prepare = async (): Promise<PreparedAttempt> => {
       const apps =
         resolvesApps && principal.app === null ? await directory.listLiveApps(principal.project.id) : [];
-      const batch = prepareRows({
+      const batch = await prepareRows({
         principal,
         apps,
         nowMs: clock.now().getTime(),
@@ -172,6 +172,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
           rejected: batch.rejected,
           errors: batch.errors,
           ...(batch.ignoredFields.length > 0 ? { ignored_fields: batch.ignoredFields } : {}),
+          ...(batch.refusedWhole ? { refused_whole: true } : {}),
         },
         probe: batch.probe,
         commit: () => store(entry.writer, entry.kind.name, batch),
@@ -193,7 +194,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
     entry: Entry & { kind: RecordKind<R, Column> },
     input: BatchInput,
   ): Promise<BatchOutcome> {
-    return accept(entry, input, true, (context) => prepareBatch(entry.kind, input.records, context));
+    return accept(entry, input, true, (context) => prepareBatchInSlices(entry.kind, input.records, context));
   }
 
   /** Writes the batch's rows (whole, in one insert), then registers what it discovered. */
@@ -239,7 +240,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
         throw new Error(`row kind "${kind.name}" writes ${kind.table.name}, not ${entry.kind.table.name}`);
       }
       return accept(entry, { principal, records: inputs }, false, (context) =>
-        preparePlacedBatch(kind, inputs, context),
+        preparePlacedBatchInSlices(kind, inputs, context),
       );
     },
     stats: () => ({
@@ -262,7 +263,10 @@ function answerWith(answer: StoredAnswer, replayed: boolean): BatchOutcome {
   if (answer.status === 422) {
     throw new AppError(
       "validation_error",
-      `All ${answer.rejected} record${answer.rejected === 1 ? " was" : "s were"} rejected; nothing was stored.`,
+      answer.refused_whole === true
+        ? `More than ${INGEST_LIMITS.invalidRecordsPerBatch} of the ${answer.rejected} records are invalid, so ` +
+            "the batch was refused whole and nothing was stored; the first problems are listed."
+        : `All ${answer.rejected} record${answer.rejected === 1 ? " was" : "s were"} rejected; nothing was stored.`,
       {
         errors: answer.errors,
         ...(answer.ignored_fields === undefined

@@ -17,6 +17,7 @@ import {
   type RecordKind,
   type RecordProblem,
 } from "./records.js";
+import { checkJson, JsonCapError, type JsonCaps } from "./ingest.json.js";
 import { deriveRouteTemplate, normaliseRouteTemplate } from "./route-template.js";
 import { cutChars, cutUtf8 } from "./text.js";
 
@@ -167,6 +168,10 @@ function readHeaders(
 ): string {
   if (sent === undefined || sent === "") return NO_HEADERS;
   const headers = typeof sent === "string" ? parseHeaderText(sent) : sent;
+  if (headers === "too many") {
+    problems.push({ path: `/${field}`, message: `must have at most ${INGEST_LIMITS.headerCount} headers` });
+    return NO_HEADERS;
+  }
   if (headers === null) {
     problems.push({
       path: `/${field}`,
@@ -220,13 +225,23 @@ function templateOfPath(path: string): string {
   return path.includes(":") || path.includes("<") ? normaliseRouteTemplate(derived) : derived;
 }
 
+/** Header text is one flat object: counted before it is parsed, so 1 MB of `"a":"",` builds
+ *  nothing (the object form is bounded by the body's caps already). */
+const HEADER_TEXT_CAPS: JsonCaps = {
+  depth: 1,
+  topLevelValues: INGEST_LIMITS.headerCount,
+  records: 0,
+  recordValues: 0,
+};
+
 /** Headers sent as JSON text: an object whose values are all strings, else null. */
-function parseHeaderText(text: string): Readonly<Record<string, string>> | null {
+function parseHeaderText(text: string): Readonly<Record<string, string>> | "too many" | null {
   let parsed: unknown;
   try {
+    checkJson(Buffer.from(text, "utf8"), HEADER_TEXT_CAPS);
     parsed = JSON.parse(text);
-  } catch {
-    return null;
+  } catch (error) {
+    return error instanceof JsonCapError && error.cap === "topLevelValues" ? "too many" : null;
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
   for (const value of Object.values(parsed)) if (typeof value !== "string") return null;
