@@ -8,5 +8,6 @@ export { type BatchOutcome, createIngestService, type IngestService } from "./in
 export { normaliseRouteTemplate } from "./route-template.js";
 export { type PlacedInput, type RecordProblem, readHexId, type RowKind, setOwn } from "./records.js";
 export { foldHeaders, readEndpoint, requestRow } from "./requests.records.js";
+export { uuidV7Derived } from "./row-ids.js";
 export { readSpanIds, spanRow } from "./spans.records.js";
 export { cutChars } from "./text.js";

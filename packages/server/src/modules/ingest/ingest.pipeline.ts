@@ -238,7 +238,7 @@ class BatchRows<I, Column extends string> {
     timestampMs: number | null,
     sentEnvironment: string | undefined,
   ): void {
-    const common = this.settle(app, timestampMs, sentEnvironment);
+    const common = this.settle(input, app, timestampMs, sentEnvironment);
     const row = common === null ? null : this.kind.build(input, this.problems);
     if (common === null || row === null) {
       this.reject(index);
@@ -315,6 +315,7 @@ class BatchRows<I, Column extends string> {
 
   /** Time and environment, the checks every kind shares; the app was resolved by the caller. */
   private settle(
+    input: I,
     app: AppRef | string,
     timestampMs: number | null,
     sentEnvironment: string | undefined,
@@ -342,7 +343,7 @@ class BatchRows<I, Column extends string> {
     }
     if (problems.length > 0 || typeof app === "string" || timestampMs === null) return null;
     return {
-      id: uuidV7At(timestampMs),
+      id: this.kind.rowId?.(input, timestampMs) ?? uuidV7At(timestampMs),
       projectId: context.principal.project.id,
       app,
       timestampMs,

@@ -139,13 +139,17 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
   }
 
   type Entry = (typeof kinds)[RecordKindName];
+  /** Resendable batches being stored, by table, project and first row id (see storeOnce). */
+  const storing = new Map<string, Promise<void>>();
 
-  /** `resolvesApps`: whether the records name their apps, so the project's live apps are needed. */
+  /** `resolvesApps`: whether the records name their apps, so the project's live apps are needed.
+   *  `resendable`: whether the rows' ids derive from the inputs, so a resent batch is stored once. */
   async function accept(
     entry: Entry,
     input: BatchInput,
     resolvesApps: boolean,
     prepareRows: (context: BatchContext) => Promise<PreparedBatch>,
+    resendable = false,
   ): Promise<BatchOutcome> {
     const { principal, records } = input;
     if (records.length > limits.maxBatch) {
@@ -175,7 +179,10 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
           ...(batch.refusedWhole ? { refused_whole: true } : {}),
         },
         probe: batch.probe,
-        commit: () => store(entry.writer, entry.kind.name, batch),
+        commit: () =>
+          resendable
+            ? storeOnce(entry, principal.project.id, batch)
+            : store(entry.writer, entry.kind.name, batch),
       };
     };
 
@@ -206,6 +213,33 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
       throw storeFailure(error, member, batch);
     }
     await discover(batch);
+  }
+
+  /**
+   * Stores a batch whose row ids derive from its inputs unless it is stored already: an exporter
+   * resends a batch whose answer it lost (a crash, a dropped connection), and the batch's first
+   * row tells, in one primary-key lookup, since batches are stored whole or not at all. A resend
+   * racing its original in this process waits for it, then looks.
+   */
+  async function storeOnce(entry: Entry, projectId: string, batch: PreparedBatch): Promise<void> {
+    const { probe } = batch;
+    if (probe === null) return;
+    const table = entry.kind.table.name;
+    const key = `${table}/${projectId}/${probe.id}`;
+    for (let earlier = storing.get(key); earlier !== undefined; earlier = storing.get(key)) {
+      await earlier.catch(() => undefined);
+    }
+    const attempt = (async () => {
+      // A failed lookup stores: a duplicate is better than a lost batch.
+      if (await probeStored(events, table, projectId, probe).catch(() => false)) return;
+      await store(entry.writer, entry.kind.name, batch);
+    })();
+    storing.set(key, attempt);
+    try {
+      await attempt;
+    } finally {
+      if (storing.get(key) === attempt) storing.delete(key);
+    }
   }
 
   /** Best effort after the rows are stored: a failure here loses no record, and the next
@@ -239,8 +273,12 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
       if (kind.table !== entry.kind.table) {
         throw new Error(`row kind "${kind.name}" writes ${kind.table.name}, not ${entry.kind.table.name}`);
       }
-      return accept(entry, { principal, records: inputs }, false, (context) =>
-        preparePlacedBatchInSlices(kind, inputs, context),
+      return accept(
+        entry,
+        { principal, records: inputs },
+        false,
+        (context) => preparePlacedBatchInSlices(kind, inputs, context),
+        kind.rowId !== undefined,
       );
     },
     stats: () => ({

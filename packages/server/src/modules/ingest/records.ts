@@ -47,6 +47,12 @@ export interface RowKind<I, Column extends string = string> {
   /** Builds the row of an input (its fields settled and checked already), or adds its problems
    *  and returns null. */
   build(input: I, problems: RecordProblem[]): BuiltRow<Column> | null;
+  /**
+   * The row's id when the input carries an identity of its own (an OTLP span: trace and span
+   * id), so that an input sent again makes the same row and a resent batch can be recognised
+   * as stored (ADR 0012). Absent: ids are random.
+   */
+  readonly rowId?: (input: I, timestampMs: number) => string;
 }
 
 /** A row kind whose inputs are records as clients post them: validated against a schema first. */

@@ -1,6 +1,8 @@
 // Row ids: UUIDv7 whose 48-bit time field is the record's own timestamp, so an id alone locates
-// its row through the (project_id, timestamp, id) sort key, and ids order like timestamps.
-import { randomFillSync } from "node:crypto";
+// its row through the (project_id, timestamp, id) sort key, and ids order like timestamps. The
+// other 74 bits are random, or derived from an identity the input carries (an OTLP span's trace
+// and span ids), so that the same input sent again makes the same row id.
+import { hash, randomFillSync } from "node:crypto";
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 /** Random bytes drawn in bulk: one getrandom call per 409 ids instead of one per id. */
@@ -13,9 +15,19 @@ export function uuidV7At(ms: number): string {
     randomFillSync(pool);
     offset = 0;
   }
-  const r = pool;
   const o = offset;
   offset += 10;
+  return uuidV7Of(ms, pool, o);
+}
+
+/** The version-7 UUID of a record at `ms` whose other bits come from `identity` (SHA-256): the
+ *  same identity at the same time always gives the same id. */
+export function uuidV7Derived(ms: number, identity: string): string {
+  return uuidV7Of(ms, hash("sha256", identity, "buffer"), 0);
+}
+
+/** `ms` in the time field, version and variant set, the rest from r[o .. o+9]. */
+function uuidV7Of(ms: number, r: Uint8Array, o: number): string {
   const whole = Math.trunc(ms);
   const high = Math.floor(whole / 0x1_0000_0000);
   const low = whole >>> 0;

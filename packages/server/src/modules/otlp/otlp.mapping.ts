@@ -24,6 +24,7 @@ import {
   readSpanIds,
   setOwn,
   spanRow,
+  uuidV7Derived,
 } from "../ingest/index.js";
 import type { AttributeValue, Attributes, OtlpLogRecord, OtlpSpan } from "./otlp.model.js";
 import { SPAN_KIND } from "./otlp.model.js";
@@ -91,6 +92,7 @@ const STATUS_ERROR = 2;
 export const otlpSpanRows: RowKind<PlacedSpan, ApiSpansColumn> = {
   name: "spans",
   table: API_SPANS,
+  rowId: spanRowId,
   build({ span, serviceName }, problems) {
     const before = problems.length;
     const ids = readSpanIds(span.traceId, span.spanId, span.parentSpanId, problems);
@@ -113,6 +115,12 @@ export const otlpSpanRows: RowKind<PlacedSpan, ApiSpansColumn> = {
   },
 };
 
+/** A span's rows (its span row, and its request row when it serves one) are named by its trace
+ *  and span id, so an export sent again makes the same rows, which are then stored once. */
+function spanRowId({ span }: PlacedSpan, timestampMs: number): string {
+  return uuidV7Derived(timestampMs, `${span.traceId}/${span.spanId}`);
+}
+
 /** Whether a span stands for a handled HTTP request: of kind SERVER, with a method, a response
  *  status code and a path (or route) starting with `/`. Those yield an api_requests row too. */
 export function servesHttpRequest(span: OtlpSpan): boolean {
@@ -127,6 +135,7 @@ export function servesHttpRequest(span: OtlpSpan): boolean {
 export const otlpRequestRows: RowKind<PlacedSpan, ApiRequestsColumn> = {
   name: "requests",
   table: API_REQUESTS,
+  rowId: spanRowId,
   build({ span }, problems) {
     const before = problems.length;
     const { attributes } = span;
