@@ -20,6 +20,7 @@ export {
   type EventsWriter,
   type EventsWriterOptions,
   type RowChunk,
+  TenantOverShareError,
   WriterClosedError,
   WriterOverloadedError,
   type WriterStats,

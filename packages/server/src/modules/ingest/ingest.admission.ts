@@ -1,0 +1,108 @@
+// Per-project and per-key admission of ingest: token buckets in records per second, kept in this
+// process (each instance enforces its own share; see the README). Owns only the buckets; the
+// writers' per-project share of pending rows is the second line (stores/events/writer.ts).
+import type { Clock } from "../../clock.js";
+import { AppError } from "../../errors.js";
+import type { KeyPrincipal } from "./directory.js";
+
+export interface AdmissionLimits {
+  /** Records per second a project may send, on average (INGEST_PROJECT_RATE). */
+  readonly projectRate: number;
+  /** Records a project may send at once beyond the rate (INGEST_PROJECT_BURST). */
+  readonly projectBurst: number;
+  /** The same per API key (INGEST_KEY_RATE, INGEST_KEY_BURST). */
+  readonly keyRate: number;
+  readonly keyBurst: number;
+}
+
+export interface IngestAdmission {
+  /**
+   * Before the body is read: throws `rate_limited` (429 + Retry-After) when the project's or the
+   * key's bucket is in debt, so a flood that is refused costs no reading, decoding or parsing.
+   */
+  screen(principal: KeyPrincipal): void;
+  /** Charges `records` to both buckets, or throws `rate_limited` when either is in debt. */
+  admit(principal: KeyPrincipal, records: number): void;
+}
+
+interface Bucket {
+  /** Records that may still be sent; negative while in debt. */
+  tokens: number;
+  /** Clock time of the last refill, ms. */
+  at: number;
+}
+
+/** Idle buckets are forgotten (a full bucket is the same as a new one) at most this often. */
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * A bucket admits a batch whenever it is not in debt and then takes the batch's whole size, so it
+ * may go below zero: a batch larger than the burst is never locked out, the average rate still
+ * holds (the overshoot is at most one batch), and whether a caller is refused is known before
+ * its body is read.
+ */
+export function createIngestAdmission(limits: AdmissionLimits, clock: Clock): IngestAdmission {
+  const projects = new Map<string, Bucket>();
+  const keys = new Map<string, Bucket>();
+  let lastSweep = clock.now().getTime();
+
+  function refilled(buckets: Map<string, Bucket>, id: string, rate: number, burst: number, now: number) {
+    let bucket = buckets.get(id);
+    if (bucket === undefined) {
+      bucket = { tokens: burst, at: now };
+      buckets.set(id, bucket);
+      return bucket;
+    }
+    // A clock set back refills nothing rather than draining.
+    const elapsed = Math.max(0, now - bucket.at);
+    bucket.tokens = Math.min(burst, bucket.tokens + (elapsed * rate) / 1000);
+    bucket.at = now;
+    return bucket;
+  }
+
+  function sweep(now: number): void {
+    if (now - lastSweep < SWEEP_EVERY_MS) return;
+    lastSweep = now;
+    for (const [buckets, rate, burst] of [
+      [projects, limits.projectRate, limits.projectBurst],
+      [keys, limits.keyRate, limits.keyBurst],
+    ] as const) {
+      for (const [id, bucket] of buckets) {
+        if (bucket.tokens + ((now - bucket.at) * rate) / 1000 >= burst) buckets.delete(id);
+      }
+    }
+  }
+
+  /** Both buckets of the principal, refilled to now; throws when either is in debt. */
+  function check(principal: KeyPrincipal): [Bucket, Bucket] {
+    const now = clock.now().getTime();
+    sweep(now);
+    const project = refilled(projects, principal.project.id, limits.projectRate, limits.projectBurst, now);
+    const key = refilled(keys, principal.keyId, limits.keyRate, limits.keyBurst, now);
+    if (project.tokens < 0) throw limited("project", project.tokens, limits.projectRate);
+    if (key.tokens < 0) throw limited("API key", key.tokens, limits.keyRate);
+    return [project, key];
+  }
+
+  return {
+    screen(principal) {
+      check(principal);
+    },
+    admit(principal, records) {
+      const [project, key] = check(principal);
+      project.tokens -= records;
+      key.tokens -= records;
+    },
+  };
+}
+
+function limited(subject: "project" | "API key", tokens: number, rate: number): AppError {
+  // Whole seconds until the bucket is out of debt; at least one.
+  const seconds = Math.max(1, Math.ceil(-tokens / rate));
+  return new AppError(
+    "rate_limited",
+    `This ${subject} is over its ingest rate (${rate} records per second on this server); nothing from ` +
+      "this batch was stored. Retry after the Retry-After delay.",
+    { headers: { "retry-after": String(seconds) } },
+  );
+}
