@@ -58,7 +58,7 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
   app.addHook("onRequest", async (request) => {
     const header = request.headers["x-api-key"];
     const principal = await ingest.authenticate(Array.isArray(header) ? header[0] : header);
-    ingest.screen(principal);
+    await ingest.screen(principal);
     principals.set(request, principal);
   });
 

@@ -82,9 +82,9 @@ export interface BatchOutcome {
 export interface IngestService {
   /** The key's principal; 401 when it is missing, unknown or revoked. */
   authenticate(rawKey: string | undefined): Promise<KeyPrincipal>;
-  /** 429 (`rate_limited`) before a body is read when the key's project or the key is over its
-   *  ingest rate; the accept methods check again with the batch's size. */
-  screen(principal: KeyPrincipal): void;
+  /** 429 (`rate_limited`, answered after a second) before a body is read when the key's project
+   *  or the key is over its ingest rate; the accept methods check again with the batch's size. */
+  screen(principal: KeyPrincipal): Promise<void>;
   /** Charges `records` to the project's and key's rates, or 429: for callers of acceptPlaced,
    *  once per request before any of it is stored (the accept methods for posted batches admit
    *  themselves). */

@@ -76,7 +76,7 @@ export async function otlpRoutes(app: App, options: OtlpRoutesOptions): Promise<
   app.addHook("onRequest", async (request) => {
     const header = request.headers["x-api-key"];
     const principal = await otlp.authenticate(Array.isArray(header) ? header[0] : header);
-    otlp.screen(principal);
+    await otlp.screen(principal);
     principals.set(request, principal);
   });
 

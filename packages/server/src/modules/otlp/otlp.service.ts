@@ -44,7 +44,7 @@ export interface OtlpService {
   /** The key's principal; 401 when it is missing, unknown or revoked. */
   authenticate(rawKey: string | undefined): Promise<KeyPrincipal>;
   /** 429 before the body is read when the key's project or the key is over its ingest rate. */
-  screen(principal: KeyPrincipal): void;
+  screen(principal: KeyPrincipal): Promise<void>;
   /** Decodes an ExportTraceServiceRequest (400 when it is none) and stores what it can. */
   exportTraces(principal: KeyPrincipal, payload: OtlpPayload): Promise<ExportOutcome>;
   /** Decodes an ExportLogsServiceRequest (400 when it is none) and stores what it can. */
