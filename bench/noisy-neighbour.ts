@@ -283,6 +283,7 @@ async function runSetting(host: NoisyNeighbourHost, setting: Setting): Promise<b
       `${ratio.toFixed(2)} median, beside / alone (rounds: ${figures(roundRatios, 2)})`,
       ["<= 1.5", ratio <= 1.5],
     );
+    host.line("p50 ratio", `${(p(besides, 0.5) / p(solos, 0.5)).toFixed(2)} (all rounds' batches)`);
     host.line(
       "503 share",
       `${percent(share(sum(besides, "unavailable"), victimSent))} of the victim's batches beside the flood`,
