@@ -61,6 +61,27 @@ function tracesExport(count: number): string {
   });
 }
 
+/** An OTLP/JSON logs export of `count` records of the app `checkout`. */
+function logsExport(count: number): string {
+  const now = `${BigInt(Date.now()) * 1_000_000n}`;
+  return JSON.stringify({
+    resourceLogs: [
+      {
+        resource: { attributes: [{ key: "service.name", value: { stringValue: "checkout" } }] },
+        scopeLogs: [
+          {
+            logRecords: Array.from({ length: count }, (_, i) => ({
+              timeUnixNano: now,
+              severityNumber: 9,
+              body: { stringValue: `log ${i}` },
+            })),
+          },
+        ],
+      },
+    ],
+  });
+}
+
 function postOtlp(ctx: TestContext, key: string, signal: "traces" | "logs", payload: string) {
   return ctx.app.inject({
     method: "POST",
@@ -149,6 +170,18 @@ describe("ingest admission per project and per key", () => {
       expect(refused.headers["retry-after"]).toBe("1");
     }
     expect(await storedRows(ctx, "api_spans")).toHaveLength(20);
+  });
+
+  it("charges an OTLP logs export once for its log records, however it is stored", async () => {
+    const clock = manualClock();
+    const ctx = await start({ INGEST_PROJECT_RATE: "10", INGEST_PROJECT_BURST: "20" }, clock);
+    const fx = await createIngestFixture(ctx);
+    // 20 → 5 → 0 → -1: each admitted while not in debt; then refused.
+    for (const count of [15, 5, 1]) {
+      expect((await postOtlp(ctx, fx.projectKey, "logs", logsExport(count))).json()).toEqual({});
+    }
+    expectProblem(await postOtlp(ctx, fx.projectKey, "logs", logsExport(1)), "rate_limited");
+    expect(await storedRows(ctx, "api_logs")).toHaveLength(21);
   });
 });
 
