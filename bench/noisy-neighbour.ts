@@ -1,15 +1,17 @@
 // bench:ingest's "noisy neighbour" scenario: whether one project's flood slows or refuses another
-// project's ingest. On a fresh server per setting, a victim project posts 100-record batches
-// open-loop at BENCH_NOISY_VICTIM_RATE (50) batches/s, latency counted from each batch's intended
-// send time, first alone and then while a hostile project floods the same server from another
-// process with BENCH_NOISY_CLIENTS (32) closed-loop clients that ignore Retry-After. It prints the
-// victim's p99 alone and beside the flood, their ratio (target <= 1.5) and the victim's 503 share
-// (target 0), with the 429 shares of both: BENCH_NOISY_ROUNDS (BENCH_ROUNDS, 3) pairs of
-// BENCH_NOISY_SECONDS (BENCH_SECONDS, 15), each run once the server is idle, the ratio the median
-// of the pairs'. Settings (BENCH_NOISY_SETTINGS, default "defaults,limited"): `defaults`, the
-// server as configured (no limit reached: as before per-project admission); `limited`,
-// INGEST_PROJECT_RATE = INGEST_PROJECT_BURST = BENCH_NOISY_PROJECT_RATE (10000) records/s, twice
-// the victim's rate. This file run with `--flood` is the hostile child.
+// project's ingest. On a fresh server per setting, a victim project posts BENCH_NOISY_VICTIM_BATCH
+// (20) records a batch open-loop at BENCH_NOISY_VICTIM_RATE (50) batches/s (1,000 records/s, a
+// busy but modest app), latency counted from each batch's intended send time, first alone and
+// then while a hostile project floods the same server from another process with
+// BENCH_NOISY_CLIENTS (32) closed-loop clients posting 100-record batches and ignoring
+// Retry-After. It prints the victim's p99 alone and beside the flood, their ratio (target <= 1.5)
+// and the victim's 503 share (target 0), with the 429 shares of both: BENCH_NOISY_ROUNDS
+// (BENCH_ROUNDS, 3) pairs of BENCH_NOISY_SECONDS (BENCH_SECONDS, 15), each run once the server is
+// idle, the ratio the median of the pairs'. Settings (BENCH_NOISY_SETTINGS, default
+// "defaults,limited"): `defaults`, the server as configured (no limit reached: as before
+// per-project admission); `limited`, INGEST_PROJECT_RATE = INGEST_PROJECT_BURST =
+// BENCH_NOISY_PROJECT_RATE (2000) records/s for every project, twice the victim's rate. This file
+// run with `--flood` is the hostile child.
 import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -28,8 +30,10 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 /** Pairs of runs (alone, beside the flood); the ratio is the median of the pairs'. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_NOISY_ROUNDS ?? process.env.BENCH_ROUNDS ?? 3));
 const VICTIM_RATE = Number(process.env.BENCH_NOISY_VICTIM_RATE ?? 50);
+/** Records per victim batch; the hostile always posts 100. */
+const VICTIM_BATCH = Number(process.env.BENCH_NOISY_VICTIM_BATCH ?? 20);
 const HOSTILE_CLIENTS = Number(process.env.BENCH_NOISY_CLIENTS ?? 32);
-const PROJECT_RATE = process.env.BENCH_NOISY_PROJECT_RATE ?? "10000";
+const PROJECT_RATE = process.env.BENCH_NOISY_PROJECT_RATE ?? "2000";
 /** Seconds the flood runs before the victim is measured beside it. */
 const FLOOD_LEAD_SECONDS = 1;
 const BODIES = 50;
@@ -102,9 +106,9 @@ function post(agent: Agent, port: number, key: string, body: Buffer): Promise<nu
   });
 }
 
-const bodiesFor = (appSlug: string, seed: number) =>
+const bodiesFor = (appSlug: string, seed: number, size: number) =>
   Array.from({ length: BODIES }, (_, i) =>
-    Buffer.from(JSON.stringify({ requests: requestRecords(seed + i, appSlug) })),
+    Buffer.from(JSON.stringify({ requests: requestRecords(seed + i, appSlug, size) })),
   );
 
 /** The victim: a batch every 1/VICTIM_RATE s for `seconds`, each timed from when it was due. */
@@ -137,7 +141,7 @@ type FloodMessage = { type: "stop" } | { type: "tally"; tally: Tally; seconds: n
 /** The hostile child: closed-loop clients posting as fast as they can until told to stop. */
 async function flood(port: number, key: string, appSlug: string, clients: number): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
-  const bodies = bodiesFor(appSlug, 1_000);
+  const bodies = bodiesFor(appSlug, 1_000, 100);
   const tally = emptyTally();
   let stopping = false;
   process.on("message", (message: FloodMessage) => {
@@ -222,7 +226,7 @@ async function runSetting(host: NoisyNeighbourHost, setting: Setting): Promise<b
       owner: "hostile@example.com",
       project: "Hostile",
     });
-    const bodies = bodiesFor(victimSetup.appSlug, 1);
+    const bodies = bodiesFor(victimSetup.appSlug, 1, VICTIM_BATCH);
     await victim(port, victimSetup.key, bodies, WARMUP_SECONDS);
 
     const rounds: Round[] = [];
@@ -260,7 +264,7 @@ async function runSetting(host: NoisyNeighbourHost, setting: Setting): Promise<b
     host.say(`-- ${NOISY_NEIGHBOUR}, ${setting.name}: ${setting.describe}`);
     host.line(
       "victim",
-      `${VICTIM_RATE} batches/s of 100 records, open loop; ${HOSTILE_CLIENTS} hostile clients, closed loop`,
+      `${VICTIM_RATE} batches/s of ${VICTIM_BATCH} records, open loop; ${HOSTILE_CLIENTS} hostile clients, closed loop`,
     );
     host.line(
       "solo",

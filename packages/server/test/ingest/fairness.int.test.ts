@@ -133,6 +133,22 @@ describe("ingest admission per project and per key", () => {
     expect(await storedBatches(ctx)).toEqual({ f1: 100, f2: 100, v1: 100, v2: 100, f5: 100 });
   });
 
+  it("lets one of several requests arriving together through on a bucket just out of debt", async () => {
+    const clock = manualClock();
+    const ctx = await start({ INGEST_PROJECT_RATE: "100", INGEST_PROJECT_BURST: "100" }, clock);
+    const fx = await createIngestFixture(ctx);
+    expect(
+      (await postIngest(ctx, "requests", batchNamed("b1", 100), { key: fx.projectKey })).statusCode,
+    ).toBe(200);
+    // The bucket is at 0: not in debt. The first request through reserves the key's last batch
+    // (100 records), so the others are refused before their bodies are read — bodies that are
+    // not JSON, so a request that was read answers 400 instead.
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => postIngest(ctx, "requests", "{not json", { key: fx.projectKey })),
+    );
+    expect(answers.map((response) => response.statusCode).sort()).toEqual([400, 429, 429, 429, 429]);
+  });
+
   it("answers a key over INGEST_KEY_RATE 429 while another key of the same project is stored", async () => {
     const clock = manualClock();
     const ctx = await start({ INGEST_KEY_RATE: "50", INGEST_KEY_BURST: "100" }, clock);

@@ -69,6 +69,27 @@ describe("ingest admission", () => {
     expect(tryAdmit(() => admission.admit(principal("k1"), 1))).toBe("429 retry-after 1");
   });
 
+  it("reserves the key's last batch at the screen and charges the real size at admission", async () => {
+    const clock = clockAt(0);
+    const admission = createIngestAdmission(
+      { projectRate: 1, projectBurst: 300, keyRate: 1000, keyBurst: 1000 },
+      clock,
+    );
+    const key = principal("k1");
+    // Another key of the project, admitted without a screen: it reads the project's bucket.
+    const probe = principal("k2");
+    await admission.screen(key);
+    admission.admit(key, 100); // 300 → 200; the key's last batch is now 100
+    await admission.screen(key); // A reserves 100 → 100
+    await admission.screen(key); // B reserves 100 → 0, not in debt
+    await admission.screen(key); // C reserves 100 → -100: the next one would be refused
+    admission.admit(key, 50); // A: 100 back, 50 charged → -50
+    // B never reaches admission (a bad body, say): its 100 stays charged.
+    admission.admit(key, 50); // C: 100 back, 50 charged → 0
+    expect(tryAdmit(() => admission.admit(probe, 1))).toBe("admitted"); // 0 → -1
+    expect(tryAdmit(() => admission.admit(probe, 1))).toBe("429 retry-after 1");
+  });
+
   it("keeps projects apart, and refuses a key in debt whatever its project has left", async () => {
     const clock = clockAt(0);
     const admission = createIngestAdmission(
