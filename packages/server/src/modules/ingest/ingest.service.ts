@@ -172,8 +172,9 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
         `A batch holds at most ${limits.maxBatch} records; this one has ${records.length}. Nothing was stored.`,
       );
     }
-    if (records.length === 0) return { result: { accepted: 0, rejected: 0, errors: [] }, replayed: false };
+    // Before the empty case: admission takes back the reservation the request's screen made.
     if (input.admitted !== true) admission.admit(principal, records.length);
+    if (records.length === 0) return { result: { accepted: 0, rejected: 0, errors: [] }, replayed: false };
 
     const prepare = async (): Promise<PreparedAttempt> => {
       const apps =

@@ -126,7 +126,8 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
           if (servesHttpRequest(span)) requests.push(placed);
         }
       });
-      if (spans.length > 0) ingest.admit(principal, spans.length);
+      // Even an empty export: admission takes back the reservation its screen made.
+      ingest.admit(principal, spans.length);
       // Two tables, two writers: both inserts run at once. A 503 from either fails the export
       // (the exporter retries it), though the other table may have kept its rows (ADR 0012).
       const [storedSpans, storedRequests] = await Promise.all([
@@ -168,7 +169,7 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
           }
         }
       });
-      if (records.length > 0) ingest.admit(principal, records.length);
+      ingest.admit(principal, records.length);
       const stored = await store(records, (batch) =>
         ingest.acceptLogs({ principal, records: batch, admitted: true }),
       );
