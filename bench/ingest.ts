@@ -9,8 +9,9 @@
 // compared with a baseline inserting both rows of each. The spans' and OTLP's ratios must each be
 // at least the requests'.
 // Knobs: BENCH_ROUNDS (default 3), BENCH_SECONDS (default 15), BENCH_CLIENTS (default 64),
-// BENCH_WARMUP_SECONDS (default 3), BENCH_SCENARIOS (default "requests,spans,otlp"); INGEST_*
-// variables are passed on to the server.
+// BENCH_WARMUP_SECONDS (default 3), BENCH_SCENARIOS (default "requests,spans,otlp,noisy-neighbour";
+// the last is bench/noisy-neighbour.ts, on servers of its own); INGEST_* variables are passed on
+// to the server.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -46,6 +47,7 @@ import {
   type RowChunk,
 } from "../packages/server/src/stores/events/index.js";
 import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
+import { NOISY_NEIGHBOUR, runNoisyNeighbour } from "./noisy-neighbour.js";
 import { BATCH, otlpBody, requestRecords, spanRecords } from "./records.js";
 import { median } from "./stats.js";
 import { runWithAmplification } from "./amplification.js";
@@ -185,11 +187,16 @@ function passedThrough(): NodeJS.ProcessEnv {
   return env;
 }
 
-function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+/** `env`: the scenario's settings, under any INGEST_* knobs set for the bench run. */
+function startServer(
+  dataDir: string,
+  port: number,
+  env: Readonly<Record<string, string>> = {},
+): Promise<ChildProcess> {
   // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, CLI, "start"], {
-    env: { ...passedThrough(), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" },
+    env: { ...env, ...passedThrough(), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -443,20 +450,33 @@ function rotated<T>(items: readonly T[], round: number): T[] {
 
 const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
+const scenarioNames = () =>
+  (process.env.BENCH_SCENARIOS ?? `requests,spans,otlp,${NOISY_NEIGHBOUR}`)
+    .split(",")
+    .map((name) => name.trim());
+
 function selectedScenarios(): Scenario[] {
-  const names = (process.env.BENCH_SCENARIOS ?? "requests,spans,otlp").split(",").map((name) => name.trim());
+  const names = scenarioNames();
   const chosen = SCENARIOS.filter((scenario) => names.includes(scenario.name));
-  if (chosen.length === 0)
+  if (chosen.length === 0 && !names.includes(NOISY_NEIGHBOUR))
     throw new Error(`BENCH_SCENARIOS names none of ${SCENARIOS.map((s) => s.name).join(", ")}`);
   return chosen;
 }
 
 async function main(): Promise<number> {
+  const scenarios = selectedScenarios();
+  let code = scenarios.length > 0 ? await throughput(scenarios) : 0;
+  if (scenarioNames().includes(NOISY_NEIGHBOUR)) {
+    if (!(await runNoisyNeighbour({ startServer, freePort, idle, say, line }))) code = 1;
+  }
+  return code;
+}
+
+async function throughput(scenarios: readonly Scenario[]): Promise<number> {
   const dataDir = await mkdtemp(join(tmpdir(), "sightline-bench-"));
   let server: ChildProcess | undefined;
   try {
     const port = await freePort();
-    const scenarios = selectedScenarios();
     say(
       `bench:ingest: ${scenarios.map((s) => s.name).join(", ")}; ${CLIENTS} clients x ${BATCH}-record ` +
         `batches, ${ROUNDS} rounds of ${SECONDS} s each (+${WARMUP_SECONDS} s warm-up)`,

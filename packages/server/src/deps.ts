@@ -150,6 +150,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
         spansRetentionDays: config.retention.spansDays,
       },
       writer: config.ingest,
+      admission: config.ingest,
     });
     // Pushed after the events store, so closed before it: pending rows are stored first.
     closers.push(() => ingest.close());

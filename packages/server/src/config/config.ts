@@ -34,6 +34,14 @@ export interface Config {
     readonly flushIntervalMs: number;
     /** Rows waiting or being inserted (per table) beyond which batches get 503. */
     readonly maxPendingRows: number;
+    /** Fraction (0–1] of maxPendingRows (and bytes) one project may hold; beyond it 429. */
+    readonly projectPendingShare: number;
+    /** Records per second (average) and at once (burst) per project and per API key, enforced
+     *  by each instance on what it receives; beyond them 429. */
+    readonly projectRate: number;
+    readonly projectBurst: number;
+    readonly keyRate: number;
+    readonly keyBurst: number;
   };
   /** Days events are kept (the tables' TTL). */
   readonly retention: {
@@ -163,6 +171,33 @@ export const knobs: readonly Knob[] = [
     name: "INGEST_MAX_PENDING_ROWS",
     default: "100000",
     description: "Rows waiting to be stored (per table) beyond which ingest answers 503 + Retry-After.",
+  },
+  {
+    name: "INGEST_PROJECT_PENDING_SHARE",
+    default: "50",
+    description:
+      "Percent (1–100) of INGEST_MAX_PENDING_ROWS one project may hold; beyond it that project gets 429 while others still get in.",
+  },
+  {
+    name: "INGEST_PROJECT_RATE",
+    default: "200000",
+    description:
+      "Records per second one project may send to one instance, on average; beyond it 429 + Retry-After (per instance).",
+  },
+  {
+    name: "INGEST_PROJECT_BURST",
+    default: "200000",
+    description: "Records one project may send at once above its rate (the token bucket's size).",
+  },
+  {
+    name: "INGEST_KEY_RATE",
+    default: "200000",
+    description: "Records per second one API key may send to one instance, on average; beyond it 429.",
+  },
+  {
+    name: "INGEST_KEY_BURST",
+    default: "200000",
+    description: "Records one API key may send at once above its rate.",
   },
   {
     name: "REQUESTS_RETENTION_DAYS",
@@ -297,6 +332,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     flushRows: integer("INGEST_FLUSH_ROWS", 10_000, 1, 1_000_000),
     flushIntervalMs: integer("INGEST_FLUSH_INTERVAL_MS", 50, 1, 60_000),
     maxPendingRows: integer("INGEST_MAX_PENDING_ROWS", 100_000, 1, 100_000_000),
+    projectPendingShare: integer("INGEST_PROJECT_PENDING_SHARE", 50, 1, 100) / 100,
+    // Far above what one app sends, and above what one 2-core instance ingests (~100k records/s
+    // in bench:ingest): the defaults never throttle an honest app; operators lower them to fit.
+    projectRate: integer("INGEST_PROJECT_RATE", 200_000, 1, 100_000_000),
+    projectBurst: integer("INGEST_PROJECT_BURST", 200_000, 1, 100_000_000),
+    keyRate: integer("INGEST_KEY_RATE", 200_000, 1, 100_000_000),
+    keyBurst: integer("INGEST_KEY_BURST", 200_000, 1, 100_000_000),
   });
   const retention = Object.freeze({
     // The TTL is a DateTime (it ends in 2106): much longer retention would wrap into the past.

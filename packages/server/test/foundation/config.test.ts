@@ -156,6 +156,34 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads the per-project and per-key ingest limits and refuses bad values", () => {
+    expect(loadConfig({}).ingest).toMatchObject({
+      projectRate: 200_000,
+      projectBurst: 200_000,
+      keyRate: 200_000,
+      keyBurst: 200_000,
+      projectPendingShare: 0.5,
+    });
+    expect(
+      loadConfig({
+        INGEST_PROJECT_RATE: "5000",
+        INGEST_PROJECT_BURST: "20000",
+        INGEST_KEY_RATE: "1000",
+        INGEST_KEY_BURST: "3000",
+        INGEST_PROJECT_PENDING_SHARE: "25",
+      }).ingest,
+    ).toMatchObject({
+      projectRate: 5000,
+      projectBurst: 20_000,
+      keyRate: 1000,
+      keyBurst: 3000,
+      projectPendingShare: 0.25,
+    });
+    expect(() =>
+      loadConfig({ INGEST_PROJECT_RATE: "0", INGEST_KEY_BURST: "many", INGEST_PROJECT_PENDING_SHARE: "101" }),
+    ).toThrow(/INGEST_PROJECT_PENDING_SHARE[\s\S]*INGEST_PROJECT_RATE[\s\S]*INGEST_KEY_BURST/);
+  });
+
   it("documents every knob in the README configuration table", () => {
     const readme = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
     for (const knob of knobs) {

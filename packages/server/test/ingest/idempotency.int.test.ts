@@ -203,7 +203,8 @@ describe.each(metadataBackends())("Idempotency-Key on $name", (backend: Metadata
       clock,
       logger: ctx.deps.logger,
       limits: { maxBatch: 1000, requestsRetentionDays: 90, logsRetentionDays: 30, spansRetentionDays: 30 },
-      writer: { flushRows: 10_000, flushIntervalMs: 5, maxPendingRows: 100_000 },
+      writer: { flushRows: 10_000, flushIntervalMs: 5, maxPendingRows: 100_000, projectPendingShare: 0.5 },
+      admission: ctx.config.ingest,
     });
     const principal = await ingest.authenticate(fx.projectKey);
     const records = batch(["/lost-ack-1", "/lost-ack-2"]).requests;

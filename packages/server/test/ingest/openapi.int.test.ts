@@ -78,6 +78,7 @@ describe("ingest in the OpenAPI document", () => {
       "413",
       "415",
       "422",
+      "429",
       "503",
     ]);
   });
@@ -128,5 +129,20 @@ describe("ingest in the OpenAPI document", () => {
       ],
       required: ["app_id", "span_id", "timestamp", "trace_id"],
     });
+  });
+
+  it("documents the 429 of the per-project and per-key ingest limits on every ingest and OTLP route", async () => {
+    for (const path of [
+      "/api/v1/ingest/requests",
+      "/api/v1/ingest/logs",
+      "/api/v1/ingest/traces",
+      "/api/v1/otlp/v1/traces",
+      "/api/v1/otlp/v1/logs",
+    ]) {
+      const op = await operation(path);
+      expect(op.responses["429"], path).toMatchObject({
+        description: expect.stringContaining("rate_limited"),
+      });
+    }
   });
 });

@@ -42,10 +42,15 @@ export async function signInRemote(baseUrl: string, outboxDir: string, email: st
   throw new Error(`no sign-in e-mail for ${email} in ${outboxDir}`);
 }
 
-/** A signed-in owner with one project, one app and a project key. */
-export async function setUpRemoteIngest(baseUrl: string, outboxDir: string): Promise<RemoteIngest> {
-  const accessToken = await signInRemote(baseUrl, outboxDir, "bench@example.com");
-  const project = await call<{ slug: string }>(baseUrl, "/projects", { name: "Bench" }, accessToken);
+/** A signed-in owner with one project, one app and a project key (another `owner` and `project`
+ *  name give a second tenant on the same server). */
+export async function setUpRemoteIngest(
+  baseUrl: string,
+  outboxDir: string,
+  { owner = "bench@example.com", project: projectName = "Bench" } = {},
+): Promise<RemoteIngest> {
+  const accessToken = await signInRemote(baseUrl, outboxDir, owner);
+  const project = await call<{ slug: string }>(baseUrl, "/projects", { name: projectName }, accessToken);
   const app = await call<{ slug: string }>(
     baseUrl,
     `/projects/${project.slug}/apps`,

@@ -9,6 +9,7 @@ import {
   type EventsWriter,
   type EventsWriterOptions,
   WriterClosedError,
+  TenantOverShareError,
   WriterOverloadedError,
   type RowChunk,
 } from "../../src/stores/events/writer.js";
@@ -244,6 +245,19 @@ describe.each(eventsBackends())("events writer on $name", ({ options }) => {
     await w.close();
     await Promise.all([first, second]);
     expect(await count()).toBe(100);
+  });
+
+  it("holds each tenant to its share of the pending rows while others still get in; full is full", async () => {
+    const w = writer({ maxPendingRows: 200, tenantShare: 0.5, flushIntervalMs: 60_000 });
+    const held = [w.write(chunkOf(60), "flood"), w.write(chunkOf(40), "flood")];
+    await expect(w.write(chunkOf(10), "flood")).rejects.toBeInstanceOf(TenantOverShareError);
+    expect(w.stats().overShareBatches).toBe(1);
+    // Another tenant is queued beside it, up to the writer's own bound, which is a 503 for all.
+    held.push(w.write(chunkOf(90), "victim"));
+    await expect(w.write(chunkOf(20), "other")).rejects.toBeInstanceOf(WriterOverloadedError);
+    await w.close();
+    await Promise.all(held);
+    expect(await count()).toBe(190);
   });
 
   it("admits any batch while idle, so a bound below one batch cannot lock ingest out", async () => {

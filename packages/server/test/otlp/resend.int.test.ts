@@ -97,7 +97,8 @@ describe("a resent OTLP export", () => {
       clock: ctx.deps.clock,
       logger: ctx.deps.logger,
       limits: { maxBatch: 1000, requestsRetentionDays: 90, logsRetentionDays: 30, spansRetentionDays: 30 },
-      writer: { flushRows: 10_000, flushIntervalMs: 5, maxPendingRows: 100_000 },
+      writer: { flushRows: 10_000, flushIntervalMs: 5, maxPendingRows: 100_000, projectPendingShare: 0.5 },
+      admission: ctx.config.ingest,
     });
     const otlp = createOtlpService({ ingest, directory: ctx.deps.resources.ingestDirectory, maxBatch: 1000 });
     const principal = await ingest.authenticate(fx.projectKey);

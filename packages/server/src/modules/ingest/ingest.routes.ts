@@ -44,7 +44,7 @@ const IdempotencyHeaders = Type.Object({
 });
 
 const problems = {
-  ...problemResponses(400, 401, 409, 413, 415, 503),
+  ...problemResponses(400, 401, 409, 413, 415, 429, 503),
   // Every record rejected: the problem carries the per-record errors.
   422: IngestRejectedProblemSchema,
 };
@@ -58,7 +58,9 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
   // Before the body is read: an unauthenticated client costs no parsing or decompression.
   app.addHook("onRequest", async (request) => {
     const header = request.headers["x-api-key"];
-    principals.set(request, await ingest.authenticate(Array.isArray(header) ? header[0] : header));
+    const principal = await ingest.authenticate(Array.isArray(header) ? header[0] : header);
+    await ingest.screen(principal);
+    principals.set(request, principal);
   });
 
   const input = (request: FastifyRequest, records: readonly unknown[]): BatchInput => {
@@ -94,7 +96,9 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
     `${INGEST_LIMITS.recordValues} JSON values in one record (fields, header and attribute entries, ` +
     "everything nested). Fields a record has beyond those documented " +
     "are ignored and named once in `ignored_fields`. The answer comes once the accepted " +
-    "records are stored; 503 with Retry-After means nothing of the batch was stored.";
+    "records are stored. 429 with Retry-After: the project or the key is over its ingest rate or its share of " +
+    "the rows waiting to be stored (INGEST_PROJECT_RATE, INGEST_KEY_RATE, INGEST_PROJECT_PENDING_SHARE); 503 " +
+    "with Retry-After: the server is at capacity. Either way nothing of the batch was stored.";
 
   app.post(
     "/ingest/requests",

@@ -1,6 +1,7 @@
 // Ingest: authenticates API keys, runs each batch through the pipeline, hands its rows to the
 // table's buffered writer and answers once they are stored; Idempotency-Key retries get the
 // first answer again. Endpoints and environments are registered only after the rows are stored.
+// Each batch is admitted first against its project's and key's rates (ingest.admission.ts).
 // Requests, logs and spans share every step; only their record kind differs.
 import { INGEST_LIMITS, type IngestResult } from "@sightline/contracts";
 import type { Logger } from "pino";
@@ -12,6 +13,7 @@ import {
   EventsStoreError,
   type EventsTable,
   type EventsWriter,
+  TenantOverShareError,
   WriterClosedError,
   WriterOverloadedError,
   type WriterStats,
@@ -21,6 +23,7 @@ import type {
   IngestIdempotencyRepo,
 } from "../../stores/metadata/repos/ingest-idempotency.repo.js";
 import type { IngestDirectory, KeyPrincipal } from "./directory.js";
+import { type AdmissionLimits, createIngestAdmission } from "./ingest.admission.js";
 import { createIdempotencyGate, type PreparedAttempt, type StoredAnswer } from "./ingest.idempotency.js";
 import {
   type BatchContext,
@@ -46,6 +49,8 @@ export interface WriterSettings {
   readonly flushRows: number;
   readonly flushIntervalMs: number;
   readonly maxPendingRows: number;
+  /** The fraction (0–1] of the pending rows one project may hold (INGEST_PROJECT_PENDING_SHARE). */
+  readonly projectPendingShare: number;
 }
 
 export interface IngestServiceOptions {
@@ -56,6 +61,7 @@ export interface IngestServiceOptions {
   readonly logger: Logger;
   readonly limits: IngestLimits;
   readonly writer: WriterSettings;
+  readonly admission: AdmissionLimits;
 }
 
 export interface BatchInput {
@@ -63,6 +69,8 @@ export interface BatchInput {
   readonly records: readonly unknown[];
   /** The Idempotency-Key header and the SHA-256 of the decompressed body, when a key was sent. */
   readonly idempotency?: { readonly key: string; readonly bodyHash: string } | undefined;
+  /** True when the caller already admitted these records (`admit`, once per OTLP export). */
+  readonly admitted?: boolean;
 }
 
 export interface BatchOutcome {
@@ -74,6 +82,13 @@ export interface BatchOutcome {
 export interface IngestService {
   /** The key's principal; 401 when it is missing, unknown or revoked. */
   authenticate(rawKey: string | undefined): Promise<KeyPrincipal>;
+  /** 429 (`rate_limited`, answered after a second) before a body is read when the key's project
+   *  or the key is over its ingest rate; the accept methods check again with the batch's size. */
+  screen(principal: KeyPrincipal): Promise<void>;
+  /** Charges `records` to the project's and key's rates, or 429: for callers of acceptPlaced,
+   *  once per request before any of it is stored (the accept methods for posted batches admit
+   *  themselves). */
+  admit(principal: KeyPrincipal, records: number): void;
   acceptRequests(input: BatchInput): Promise<BatchOutcome>;
   acceptLogs(input: BatchInput): Promise<BatchOutcome>;
   /**
@@ -85,7 +100,8 @@ export interface IngestService {
   /**
    * Stores inputs the server built itself (an OTLP export's spans) as rows of `kind`'s table:
    * placed already, so no schema pass; the same limits, checks, writer and answers as a posted
-   * batch of that table. No Idempotency-Key: OTLP has none.
+   * batch of that table. No Idempotency-Key: OTLP has none. Not admitted here: the caller
+   * admits its whole request first (`admit`).
    */
   acceptPlaced<I extends PlacedInput, Column extends string>(
     principal: KeyPrincipal,
@@ -114,6 +130,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
       flushIntervalMs: options.writer.flushIntervalMs,
       maxPendingRows: options.writer.maxPendingRows,
       maxPendingBytes: MAX_PENDING_BYTES,
+      tenantShare: options.writer.projectPendingShare,
       logger,
     });
   const kinds = {
@@ -125,6 +142,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
     logs: { kind: logKind, writer: writerFor(logKind), retentionDays: limits.logsRetentionDays },
     spans: { kind: spanKind, writer: writerFor(spanKind), retentionDays: limits.spansRetentionDays },
   };
+  const admission = createIngestAdmission(options.admission, clock);
   const idempotency = createIdempotencyGate({
     repo: options.idempotencyRepo,
     clock,
@@ -158,6 +176,8 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
         `A batch holds at most ${limits.maxBatch} records; this one has ${records.length}. Nothing was stored.`,
       );
     }
+    // Before the empty case: admission takes back the reservation the request's screen made.
+    if (input.admitted !== true) admission.admit(principal, records.length);
     if (records.length === 0) return { result: { accepted: 0, rejected: 0, errors: [] }, replayed: false };
 
     const prepare = async (): Promise<PreparedAttempt> => {
@@ -182,7 +202,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
         commit: () =>
           resendable
             ? storeOnce(entry, principal.project.id, batch)
-            : store(entry.writer, entry.kind.name, batch),
+            : store(entry.writer, entry.kind.name, principal.project.id, batch),
       };
     };
 
@@ -205,10 +225,15 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
   }
 
   /** Writes the batch's rows (whole, in one insert), then registers what it discovered. */
-  async function store(writer: EventsWriter, member: RecordKindName, batch: PreparedBatch): Promise<void> {
+  async function store(
+    writer: EventsWriter,
+    member: RecordKindName,
+    projectId: string,
+    batch: PreparedBatch,
+  ): Promise<void> {
     if (batch.chunk === null) return;
     try {
-      await writer.write(batch.chunk);
+      await writer.write(batch.chunk, projectId);
     } catch (error) {
       throw storeFailure(error, member, batch);
     }
@@ -232,7 +257,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
     const attempt = (async () => {
       // A failed lookup stores: a duplicate is better than a lost batch.
       if (await probeStored(events, table, projectId, probe).catch(() => false)) return;
-      await store(entry.writer, entry.kind.name, batch);
+      await store(entry.writer, entry.kind.name, projectId, batch);
     })();
     storing.set(key, attempt);
     try {
@@ -264,6 +289,8 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
       if (principal === null) throw new AppError("authentication_error", BAD_KEY);
       return principal;
     },
+    screen: (principal) => admission.screen(principal),
+    admit: (principal, records) => admission.admit(principal, records),
     acceptRequests: (input) => acceptRecords(kinds.requests, input),
     acceptLogs: (input) => acceptRecords(kinds.logs, input),
     acceptSpans: (input) => acceptRecords(kinds.spans, input),
@@ -275,7 +302,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
       }
       return accept(
         entry,
-        { principal, records: inputs },
+        { principal, records: inputs, admitted: true },
         false,
         (context) => preparePlacedBatchInSlices(kind, inputs, context),
         kind.rowId !== undefined,
@@ -328,7 +355,8 @@ function answerWith(answer: StoredAnswer, replayed: boolean): BatchOutcome {
 /**
  * Why the store did not take the batch, as the client should hear it: 422 when the engine refused
  * the batch's own rows (the first line, well-formed input and per-record checks, should make that
- * impossible; retrying will not help), 503 + Retry-After for capacity, shutdown and outages.
+ * impossible; retrying will not help), 429 + Retry-After when the project holds its share of the
+ * writer, 503 + Retry-After for capacity, shutdown and outages.
  * Nothing of the batch was stored either way.
  */
 function storeFailure(error: unknown, member: string, batch: PreparedBatch): unknown {
@@ -344,6 +372,14 @@ function storeFailure(error: unknown, member: string, batch: PreparedBatch): unk
       `The events store refused ${index === undefined ? "this batch" : `record ${index}`} (${reason}); ` +
         "nothing of the batch was stored, and resending it unchanged will fail again.",
       { errors: [...batch.errors, ...refused].slice(0, INGEST_LIMITS.listedErrors), cause: error },
+    );
+  }
+  if (error instanceof TenantOverShareError) {
+    return new AppError(
+      "rate_limited",
+      "This project holds its share of the rows waiting to be stored (INGEST_PROJECT_PENDING_SHARE); " +
+        "nothing from this batch was stored. Retry after the Retry-After delay.",
+      { headers: { "retry-after": "1" }, cause: error },
     );
   }
   if (error instanceof WriterOverloadedError) {

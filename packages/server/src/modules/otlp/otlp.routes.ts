@@ -49,7 +49,7 @@ const PartialSuccess = (counter: string, example: number) =>
     },
   );
 
-const problems = problemResponses(400, 401, 413, 415, 503);
+const problems = problemResponses(400, 401, 413, 415, 429, 503);
 
 /** OTLP_LIMITS as the route descriptions list them. */
 const limitsText = Object.entries(OTLP_LIMITS)
@@ -81,7 +81,9 @@ export async function otlpRoutes(app: App, options: OtlpRoutesOptions): Promise<
   // Before the body is read: an unauthenticated client costs no parsing or decompression.
   app.addHook("onRequest", async (request) => {
     const header = request.headers["x-api-key"];
-    principals.set(request, await otlp.authenticate(Array.isArray(header) ? header[0] : header));
+    const principal = await otlp.authenticate(Array.isArray(header) ? header[0] : header);
+    await otlp.screen(principal);
+    principals.set(request, principal);
   });
 
   /** The body as parsed; a request without one (no content type, or no bytes) is an empty
@@ -121,8 +123,10 @@ export async function otlpRoutes(app: App, options: OtlpRoutesOptions): Promise<
     `${mapping} Items that cannot be stored are counted in \`partialSuccess\` with the reasons; an export ` +
     `larger than ${options.maxBatch} records (INGEST_MAX_BATCH) is stored in several inserts. 400: the body ` +
     "is not an export request (do not retry); 413: the body is too large, or the export holds more than a " +
-    `cap allows (problem member \`limit\` names it): ${limitsText} (nothing is stored); 503 with ` +
-    "Retry-After: at capacity, retry (see the README on trace exports).";
+    `cap allows (problem member \`limit\` names it): ${limitsText} (nothing is stored); 429 with Retry-After: ` +
+    "the project or key is over its ingest rate or share (INGEST_PROJECT_RATE, INGEST_KEY_RATE, " +
+    "INGEST_PROJECT_PENDING_SHARE), retry later; 503 with Retry-After: the server is at capacity, retry " +
+    "(see the README on trace exports).";
 
   const bodyDoc = (member: string) => ({
     content: {

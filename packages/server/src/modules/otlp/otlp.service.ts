@@ -1,6 +1,7 @@
 // OpenTelemetry in: turns decoded OTLP exports into Sightline rows and records (span rows, request
 // rows of server spans, log records) and stores them through the ingest service, so OTLP data
-// meets the same keys, app rules, limits, writers and backpressure as /ingest. Answers with what
+// meets the same keys, app rules, rates, limits, writers and backpressure as /ingest (an export is
+// admitted against its project's and key's rates once, before any of it is stored). Answers with what
 // OTLP wants to hear: how many items were rejected and why. Apps are never created here:
 // `service.name` must name an app the key may write to.
 import { AppError } from "../../errors.js";
@@ -42,6 +43,8 @@ export interface ExportOutcome {
 export interface OtlpService {
   /** The key's principal; 401 when it is missing, unknown or revoked. */
   authenticate(rawKey: string | undefined): Promise<KeyPrincipal>;
+  /** 429 before the body is read when the key's project or the key is over its ingest rate. */
+  screen(principal: KeyPrincipal): Promise<void>;
   /** Decodes an ExportTraceServiceRequest (400 when it is none) and stores what it can. */
   exportTraces(principal: KeyPrincipal, payload: OtlpPayload): Promise<ExportOutcome>;
   /** Decodes an ExportLogsServiceRequest (400 when it is none) and stores what it can. */
@@ -103,6 +106,7 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
 
   return {
     authenticate: (rawKey) => ingest.authenticate(rawKey),
+    screen: (principal) => ingest.screen(principal),
 
     async exportTraces(principal, payload) {
       const data = decodeTraces(payload.bytes, payload.encoding);
@@ -124,6 +128,8 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
           if (servesHttpRequest(span)) requests.push(placed);
         }
       });
+      // Even an empty export: admission takes back the reservation its screen made.
+      ingest.admit(principal, spans.length);
       // Two tables, two writers: both inserts run at once. A 503 from either fails the export
       // (the exporter retries it), though the other table may have kept its rows (ADR 0012).
       const [storedSpans, storedRequests] = await Promise.all([
@@ -165,7 +171,10 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
           }
         }
       });
-      const stored = await store(records, (batch) => ingest.acceptLogs({ principal, records: batch }));
+      ingest.admit(principal, records.length);
+      const stored = await store(records, (batch) =>
+        ingest.acceptLogs({ principal, records: batch, admitted: true }),
+      );
       for (const error of stored.errors)
         reasons.add(`a log record was rejected: ${fieldOf(error.pointer)} ${error.message}`);
       return reasons.outcome(refused + stored.rejected);

@@ -21,6 +21,7 @@ export {
   type EventsWriter,
   type EventsWriterOptions,
   type RowChunk,
+  TenantOverShareError,
   WriterClosedError,
   WriterOverloadedError,
   type WriterStats,

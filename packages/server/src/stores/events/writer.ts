@@ -2,7 +2,8 @@
 // together and go out as one insert, so the engine sees few large inserts (one part each)
 // instead of one small insert per request. Up to the executor's insertLanes inserts run at once.
 // A batch's promise settles with the insert that holds all of its rows; a batch is never split
-// across inserts.
+// across inserts. No tenant may hold more than its share of the pending rows and bytes, so one
+// project's flood leaves room for the others.
 import type { Logger } from "pino";
 import { type EventsExecutor, EventsStoreError } from "./executor.js";
 import type { EventsTable } from "./tables/index.js";
@@ -26,6 +27,9 @@ export interface EventsWriterOptions {
   /** Rows waiting or being inserted beyond which new batches are refused instead of queued. */
   readonly maxPendingRows: number;
   readonly maxPendingBytes: number;
+  /** The fraction (0–1] of maxPendingRows and maxPendingBytes one tenant may hold; beyond it
+   *  its batches are refused with TenantOverShareError while others still get in. Default 1. */
+  readonly tenantShare?: number;
   readonly logger: Logger;
 }
 
@@ -36,13 +40,17 @@ export interface WriterStats {
   readonly inserts: number;
   readonly failedRows: number;
   readonly refusedBatches: number;
+  /** Batches refused because their tenant held its share of the pending rows or bytes. */
+  readonly overShareBatches: number;
 }
 
 export interface EventsWriter {
   readonly table: string;
   /** Resolves once the insert holding every row of `chunk` has succeeded; rejects with
-   *  WriterOverloadedError, WriterClosedError or the store's EventsStoreError otherwise. */
-  write(chunk: RowChunk): Promise<void>;
+   *  TenantOverShareError, WriterOverloadedError, WriterClosedError or the store's
+   *  EventsStoreError otherwise. `tenant` is whose rows they are (the project; default one
+   *  shared tenant). */
+  write(chunk: RowChunk, tenant?: string): Promise<void>;
   stats(): WriterStats;
   /** Refuses new batches, inserts everything waiting, and resolves when nothing is left. */
   close(): Promise<void>;
@@ -53,6 +61,15 @@ export class WriterOverloadedError extends Error {
   constructor(table: string) {
     super(`The ${table} writer is at capacity`);
     this.name = "WriterOverloadedError";
+  }
+}
+
+/** The tenant already holds its share of the pending rows: it should slow down (429 +
+ *  Retry-After), while the writer still takes other tenants' batches. */
+export class TenantOverShareError extends Error {
+  constructor(table: string) {
+    super(`The tenant holds its share of the ${table} writer's pending rows`);
+    this.name = "TenantOverShareError";
   }
 }
 
@@ -86,7 +103,20 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
   let lastStartedAt = Number.NEGATIVE_INFINITY;
   let closing = false;
   let closed: Promise<void> | undefined;
-  const counters = { insertedRows: 0, inserts: 0, failedRows: 0, refusedBatches: 0 };
+  const counters = { insertedRows: 0, inserts: 0, failedRows: 0, refusedBatches: 0, overShareBatches: 0 };
+  /** Rows and bytes waiting or being inserted, per tenant that has any. */
+  const held = new Map<string, { rows: number; bytes: number }>();
+  const share = options.tenantShare ?? 1;
+  const tenantRows = Math.max(1, Math.floor(options.maxPendingRows * share));
+  const tenantBytes = Math.max(1, Math.floor(options.maxPendingBytes * share));
+
+  function release(tenant: string, chunk: RowChunk): void {
+    const holding = held.get(tenant);
+    if (holding === undefined) return;
+    holding.rows -= chunk.rowCount;
+    holding.bytes -= chunk.body.length;
+    if (holding.rows <= 0 && holding.bytes <= 0) held.delete(tenant);
+  }
 
   /**
    * Starts an insert when one is due and a lane is free, otherwise arms the timer. Due means:
@@ -197,7 +227,7 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
 
   return {
     table,
-    write(chunk) {
+    write(chunk, tenant = "") {
       if (closing) return Promise.reject(new WriterClosedError(table));
       const pendingRows = queuedRows + insertingRows;
       const pendingBytes = queuedBytes + insertingBytes;
@@ -210,8 +240,33 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
         counters.refusedBatches += 1;
         return Promise.reject(new WriterOverloadedError(table));
       }
+      // Likewise a tenant holding nothing may always send one batch. A full writer is the
+      // server's answer (above); a tenant over its share while there is room is its own.
+      const holding = held.get(tenant);
+      if (
+        holding !== undefined &&
+        (holding.rows + chunk.rowCount > tenantRows || holding.bytes + chunk.body.length > tenantBytes)
+      ) {
+        counters.overShareBatches += 1;
+        return Promise.reject(new TenantOverShareError(table));
+      }
+      if (holding === undefined) held.set(tenant, { rows: chunk.rowCount, bytes: chunk.body.length });
+      else {
+        holding.rows += chunk.rowCount;
+        holding.bytes += chunk.body.length;
+      }
       return new Promise<void>((resolve, reject) => {
-        queue.push({ chunk, resolve, reject });
+        queue.push({
+          chunk,
+          resolve: () => {
+            release(tenant, chunk);
+            resolve();
+          },
+          reject: (error) => {
+            release(tenant, chunk);
+            reject(error);
+          },
+        });
         queuedRows += chunk.rowCount;
         queuedBytes += chunk.body.length;
         pump();
