@@ -36,13 +36,13 @@ export function observeIngest(service: IngestService, metrics: Metrics): IngestS
 /** Why a batch was refused whole; every one of its records counts under this reason. */
 export function rejectReasonOf(error: unknown): RejectReason {
   if (!(error instanceof AppError)) return "other";
+  // Any 429: rate limits and ingest quotas alike, whatever their code.
+  if (error.status === 429) return "rate_limited";
   switch (error.code) {
     case "validation_error":
       return error.cause instanceof EventsStoreError ? "store_refused" : "invalid";
     case "payload_too_large":
       return "too_large";
-    case "rate_limited":
-      return "rate_limited";
     case "service_unavailable":
       return error.cause instanceof WriterOverloadedError ? "overloaded" : "unavailable";
     default:

@@ -152,6 +152,30 @@ describe.each(metadataBackends())("metrics on $name", (backend: MetadataBackend)
     ).toBe(1);
   });
 
+  it("times the probe settling an interrupted Idempotency-Key attempt under the ingest class", async () => {
+    const url = "/api/v1/ingest/requests";
+    const body = { requests: records(2) };
+    const first = await post(url, body, { "idempotency-key": "k-probe" });
+    expect(first.statusCode, first.body).toBe(200);
+    // What a process killed between its insert and recording the answer leaves behind.
+    await fx.ctx.deps.metadata.db
+      .updateTable("ingest_idempotency_keys")
+      .set({ state: "pending", owner: "a-process-that-died" })
+      .where("idempotency_key", "=", "k-probe")
+      .execute();
+    const before = await scrape();
+    const again = await post(url, body, { "idempotency-key": "k-probe" });
+    expect(again.headers["idempotent-replayed"]).toBe("true");
+
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string>) =>
+      after.value(name, labels) - before.value(name, labels);
+    expect(moved("sightline_events_query_duration_seconds_count", { class: "ingest", outcome: "ok" })).toBe(
+      1,
+    );
+    expect(moved("sightline_ingest_records_accepted_total", { kind: "requests" })).toBe(0);
+  });
+
   it("times dashboard reads under their class, and labels answers by route pattern only", async () => {
     const before = await scrape();
     const list = await fx.owner.get(`${P}/data/requests`);
