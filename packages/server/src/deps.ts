@@ -41,9 +41,10 @@ import {
   type EventsExecutor,
   loadEngineTimeZones,
   migrateEvents,
+  observeExecutor,
   openEventsExecutor,
+  type QueryClass,
 } from "./stores/events/index.js";
-import { observeExecutor, type QueryClass } from "./stores/events/observed.js";
 import { createRateLimitsRepo, type MetadataStore, openMetadataStore } from "./stores/metadata/index.js";
 import { createIngestIdempotencyRepo } from "./stores/metadata/repos/ingest-idempotency.repo.js";
 

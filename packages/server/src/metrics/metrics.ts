@@ -4,8 +4,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Clock } from "../clock.js";
 import type { AlertsBacklog, AlertsObserver } from "../modules/alerts/index.js";
-import type { WriterStats } from "../stores/events/index.js";
-import type { EventsObserver } from "../stores/events/observed.js";
+import type { EventsObserver, WriterStats } from "../stores/events/index.js";
 
 /** Why ingested records were not stored: a closed set, so it can label a series. */
 export type RejectReason =

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAlertsFixture, type AlertsFixture, created } from "../alerts/helpers.js";
+import type { IngestIdempotencyTable } from "../../src/stores/metadata/repos/ingest-idempotency.repo.js";
 import { createTestContext } from "../support/app.js";
 import { type MetadataBackend, metadataBackends } from "../support/metadata.js";
 import { expectProblem } from "../support/problem.js";
@@ -159,6 +160,7 @@ describe.each(metadataBackends())("metrics on $name", (backend: MetadataBackend)
     expect(first.statusCode, first.body).toBe(200);
     // What a process killed between its insert and recording the answer leaves behind.
     await fx.ctx.deps.metadata.db
+      .withTables<{ ingest_idempotency_keys: IngestIdempotencyTable }>()
       .updateTable("ingest_idempotency_keys")
       .set({ state: "pending", owner: "a-process-that-died" })
       .where("idempotency_key", "=", "k-probe")
