@@ -13,6 +13,7 @@ import { dashboardPlugin } from "./http/dashboard.plugin.js";
 import { errorsPlugin, sendProblem } from "./http/errors.plugin.js";
 import { registerGracefulClose } from "./http/graceful-close.js";
 import { registerHostRequired } from "./http/host-header.js";
+import { metricsPlugin } from "./http/metrics.plugin.js";
 import { API_PREFIX, openApiPlugin } from "./http/openapi.plugin.js";
 import { REQUEST_ID_HEADER, requestIdFor } from "./http/request-id.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
@@ -78,6 +79,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerGracefulClose(app);
 
   await app.register(errorsPlugin);
+  await app.register(metricsPlugin, { metrics: deps.metrics, token: deps.config.metricsToken });
   await app.register(openApiPlugin);
   const { publicUrl, publicOrigins: allowedOrigins } = deps.config;
   await app.register(bearerAuthPlugin, {

@@ -29,15 +29,21 @@ import { createMembersService, type MembersService } from "./modules/members/ind
 import { createHealthService, type HealthService } from "./modules/meta/index.js";
 import { createRateLimiter, type RateLimiter } from "./modules/rate-limits/index.js";
 import { createUsersService, type UsersService } from "./modules/users/index.js";
+import { createMetrics, type Metrics, observeIngest } from "./metrics/index.js";
 import { createResourceServices, type ResourceServices } from "./resources.js";
 import { loadOrCreateSecret } from "./secrets.js";
 import {
+  API_LOGS,
+  API_REQUESTS,
+  API_SPANS,
   applyRetention,
   applyTableSettings,
   type EventsExecutor,
   loadEngineTimeZones,
   migrateEvents,
+  observeExecutor,
   openEventsExecutor,
+  type QueryClass,
 } from "./stores/events/index.js";
 import { createRateLimitsRepo, type MetadataStore, openMetadataStore } from "./stores/metadata/index.js";
 import { createIngestIdempotencyRepo } from "./stores/metadata/repos/ingest-idempotency.repo.js";
@@ -79,6 +85,8 @@ export interface Deps {
   readonly analytics: AnalyticsService;
   /** Alert rules, channels, the evaluator (started by the server) and notification delivery. */
   readonly alerts: AlertsModule;
+  /** This server's Prometheus registry and what records into it (served by GET /metrics). */
+  readonly metrics: Metrics;
   /** Flushes pending writes and closes every store; safe to call twice. */
   close(): Promise<void>;
 }
@@ -103,6 +111,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
   const { logger } = options;
   const clock = options.clock ?? systemClock;
   const closers: Array<() => Promise<void>> = [];
+  const metrics = createMetrics({ clock, processMetrics: config.metricsToken !== undefined });
   try {
     const jwtSecret = loadOrCreateSecret(config.jwtSecret, config.paths.jwtSecret);
 
@@ -137,21 +146,26 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     const tuned = await applyTableSettings(events);
     if (tuned.length > 0)
       logger.info({ tables: tuned, settings: events.tableSettings }, "events table settings applied");
-    const ingest = createIngestService({
-      directory: resources.ingestDirectory,
-      events,
-      idempotencyRepo: createIngestIdempotencyRepo(metadata.db),
-      clock,
-      logger,
-      limits: {
-        maxBatch: config.ingest.maxBatch,
-        requestsRetentionDays: config.retention.requestsDays,
-        logsRetentionDays: config.retention.logsDays,
-        spansRetentionDays: config.retention.spansDays,
-      },
-      writer: config.ingest,
-      admission: config.ingest,
-    });
+    // Each consumer sees the store through its own view, so query times carry who asked.
+    const eventsFor = (queryClass: QueryClass) => observeExecutor(events, metrics.events, queryClass);
+    const ingest = observeIngest(
+      createIngestService({
+        directory: resources.ingestDirectory,
+        events: eventsFor("ingest"),
+        idempotencyRepo: createIngestIdempotencyRepo(metadata.db),
+        clock,
+        logger,
+        limits: {
+          maxBatch: config.ingest.maxBatch,
+          requestsRetentionDays: config.retention.requestsDays,
+          logsRetentionDays: config.retention.logsDays,
+          spansRetentionDays: config.retention.spansDays,
+        },
+        writer: config.ingest,
+        admission: config.ingest,
+      }),
+      metrics,
+    );
     // Pushed after the events store, so closed before it: pending rows are stored first.
     closers.push(() => ingest.close());
 
@@ -200,15 +214,15 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
 
     const { apps } = resources;
     const data = createDataService({
-      events,
+      events: eventsFor("dashboard"),
       apps,
       clock,
       requestsRetentionDays: config.retention.requestsDays,
     });
-    const analytics = createAnalyticsService({ events, apps, users, clock });
+    const analytics = createAnalyticsService({ events: eventsFor("dashboard"), apps, users, clock });
     const alerts = createAlertsModule({
       db: metadata.db,
-      events,
+      events: eventsFor("alerts"),
       clock,
       logger,
       audit: auditTrail,
@@ -221,10 +235,23 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       deliveryBounds: config.alerts.delivery,
       ingestFlushIntervalMs: config.ingest.flushIntervalMs,
       ...(options.alertRetryDelaysMs === undefined ? {} : { retryDelaysMs: options.alertRetryDelaysMs }),
+      observer: metrics.alerts,
     });
     // Pushed after the mail queue, so closed before it and the stores: a pass under way finishes
     // and the evaluator's lease is released for another instance at once.
     closers.push(() => alerts.close());
+    metrics.watch({
+      pendingRows: () => {
+        const stats = ingest.stats();
+        return {
+          [API_REQUESTS.name]: stats.requests,
+          [API_LOGS.name]: stats.logs,
+          [API_SPANS.name]: stats.spans,
+        };
+      },
+      alertsBacklog: () => alerts.backlog(),
+      onSourceError: (source, error) => logger.warn({ err: error, source }, "a metrics source failed"),
+    });
 
     let closing: Promise<void> | undefined;
     return {
@@ -259,6 +286,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       data,
       analytics,
       alerts,
+      metrics,
       close() {
         closing ??= closeAll(closers, logger);
         return closing;

@@ -63,6 +63,8 @@ export interface Config {
       readonly perChannel: number;
     };
   };
+  /** Bearer token of GET /metrics (Prometheus); undefined: the route answers 404. */
+  readonly metricsToken: string | undefined;
   /** Files and folders under dataDir; derived, not configurable one by one. */
   readonly paths: {
     readonly sqlite: string;
@@ -249,6 +251,12 @@ export const knobs: readonly Knob[] = [
     default: "2",
     description: "At most this many sends at once to one notification channel (1–256).",
   },
+  {
+    name: "METRICS_TOKEN",
+    default: "(unset: /metrics answers 404)",
+    description:
+      "At least 16 characters: serves Prometheus metrics at `GET /metrics` to `Authorization: Bearer <token>` (see docs/metrics.md).",
+  },
 ];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -360,6 +368,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     }),
   });
 
+  const metricsToken = read("METRICS_TOKEN");
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    fail("METRICS_TOKEN", "must be at least 16 characters without spaces (or unset to disable /metrics)", 0);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -379,6 +392,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     ingest,
     retention,
     alerts,
+    metricsToken,
     paths: Object.freeze({
       sqlite: resolve(dataDir, "sightline.sqlite"),
       chdb: resolve(dataDir, "events"),

@@ -105,6 +105,8 @@ describe("loadConfig", () => {
     ["REQUESTS_RETENTION_DAYS", "36500"],
     ["LOGS_RETENTION_DAYS", "0"],
     ["INGEST_MAX_BATCH", "lots"],
+    ["METRICS_TOKEN", "too-short"],
+    ["METRICS_TOKEN", "sixteen chars but spaced"],
   ])("stops on an invalid %s (%s) naming the variable", (name, value) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);

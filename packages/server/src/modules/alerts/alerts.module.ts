@@ -2,13 +2,16 @@
 // evaluator with its lease-holding scheduler, and the outbox's delivery worker. One close().
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import type { Clock } from "../../clock.js";
+import { type Clock, toIsoTimestamp } from "../../clock.js";
 import type { EventsExecutor } from "../../stores/events/index.js";
+import { createAlertRulesRepo } from "../../stores/metadata/repos/alert-rules.repo.js";
 import { createLeasesRepo } from "../../stores/metadata/repos/leases.repo.js";
+import { createNotificationDeliveriesRepo } from "../../stores/metadata/repos/notification-deliveries.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
 import type { AuditTrail } from "../audit/index.js";
 import type { MailTransport } from "../auth/index.js";
 import type { RateLimiter } from "../rate-limits/index.js";
+import { type AlertsBacklog, type AlertsObserver, unobserved } from "./alerts.observer.js";
 import { type ChannelsService, createChannelsService } from "./channels.service.js";
 import { createDeliveryWorker, type DeliveryBounds, type DeliveryWorker } from "./deliveries.worker.js";
 import { createEvaluator, type Evaluator } from "./evaluator.js";
@@ -35,6 +38,8 @@ export interface AlertsModuleDeps {
   readonly ingestFlushIntervalMs: number;
   /** Pauses between delivery attempts (tests shorten them). */
   readonly retryDelaysMs?: readonly number[];
+  /** Told of every evaluation pass and notification attempt (the server's metrics). */
+  readonly observer?: AlertsObserver;
 }
 
 export interface AlertsModule {
@@ -43,6 +48,8 @@ export interface AlertsModule {
   readonly evaluator: Evaluator;
   readonly scheduler: AlertScheduler;
   readonly deliveries: DeliveryWorker;
+  /** Evaluation recency and outbox depth, as of now (read when metrics are scraped). */
+  backlog(): Promise<AlertsBacklog>;
   /** Starts ticking (the server does; tests tick by hand). */
   start(): void;
   /** Stops the scheduler (releasing its lease) and the delivery worker. */
@@ -52,12 +59,14 @@ export interface AlertsModule {
 export function createAlertsModule(deps: AlertsModuleDeps): AlertsModule {
   const { db, clock, logger } = deps;
   const intervalMs = deps.evalIntervalSeconds * 1000;
+  const observer = deps.observer ?? unobserved;
   const deliveries = createDeliveryWorker(
     { db, clock, logger, mail: deps.mail },
     {
       allowPrivateTargets: deps.allowPrivateTargets,
       timeoutMs: deps.sendTimeoutMs,
       bounds: deps.deliveryBounds,
+      observer,
       ...(deps.retryDelaysMs === undefined ? {} : { retryDelaysMs: deps.retryDelaysMs }),
     },
   );
@@ -76,7 +85,10 @@ export function createAlertsModule(deps: AlertsModuleDeps): AlertsModule {
     clock,
     logger,
     intervalMs,
+    observer,
   });
+  const rulesRepo = createAlertRulesRepo(db);
+  const outbox = createNotificationDeliveriesRepo(db);
   return {
     rules: createRulesService({
       db,
@@ -97,6 +109,18 @@ export function createAlertsModule(deps: AlertsModuleDeps): AlertsModule {
     evaluator,
     scheduler,
     deliveries,
+    async backlog() {
+      const [evaluation, pending] = await Promise.all([
+        rulesRepo.evaluationStatus(),
+        outbox.countPending(toIsoTimestamp(clock.now())),
+      ]);
+      return {
+        lastEvaluatedAt: evaluation.lastEvaluatedAt === null ? null : new Date(evaluation.lastEvaluatedAt),
+        enabledRules: evaluation.enabled,
+        deliveriesDue: pending.due,
+        deliveriesWaiting: pending.waiting,
+      };
+    },
     start: () => scheduler.start(),
     async close() {
       await scheduler.close();

@@ -18,6 +18,7 @@ import {
 } from "../../stores/metadata/repos/notification-deliveries.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
 import type { MailTransport } from "../auth/index.js";
+import { type AlertsObserver, unobserved } from "./alerts.observer.js";
 import { channelTargetOf } from "./channels.service.js";
 import { DeliveryError } from "./http-post.js";
 import type { Notification } from "./notification.js";
@@ -49,6 +50,7 @@ export interface DeliveryWorkerOptions {
   readonly timeoutMs?: number;
   readonly retryDelaysMs?: readonly number[];
   readonly bounds?: DeliveryBounds;
+  readonly observer?: AlertsObserver;
 }
 
 export interface DeliveryWorker {
@@ -108,6 +110,7 @@ export function createDeliveryWorker(
   const timeoutMs = options.timeoutMs ?? 10_000;
   const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const bounds = options.bounds ?? DEFAULT_DELIVERY_BOUNDS;
+  const observer = options.observer ?? unobserved;
   // A claim outlives the send's deadline, so no other instance re-sends a row still in flight.
   const claimMs = timeoutMs + CLAIM_MARGIN_MS;
   let timer: NodeJS.Timeout | undefined;
@@ -137,11 +140,13 @@ export function createDeliveryWorker(
         nowSeconds: () => Math.floor(clock.now().getTime() / 1000),
       });
       await outbox.markDelivered(row.id, toIsoTimestamp(clock.now()));
+      observer.deliveryAttempted(row.channel_type, "delivered");
     } catch (error) {
       const reason = describeFailure(error);
       const delay = retryDelaysMs[row.attempts - 1];
       const next = delay === undefined ? null : toIsoTimestamp(new Date(clock.now().getTime() + delay));
       await outbox.markAttemptFailed(row.id, reason, next);
+      observer.deliveryAttempted(row.channel_type, next === null ? "failed" : "retrying");
       logger.warn(
         { delivery: row.id, channel: row.channel_id, type: row.channel_type, attempt: row.attempts, reason },
         next === null ? "alert notification failed; giving up" : "alert notification failed; will retry",

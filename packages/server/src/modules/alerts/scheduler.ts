@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import { type Clock, toIsoTimestamp } from "../../clock.js";
 import { newId } from "../../lib/ids.js";
 import type { LeasesRepo } from "../../stores/metadata/repos/leases.repo.js";
+import type { AlertsObserver } from "./alerts.observer.js";
 import type { DeliveryWorker } from "./deliveries.worker.js";
 import type { Evaluator, PassSummary } from "./evaluator.js";
 
@@ -31,8 +32,9 @@ export function createAlertScheduler(deps: {
   clock: Clock;
   logger: Logger;
   intervalMs: number;
+  observer: AlertsObserver;
 }): AlertScheduler {
-  const { leases, evaluator, deliveries, clock, logger, intervalMs } = deps;
+  const { leases, evaluator, deliveries, clock, logger, intervalMs, observer } = deps;
   const instance = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
   const leaseMs = Math.round(intervalMs * 1.5);
   let holding = false;
@@ -61,10 +63,9 @@ export function createAlertScheduler(deps: {
     }
     const started = performance.now();
     const summary = await evaluator.evaluate(now);
-    logger.debug(
-      { instance, ...summary, ms: Math.round(performance.now() - started) },
-      "alert evaluation pass",
-    );
+    const ms = performance.now() - started;
+    observer.evaluationCompleted(ms / 1000, summary);
+    logger.debug({ instance, ...summary, ms: Math.round(ms) }, "alert evaluation pass");
     if (summary.notifications > 0) deliveries.kick();
     return summary;
   }

@@ -14,6 +14,7 @@ export {
   type QueryParams,
 } from "./executor.js";
 export { parseClickhouseUrl } from "./http.driver.js";
+export { type CallOutcome, type EventsObserver, observeExecutor, type QueryClass } from "./observed.js";
 export { MINIMUM_CLICKHOUSE_VERSION } from "./server-version.js";
 export * from "./tables/index.js";
 export {

@@ -91,6 +91,22 @@ export function createAlertRulesRepo(db: Kysely<MetadataTables>) {
         .execute();
     },
 
+    /** Enabled rules of live projects, and the latest time any of them was evaluated. */
+    async evaluationStatus(): Promise<{ enabled: number; lastEvaluatedAt: string | null }> {
+      const row = await db
+        .selectFrom("alert_rules as r")
+        .innerJoin("projects as p", "p.id", "r.project_id")
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as("enabled"),
+          eb.fn.max("r.last_evaluated_at").as("last"),
+        ])
+        .where("r.enabled", "=", 1)
+        .where("p.deleted_at", "is", null)
+        .executeTakeFirst();
+      // PostgreSQL answers count() as a bigint string.
+      return { enabled: Number(row?.enabled ?? 0), lastEvaluatedAt: row?.last ?? null };
+    },
+
     async saveEvaluations(updates: readonly RuleEvaluationUpdate[], evaluatedAt: string): Promise<void> {
       for (const update of updates) {
         await db

@@ -74,6 +74,23 @@ export function createNotificationDeliveriesRepo(db: Kysely<MetadataTables>) {
       return rows.map((row) => ({ ...row, project_rank: Number(row.project_rank) }));
     },
 
+    /** Pending rows due by `now` (claimed ones included: they are under way) and those
+     *  waiting for a later retry. */
+    async countPending(now: string): Promise<{ due: number; waiting: number }> {
+      const row = await db
+        .selectFrom("notification_deliveries")
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as("pending"),
+          eb.fn.countAll<number | string>().filterWhere("next_attempt_at", "<=", now).as("due"),
+        ])
+        .where("status", "=", "pending")
+        .executeTakeFirst();
+      // PostgreSQL answers count() as a bigint string.
+      const pending = Number(row?.pending ?? 0);
+      const due = Number(row?.due ?? 0);
+      return { due, waiting: pending - due };
+    },
+
     /** When the earliest pending row falls due, if any. */
     async nextDueAt(): Promise<string | undefined> {
       const row = await db
