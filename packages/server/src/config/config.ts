@@ -55,6 +55,8 @@ export interface Config {
       readonly perChannel: number;
     };
   };
+  /** Requests per minute one personal access token may make, per server instance (429 beyond). */
+  readonly personalTokenRequestsPerMinute: number;
   /** Files and folders under dataDir; derived, not configurable one by one. */
   readonly paths: {
     readonly sqlite: string;
@@ -318,6 +320,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     }),
   });
 
+  // Per instance and in process: counting each token's requests in the metadata store would cost
+  // a write per request.
+  const personalTokenRequestsPerMinute = integer("PAT_REQUESTS_PER_MINUTE", 600, 1, 100_000);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -337,6 +343,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     ingest,
     retention,
     alerts,
+    personalTokenRequestsPerMinute,
     paths: Object.freeze({
       sqlite: resolve(dataDir, "sightline.sqlite"),
       chdb: resolve(dataDir, "events"),

@@ -24,6 +24,7 @@ export const API_TAGS = [
   { name: "data", description: "Searching request and log records." },
   { name: "analytics", description: "Aggregates over request records." },
   { name: "sessions", description: "The signed-in user's sessions (devices)." },
+  { name: "tokens", description: "Personal access tokens: call the API as yourself from scripts." },
   { name: "members", description: "A project's members, their roles and ownership." },
   { name: "invitations", description: "Inviting people to projects, and answering invitations." },
   { name: "audit", description: "Who did what in a project, and when." },

@@ -16,7 +16,7 @@ import {
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { AppError } from "../../errors.js";
-import { requireAuth } from "../../http/bearer-auth.js";
+import { requireAuth, requireSession } from "../../http/bearer-auth.js";
 import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
 import { access } from "../access/index.js";
@@ -35,6 +35,8 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
     limits: { fileSize: MAX_PICTURE_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
   });
   const user = { config: { access: access.user } };
+  // Deleting the account or changing its password needs a signed-in session, not a token.
+  const session = { config: { access: access.session } };
 
   app.get(
     "/users/me",
@@ -71,7 +73,7 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
   app.delete(
     "/users/me",
     {
-      ...user,
+      ...session,
       schema: {
         operationId: "deleteCurrentUser",
         tags: ["users"],
@@ -175,7 +177,7 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
   app.post(
     "/users/me/password",
     {
-      ...user,
+      ...session,
       schema: {
         operationId: "setPassword",
         tags: ["users"],
@@ -190,7 +192,7 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
       },
     },
     async (request, reply) => {
-      const result = await auth.changePassword(requireAuth(request), request.body);
+      const result = await auth.changePassword(requireSession(request), request.body);
       return reply.header("cache-control", "no-store").send(result);
     },
   );
