@@ -106,18 +106,18 @@ export function createPersonalTokensService(deps: PersonalTokensServiceDeps): Pe
     };
   }
 
-  /** Last-used time is written at most once a minute per token, and never waited on twice. */
-  function touch(row: PersonalTokenRow, nowMs: number): void {
-    const last = Math.max(
-      touchedAt.get(row.id) ?? 0,
-      row.last_used_at === null ? 0 : Date.parse(row.last_used_at),
-    );
-    if (nowMs - last < TOUCH_EVERY_MS) return;
+  /** Last-used time is written at most once a minute per token: one small update, not per request. */
+  async function touch(row: PersonalTokenRow, nowMs: number): Promise<void> {
+    const stored = row.last_used_at === null ? 0 : Date.parse(row.last_used_at);
+    if (nowMs - Math.max(touchedAt.get(row.id) ?? 0, stored) < TOUCH_EVERY_MS) return;
+    if (touchedAt.size >= 10_000) touchedAt.clear();
     touchedAt.set(row.id, nowMs);
-    if (touchedAt.size > 10_000) touchedAt.clear();
-    repo.touch(row.id, toIsoTimestamp(new Date(nowMs))).catch((error: unknown) => {
+    try {
+      await repo.touch(row.id, toIsoTimestamp(new Date(nowMs)));
+    } catch (error) {
+      // Bookkeeping only: the request goes on.
       logger.warn({ err: error, token_prefix: row.prefix }, "could not record a token's last use");
-    });
+    }
   }
 
   return {
@@ -195,7 +195,7 @@ export function createPersonalTokensService(deps: PersonalTokensServiceDeps): Pe
           { headers: { "retry-after": String(wait) } },
         );
       }
-      touch(row, now.getTime());
+      await touch(row, now.getTime());
       return {
         userId: row.user_id,
         email: row.email,
