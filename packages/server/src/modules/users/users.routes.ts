@@ -79,7 +79,8 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
         tags: ["users"],
         summary: "Delete the account",
         description:
-          "Ends every session at once, removes the profile, password and picture, and soft-deletes the " +
+          "Ends every session and revokes every personal access token at once, removes the profile, " +
+          "password and picture, and soft-deletes the " +
           "projects only this user owns (their API keys stop working). The address can sign up again " +
           "as a new, empty account. See the README for what remains.",
         response: { 200: MessageSchema },
