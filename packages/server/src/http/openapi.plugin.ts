@@ -71,7 +71,14 @@ export const openApiPlugin = fp(
         tags: [...API_TAGS],
         components: {
           securitySchemes: {
-            bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+            bearerAuth: {
+              type: "http",
+              scheme: "bearer",
+              bearerFormat: "JWT",
+              description:
+                "An access token from sign-in, or a personal access token `sl_pat_…` (Account → Security), " +
+                "which acts with your role capped by its scope and projects.",
+            },
             apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
             sessionCookie: { type: "apiKey", in: "cookie", name: SESSION_COOKIE_NAME },
           },

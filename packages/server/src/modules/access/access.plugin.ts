@@ -94,13 +94,21 @@ export const accessPlugin = fp(
       const scope = request.accessScope;
       if (tokenUse === undefined || scope === null || scope.grant === null) return;
       if (SAFE_METHODS.has(request.method) || reply.statusCode >= 400) return;
-      await tokenUse({
-        scope,
-        grant: scope.grant,
-        method: request.method,
-        route: request.routeOptions.url ?? request.url,
-        status: reply.statusCode,
-      });
+      // The write has committed: a failed audit entry is logged, not turned into a failed answer.
+      try {
+        await tokenUse({
+          scope,
+          grant: scope.grant,
+          method: request.method,
+          route: request.routeOptions.url ?? request.url,
+          status: reply.statusCode,
+        });
+      } catch (error) {
+        request.log.error(
+          { err: error, token_prefix: scope.grant.prefix },
+          "could not audit a token's write",
+        );
+      }
     });
   },
   { name: "sightline-access", dependencies: ["sightline-bearer-auth"] },

@@ -63,9 +63,13 @@ function scopeOf(row: PersonalTokenRow): TokenScope {
 
 function projectIdsOf(row: PersonalTokenRow): string[] | null {
   if (row.project_ids === null) return null;
-  const parsed: unknown = JSON.parse(row.project_ids);
   // Unreadable text limits the token to nothing rather than to everything.
-  return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === "string") : [];
+  try {
+    const parsed: unknown = JSON.parse(row.project_ids);
+    return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === "string") : [];
+  } catch {
+    return [];
+  }
 }
 
 export function createPersonalTokensService(deps: PersonalTokensServiceDeps): PersonalTokensService {
