@@ -12,3 +12,4 @@ export * from "./resources.js";
 export * from "./users.js";
 export * from "./roles.js";
 export * from "./teams.js";
+export * from "./tokens.js";

@@ -190,6 +190,7 @@ export const AUDIT_ACTIONS = [
   "notification_channel.created",
   "notification_channel.updated",
   "notification_channel.deleted",
+  "token.used",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

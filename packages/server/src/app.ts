@@ -37,6 +37,7 @@ import { membersRoutes } from "./modules/members/index.js";
 import { metaRoutes } from "./modules/meta/index.js";
 import { otlpRoutes } from "./modules/otlp/index.js";
 import { projectsRoutes } from "./modules/projects/index.js";
+import { personalTokensRoutes } from "./modules/tokens/index.js";
 import { usersRoutes } from "./modules/users/index.js";
 
 declare module "fastify" {
@@ -84,6 +85,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   const { publicUrl, publicOrigins: allowedOrigins } = deps.config;
   await app.register(bearerAuthPlugin, {
     verifier: deps.auth,
+    personalTokens: deps.personalTokens,
     cookie: createCookieAuthenticator({ verifier: deps.browserSessions, publicUrl, allowedOrigins }),
   });
   await app.register(sessionCookiePlugin, { publicUrl });
@@ -93,7 +95,11 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(
     async (api: App) => {
       // Every route registered below must declare its access; see modules/access.
-      await api.register(accessPlugin, { resolver: deps.access, table: routeAccess });
+      await api.register(accessPlugin, {
+        resolver: deps.access,
+        table: routeAccess,
+        tokenUse: (write) => deps.personalTokens.recordWrite(write),
+      });
       await api.register(metaRoutes, { health: deps.health });
       await api.register(authRoutes, { auth: deps.auth });
       await api.register(sessionsRoutes, { auth: deps.auth });
@@ -103,6 +109,7 @@ export async function buildApp(deps: Deps): Promise<App> {
         allowedOrigins,
       });
       await api.register(usersRoutes, { users: deps.users, auth: deps.auth });
+      await api.register(personalTokensRoutes, { tokens: deps.personalTokens });
       const { projects, apps, apiKeys, environments, endpoints } = deps.resources;
       await api.register(projectsRoutes, { projects });
       await api.register(appsRoutes, { apps });

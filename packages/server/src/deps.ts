@@ -28,6 +28,7 @@ import { createInvitationsService, type InvitationsService } from "./modules/inv
 import { createMembersService, type MembersService } from "./modules/members/index.js";
 import { createHealthService, type HealthService } from "./modules/meta/index.js";
 import { createRateLimiter, type RateLimiter } from "./modules/rate-limits/index.js";
+import { createPersonalTokensService, type PersonalTokensService } from "./modules/tokens/index.js";
 import { createUsersService, type UsersService } from "./modules/users/index.js";
 import { createMetrics, type Metrics, observeIngest } from "./metrics/index.js";
 import { createResourceServices, type ResourceServices } from "./resources.js";
@@ -66,6 +67,7 @@ export interface Deps {
   /** Where the built dashboard is served from; undefined: the web package's dist/. */
   readonly dashboardDir: string | undefined;
   readonly users: UsersService;
+  readonly personalTokens: PersonalTokensService;
   /** Projects, apps, API keys, environments, endpoints, and the directory ingest uses. */
   readonly resources: ResourceServices;
   /** Resolves the project or app a route acts on and checks the caller's role. */
@@ -186,6 +188,13 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       publicUrl: config.publicUrl,
       logger,
     });
+    const personalTokens = createPersonalTokensService({
+      db: metadata.db,
+      clock,
+      audit: auditTrail,
+      logger,
+      requestsPerMinute: config.personalTokenRequestsPerMinute,
+    });
     const apiBaseUrl = `${config.publicUrl}${API_PREFIX}`;
     const members = createMembersService({
       db: metadata.db,
@@ -209,7 +218,11 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       timeZones: createTimeZoneCatalogue(() => loadEngineTimeZones(events)),
       // Memberships end; projects only this user was in go, exactly as DELETE /projects/{slug}
       // would; shared projects the user was the last owner of pass to another member.
-      onAccountDeleted: [(userId, trx) => members.endMembershipsOf(trx, userId)],
+      // Tokens are revoked in the same transaction, so none outlives the account.
+      onAccountDeleted: [
+        (userId, trx) => members.endMembershipsOf(trx, userId),
+        (userId, trx) => personalTokens.revokeAllWithin(trx, userId),
+      ],
     });
 
     const { apps } = resources;
@@ -272,6 +285,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       }),
       dashboardDir: options.dashboardDir,
       users,
+      personalTokens,
       resources,
       access: createScopeResolver(metadata.db),
       members,

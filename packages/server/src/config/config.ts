@@ -65,6 +65,8 @@ export interface Config {
   };
   /** Bearer token of GET /metrics (Prometheus); undefined: the route answers 404. */
   readonly metricsToken: string | undefined;
+  /** Requests per minute one personal access token may make, per server instance (429 beyond). */
+  readonly personalTokenRequestsPerMinute: number;
   /** Files and folders under dataDir; derived, not configurable one by one. */
   readonly paths: {
     readonly sqlite: string;
@@ -372,6 +374,9 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
     fail("METRICS_TOKEN", "must be at least 16 characters without spaces (or unset to disable /metrics)", 0);
   }
+  // Per instance and in process: counting each token's requests in the metadata store would cost
+  // a write per request.
+  const personalTokenRequestsPerMinute = integer("PAT_REQUESTS_PER_MINUTE", 600, 1, 100_000);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -393,6 +398,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     retention,
     alerts,
     metricsToken,
+    personalTokenRequestsPerMinute,
     paths: Object.freeze({
       sqlite: resolve(dataDir, "sightline.sqlite"),
       chdb: resolve(dataDir, "events"),

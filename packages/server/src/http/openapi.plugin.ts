@@ -24,6 +24,7 @@ export const API_TAGS = [
   { name: "data", description: "Searching request and log records." },
   { name: "analytics", description: "Aggregates over request records." },
   { name: "sessions", description: "The signed-in user's sessions (devices)." },
+  { name: "tokens", description: "Personal access tokens: call the API as yourself from scripts." },
   { name: "members", description: "A project's members, their roles and ownership." },
   { name: "invitations", description: "Inviting people to projects, and answering invitations." },
   { name: "audit", description: "Who did what in a project, and when." },
@@ -70,7 +71,14 @@ export const openApiPlugin = fp(
         tags: [...API_TAGS],
         components: {
           securitySchemes: {
-            bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+            bearerAuth: {
+              type: "http",
+              scheme: "bearer",
+              bearerFormat: "JWT",
+              description:
+                "An access token from sign-in, or a personal access token `sl_pat_…` (Account → Security), " +
+                "which acts with your role capped by its scope and projects.",
+            },
             apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
             sessionCookie: { type: "apiKey", in: "cookie", name: SESSION_COOKIE_NAME },
           },

@@ -27,7 +27,10 @@ async function register(define: (app: App) => void): Promise<RouteAccessEntry[]>
   const table: RouteAccessEntry[] = [];
   // Declared routes document their 401/403/404 answers with the shared Problem schema.
   app.addSchema(ProblemSchema);
-  await app.register(bearerAuthPlugin, { verifier: { verifyAccessToken: unreachable } });
+  await app.register(bearerAuthPlugin, {
+    verifier: { verifyAccessToken: unreachable },
+    personalTokens: { verifyPersonalToken: unreachable },
+  });
   await app.register(async (api: App) => {
     await api.register(accessPlugin, { resolver, table });
     define(api);
@@ -62,6 +65,12 @@ describe("route access declarations", () => {
       { scope: "user", permission: "data:read" },
       "/users/x",
       'scope "user" takes no permission',
+    ],
+    [
+      "a session flag off the user scope",
+      { scope: "public", session: true },
+      "/things",
+      '"session" is true or absent, on scope "user" only',
     ],
     [
       "a project scope without the slug",

@@ -3,18 +3,21 @@
 // permission leaves out (403 forbidden), and by each role it allows (2xx), on SQLite and
 // PostgreSQL. Who is allowed comes from the permission matrix, never from a list kept here; the
 // table below only says how to call each route, and a route without a call fails the suite.
-import { type Permission, type Role, ROLES, roleCan } from "@sightline/contracts";
+// Personal access tokens of the owner run the same table: a read-write token answers as the
+// owner, a read-only one as the owner on reads and 403 on everything else, one limited to another
+// project 404, a revoked one 401.
+import { type Permission, type Role, ROLES, roleCan, tokenScopeAllows } from "@sightline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RouteAccessEntry } from "../../src/modules/access/index.js";
 import { createTestContext, type TestContext } from "../support/app.js";
-import type { Reply } from "../support/client.js";
+import { clientFor, type Reply } from "../support/client.js";
 import { type MetadataBackend, metadataBackends } from "../support/metadata.js";
 import { expectProblem } from "../support/problem.js";
 import { ingest, request } from "../support/query-fixture.js";
 
 /** The trace id of the fixture's one request record. */
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
-import { type Person, signInTeam, type Team, teamProject } from "../support/team.js";
+import { join, type Person, signInTeam, type Team, teamProject } from "../support/team.js";
 
 interface Call {
   readonly url: string;
@@ -248,6 +251,21 @@ const keyOf = (entry: RouteAccessEntry) => `${entry.method} ${entry.url}`;
 const isScoped = (entry: RouteAccessEntry) =>
   entry.access.scope === "project" || entry.access.scope === "app";
 
+type TokenHolder = Person & { readonly id: string; readonly authorization: string };
+
+/** The owner's token with `body`'s scope and projects, as a Person that calls with it. */
+async function tokenOf(ctx: TestContext, owner: Person, body: Record<string, unknown>): Promise<TokenHolder> {
+  const created = await owner.client.post("/api/v1/users/me/tokens", {
+    name: `matrix ${next()}`,
+    expires_in_days: 1,
+    ...body,
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const { id, token } = created.json<{ id: string; token: string }>();
+  const authorization = `Bearer ${token}`;
+  return { ...owner, id, authorization, client: clientFor(ctx.app, { authorization }) };
+}
+
 async function send(who: Person, method: string, call: Call): Promise<Reply> {
   switch (method) {
     case "GET":
@@ -397,5 +415,119 @@ describe.each(metadataBackends())("role x route on $name", (backend: MetadataBac
       seen.push(route);
     }
     expect(seen.length).toBeGreaterThan(50);
+  });
+
+  it("answers the owner's tokens as their scope and projects cap the owner's role", async () => {
+    const cases = routeCases(fx);
+    const owner = fx.team.owner;
+    await teamProject(ctx, fx.team, "elsewhere");
+    const readOnly = await tokenOf(ctx, owner, { scope: "read" });
+    const readWrite = await tokenOf(ctx, owner, { scope: "read-write" });
+    const limited = await tokenOf(ctx, owner, { scope: "read-write", project_slugs: ["elsewhere"] });
+    const outcome = (reply: Reply, expected: number | undefined) =>
+      expected === undefined && reply.statusCode >= 200 && reply.statusCode < 300 ? "2xx" : reply.statusCode;
+    for (const entry of table.filter(isScoped)) {
+      const route = keyOf(entry);
+      const routeCase = cases[route] as RouteCase;
+      const permission = (entry.access as { permission: Permission }).permission;
+      // Only the read-write token's call may change a project of its own; an owner and the admin
+      // (whom ownership can go to) are enough for it, and spare the invitation rate limit.
+      const project = async () => {
+        if (routeCase.ownProject !== true) return "team";
+        ownProjects += 1;
+        const slug = `own-${ownProjects}`;
+        const made = await owner.client.post("/api/v1/projects", { name: `Project ${slug}`, slug });
+        expect(made.statusCode, made.body).toBe(201);
+        await join(ctx, owner.client, slug, fx.team.admin, "admin");
+        return slug;
+      };
+      const expected = routeCase.allowedStatus?.("owner");
+
+      const other = await send(limited, entry.method, await routeCase.call(limited, "team"));
+      expect({ route, token: "other project", status: other.statusCode }).toEqual({
+        route,
+        token: "other project",
+        status: 404,
+      });
+
+      const read = await send(readOnly, entry.method, await routeCase.call(readOnly, "team"));
+      if (tokenScopeAllows("read", permission)) {
+        expect({ route, token: "read", status: outcome(read, expected) }, read.body).toEqual({
+          route,
+          token: "read",
+          status: expected ?? "2xx",
+        });
+      } else {
+        expect({ route, token: "read", status: read.statusCode }, read.body).toEqual({
+          route,
+          token: "read",
+          status: 403,
+        });
+        expect(expectProblem(read, "forbidden").permission).toBe(permission);
+      }
+
+      const make = routeCase.allowedCall ?? routeCase.call;
+      const full = await send(readWrite, entry.method, await make(readWrite, await project()));
+      expect({ route, token: "read-write", status: outcome(full, expected) }, full.body).toEqual({
+        route,
+        token: "read-write",
+        status: expected ?? "2xx",
+      });
+    }
+  });
+
+  it("refuses read-only tokens every write on user routes and every token the session routes", async () => {
+    const readOnly = await tokenOf(ctx, fx.team.owner, { scope: "read" });
+    const readWrite = await tokenOf(ctx, fx.team.owner, { scope: "read-write" });
+    const userRoutes = table.filter((entry) => entry.access.scope === "user");
+    for (const entry of userRoutes) {
+      const url = entry.url.replace(/:\w+/g, "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21");
+      const session = (entry.access as { session?: true }).session === true;
+      for (const [name, who] of [
+        ["read", readOnly],
+        ["read-write", readWrite],
+      ] as const) {
+        const refused = session || (name === "read" && entry.method !== "GET");
+        const reply = await ctx.app.inject({
+          method: entry.method as "GET",
+          url,
+          headers: { authorization: who.authorization },
+          ...(entry.method === "GET" ? {} : { payload: {} }),
+        });
+        if (refused) {
+          expect({ route: keyOf(entry), name, status: reply.statusCode }).toEqual({
+            route: keyOf(entry),
+            name,
+            status: 403,
+          });
+        } else {
+          expect({ route: keyOf(entry), name, status: reply.statusCode }).not.toEqual({
+            route: keyOf(entry),
+            name,
+            status: 403,
+          });
+        }
+      }
+    }
+  });
+
+  it("answers 401 to a revoked token on every route that needs a signed-in user", async () => {
+    const token = await tokenOf(ctx, fx.team.owner, { scope: "read-write" });
+    expect((await token.client.get("/api/v1/projects/team")).statusCode).toBe(200);
+    const revoked = await fx.team.owner.client.delete(`/api/v1/users/me/tokens/${token.id}`);
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    for (const entry of table.filter((e) => e.access.scope !== "public" && e.access.scope !== "api-key")) {
+      const url = entry.url
+        .replace(":project_slug", "team")
+        .replace(":app_slug", "web")
+        .replace(/:\w+/g, "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21");
+      const reply = await ctx.app.inject({
+        method: entry.method as "GET",
+        url,
+        headers: { authorization: token.authorization },
+        ...(entry.method === "GET" ? {} : { payload: {} }),
+      });
+      expect({ route: keyOf(entry), status: reply.statusCode }).toEqual({ route: keyOf(entry), status: 401 });
+    }
   });
 });

@@ -6,6 +6,8 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../support/app.js";
+import { clientFor } from "../support/client.js";
+import { person } from "../support/team.js";
 import {
   createIngestFixture,
   type IngestFixture,
@@ -71,6 +73,37 @@ describe("server logs at info and above", () => {
       headers: { "content-type": type, "x-api-key": fx.projectKey },
       payload: typeof body === "string" ? body : JSON.stringify(body),
     });
+
+  it("carry no personal access token, used, refused or revoked", async () => {
+    const owner = await person(ctx, "owner@log-secrets.test");
+    expect((await owner.client.post("/api/v1/projects", { name: "Logged", slug: "logged" })).statusCode).toBe(
+      201,
+    );
+    const created = await owner.client.post("/api/v1/users/me/tokens", {
+      name: "script",
+      scope: "read-write",
+      expires_in_days: null,
+    });
+    expect(created.statusCode).toBe(201);
+    const { id, token } = created.json<{ id: string; token: string }>();
+    const client = clientFor(ctx.app, { authorization: `Bearer ${token}` });
+    const from = sink.lines.length;
+    expect((await client.get("/api/v1/users/me")).statusCode).toBe(200);
+    expect((await client.post("/api/v1/projects/logged/apps", { name: "Logged app" })).statusCode).toBe(201);
+    expect((await client.get("/api/v1/users/me/tokens")).statusCode).toBe(403);
+    expect((await client.patch("/api/v1/projects/logged", { slug: "NOT A SLUG" })).statusCode).toBe(422);
+    const tampered = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
+    expect(
+      (await clientFor(ctx.app, { authorization: `Bearer ${tampered}` }).get("/api/v1/users/me")).statusCode,
+    ).toBe(401);
+    expect((await owner.client.delete(`/api/v1/users/me/tokens/${id}`)).statusCode).toBe(200);
+    expect((await client.get("/api/v1/users/me")).statusCode).toBe(401);
+
+    const seen = sink.lines.slice(from);
+    expect(seen.filter((line) => line.msg === "request completed").length).toBeGreaterThanOrEqual(7);
+    const secretPart = token.slice("sl_pat_".length + 8);
+    expect(seen.filter((line) => line.raw.includes(secretPart)).map((line) => line.raw)).toEqual([]);
+  });
 
   it("carry none of an ingest run's contents, accepted or refused", async () => {
     const marked = (field: string) => `${field} ${SECRET}`;

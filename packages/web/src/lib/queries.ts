@@ -13,6 +13,7 @@ import type {
   Endpoint,
   Environment,
   Project,
+  PersonalTokenList,
   ProjectListItem,
   RequestsPage,
   Session,
@@ -29,6 +30,7 @@ export const keys = {
   session: ["session"] as const,
   me: ["me"] as const,
   sessions: ["sessions"] as const,
+  personalTokens: ["personal-tokens"] as const,
   projects: ["projects"] as const,
   project: (slug: string) => ["projects", slug] as const,
   apps: (project: string) => ["projects", project, "apps"] as const,
@@ -62,6 +64,11 @@ export const meQuery = queryOptions({
 export const sessionsQuery = queryOptions({
   queryKey: keys.sessions,
   queryFn: ({ signal }) => api.get<Session[]>("/users/sessions", { signal }),
+});
+
+export const personalTokensQuery = queryOptions({
+  queryKey: keys.personalTokens,
+  queryFn: ({ signal }) => api.get<PersonalTokenList>("/users/me/tokens", { signal }),
 });
 
 export const projectsQuery = queryOptions({

@@ -8,8 +8,12 @@ export type RouteAccess =
   | { readonly scope: "public" }
   /** An application with an `X-API-Key`; the route's own hook authenticates the key. */
   | { readonly scope: "api-key" }
-  /** Any signed-in user, acting on their own account or collections (`GET /projects`). */
-  | { readonly scope: "user" }
+  /**
+   * Any signed-in user, acting on their own account or collections (`GET /projects`). With
+   * `session: true`, only a signed-in session: personal access tokens are refused (403), for
+   * routes that manage the sign-in itself (sessions, password, tokens, the account).
+   */
+  | { readonly scope: "user"; readonly session?: true }
   /**
    * A member of the project named by the `project_slug` path parameter (or body field, with
    * `projectIn: "body"`) whose role holds `permission`.
@@ -28,6 +32,7 @@ export const access = {
   public: { scope: "public" } as const satisfies RouteAccess,
   apiKey: { scope: "api-key" } as const satisfies RouteAccess,
   user: { scope: "user" } as const satisfies RouteAccess,
+  session: { scope: "user", session: true } as const satisfies RouteAccess,
   project: (permission: Permission, options: { projectIn?: "params" | "body" } = {}): RouteAccess => ({
     scope: "project",
     permission,
@@ -55,8 +60,13 @@ export function checkDeclaration(value: unknown): RouteAccess | string {
   switch (scope) {
     case "public":
     case "api-key":
-    case "user":
-      return permission === undefined ? (value as RouteAccess) : `scope "${scope}" takes no permission`;
+    case "user": {
+      if (permission !== undefined) return `scope "${scope}" takes no permission`;
+      const { session } = value as { session?: unknown };
+      return session === undefined || (scope === "user" && session === true)
+        ? (value as RouteAccess)
+        : `"session" is true or absent, on scope "user" only`;
+    }
     case "project":
     case "app":
       return typeof permission === "string" && permission in PERMISSIONS

@@ -4,15 +4,30 @@
 import { type Permission, parseRole, type Role, roleCan } from "@sightline/contracts";
 import type { Kysely } from "kysely";
 import { AppError } from "../../errors.js";
+import type { TokenGrant } from "../../http/bearer-auth.js";
 import { type AppRow, createAppsRepo } from "../../stores/metadata/repos/apps.repo.js";
 import { createProjectsRepo, type ProjectRow } from "../../stores/metadata/repos/projects.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import { type AppScope, forbidden, mintAppScope, mintProjectScope, type ProjectScope } from "./scope.js";
+import {
+  type AppScope,
+  forbidden,
+  grantAllows,
+  mintAppScope,
+  mintProjectScope,
+  type ProjectScope,
+  tokenForbidden,
+} from "./scope.js";
+
+/** Who asks: a user, and the personal access token they used (null for a session). */
+export interface Principal {
+  readonly userId: string;
+  readonly grant: TokenGrant | null;
+}
 
 export interface ScopeResolver {
-  resolveProject(userId: string, projectSlug: string, permission: Permission): Promise<ProjectScope>;
+  resolveProject(principal: Principal, projectSlug: string, permission: Permission): Promise<ProjectScope>;
   resolveApp(
-    userId: string,
+    principal: Principal,
     appSlug: string,
     projectSlug: string | undefined,
     permission: Permission,
@@ -27,15 +42,25 @@ export function knownRole(found: { role: string | null } | undefined): Role | un
   return found === undefined || found.role === null ? undefined : parseRole(found.role);
 }
 
-/** A scope for `role`, or 403 `forbidden` when it lacks `permission`. */
+/** Whether a token limited to some projects reaches this one (a session reaches all). */
+export function grantReaches(grant: TokenGrant | null, projectId: string): boolean {
+  return grant === null || grant.projectIds === null || grant.projectIds.includes(projectId);
+}
+
+/**
+ * A scope for `role`: 404 when the caller's token does not reach the project (as for a
+ * non-member), 403 `forbidden` when the role lacks `permission` or the token's scope does.
+ */
 export function checked(
-  userId: string,
+  { userId, grant }: Principal,
   role: Role,
   project: ProjectRow,
   permission: Permission,
 ): ProjectScope {
+  if (!grantReaches(grant, project.id)) throw projectNotFound(project.slug);
   if (!roleCan(role, permission)) throw forbidden(role, permission, "this action");
-  return mintProjectScope(userId, role, project);
+  if (!grantAllows(grant, permission)) throw tokenForbidden(permission, "this action");
+  return mintProjectScope(userId, role, project, grant);
 }
 
 export function createScopeResolver(db: Kysely<MetadataTables>): ScopeResolver {
@@ -43,8 +68,13 @@ export function createScopeResolver(db: Kysely<MetadataTables>): ScopeResolver {
   const apps = createAppsRepo(db);
 
   /** The project and the caller's known role in it; 404 for non-members and unknown roles. */
-  async function membership(userId: string, slug: string): Promise<{ project: ProjectRow; role: Role }> {
+  async function membership(
+    { userId, grant }: Principal,
+    slug: string,
+  ): Promise<{ project: ProjectRow; role: Role }> {
     const found = await projects.findLiveBySlugWithRole(slug, userId);
+    // A project the token does not reach answers like one the caller is not in, before the app.
+    if (found !== undefined && !grantReaches(grant, found.project.id)) throw projectNotFound(slug);
     const role = knownRole(found);
     if (found === undefined || role === undefined) throw projectNotFound(slug);
     return { project: found.project, role };
@@ -57,21 +87,25 @@ export function createScopeResolver(db: Kysely<MetadataTables>): ScopeResolver {
   }
 
   return {
-    async resolveProject(userId, projectSlug, permission) {
-      const { project, role } = await membership(userId, projectSlug);
-      return checked(userId, role, project, permission);
+    async resolveProject(principal, projectSlug, permission) {
+      const { project, role } = await membership(principal, projectSlug);
+      return checked(principal, role, project, permission);
     },
 
-    async resolveApp(userId, appSlug, projectSlug, permission) {
+    async resolveApp(principal, appSlug, projectSlug, permission) {
       if (projectSlug !== undefined) {
-        const { project, role } = await membership(userId, projectSlug);
+        const { project, role } = await membership(principal, projectSlug);
         const app = await appIn(project, appSlug);
-        return mintAppScope(checked(userId, role, project, permission), app);
+        return mintAppScope(checked(principal, role, project, permission), app);
       }
-      // App slugs are unique per project only: look among every project the caller belongs to.
-      const candidates = (await apps.findLiveBySlugForMember(userId, appSlug)).flatMap((found) => {
-        const role = parseRole(found.role);
-        return role === undefined ? [] : [{ ...found, role }];
+      // App slugs are unique per project only: look among every project the caller belongs to
+      // (and their token reaches).
+      const found = await apps.findLiveBySlugForMember(principal.userId, appSlug);
+      const candidates = found.flatMap((candidate) => {
+        const role = parseRole(candidate.role);
+        return role === undefined || !grantReaches(principal.grant, candidate.project.id)
+          ? []
+          : [{ ...candidate, role }];
       });
       const [only, ...others] = candidates;
       if (only === undefined) throw appNotFound(appSlug);
@@ -83,7 +117,7 @@ export function createScopeResolver(db: Kysely<MetadataTables>): ScopeResolver {
           { extensions: { projects: names } },
         );
       }
-      return mintAppScope(checked(userId, only.role, only.project, permission), only.app);
+      return mintAppScope(checked(principal, only.role, only.project, permission), only.app);
     },
   };
 }

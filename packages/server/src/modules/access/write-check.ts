@@ -14,7 +14,8 @@ import { checked, knownRole, projectNotFound } from "./scope-resolver.js";
 /**
  * Locks the scope's project within `trx` and re-checks the caller's current role for
  * `permission`: 404 `not_found` when they are no longer a member (or the project is gone), 403
- * `forbidden` when their role no longer holds it, exactly as the preHandler answers. Returns the
+ * `forbidden` when their role (or their token's scope) does not hold it, exactly as the
+ * preHandler answers. Returns the
  * scope with the current role, for the write's target-dependent checks (`assertCan`).
  */
 export async function reauthorize<S extends ProjectScope>(
@@ -26,6 +27,7 @@ export async function reauthorize<S extends ProjectScope>(
   const found = await createProjectsRepo(trx).findLiveWithRole(scope.project.id, scope.userId);
   const role = knownRole(found);
   if (found === undefined || role === undefined) throw projectNotFound(scope.project.slug);
-  const current = checked(scope.userId, role, found.project, permission);
+  // The token's cap goes with the scope, so the re-check applies it exactly as the first did.
+  const current = checked({ userId: scope.userId, grant: scope.grant }, role, found.project, permission);
   return (isAppScope(scope) ? mintAppScope(current, scope.app) : current) as S;
 }

@@ -10,7 +10,7 @@ import {
   UpdateAppBodySchema,
 } from "@sightline/contracts";
 import { Type } from "typebox";
-import { requireAuth } from "../../http/bearer-auth.js";
+import { projectsReachedBy, requireAuth } from "../../http/bearer-auth.js";
 import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
 import {
@@ -145,7 +145,10 @@ export async function appsRoutes(app: App, { apps }: { apps: AppsService }): Pro
         response: { 200: Type.Array(AccessibleAppSchema) },
       },
     },
-    async (request) => apps.listAccessible(requireAuth(request).userId),
+    async (request) => {
+      const caller = requireAuth(request);
+      return apps.listAccessible(caller.userId, projectsReachedBy(caller));
+    },
   );
 
   app.get(

@@ -172,11 +172,12 @@ export function createAppsService({ db, clock, audit, invalidation }: AppsServic
       changed(project.id);
     },
 
-    /** Every live app in the projects the user belongs to (for `GET /apps`). */
-    async listAccessible(userId: string): Promise<AccessibleApp[]> {
+    /** Every live app in the projects the user belongs to (and `onlyIds` lists), for `GET /apps`. */
+    async listAccessible(userId: string, onlyIds: readonly string[] | null = null): Promise<AccessibleApp[]> {
       const rows = await apps.listLiveForMember(userId);
       return rows
         .filter((row) => parseRole(row.role) !== undefined)
+        .filter((row) => onlyIds === null || onlyIds.includes(row.project_id))
         .map((row) => ({ ...toListItem(row), project_slug: row.project_slug }));
     },
 

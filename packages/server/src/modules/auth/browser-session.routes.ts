@@ -9,7 +9,7 @@ import {
   MessageSchema,
 } from "@sightline/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { requireAuth } from "../../http/bearer-auth.js";
+import { requireSession } from "../../http/bearer-auth.js";
 import { problemResponses } from "../../http/schemas.js";
 import {
   assertSameOriginRequest,
@@ -104,7 +104,7 @@ export async function browserSessionRoutes(
   app.get(
     "/auth/session",
     {
-      config: { access: access.user },
+      config: { access: access.session },
       schema: {
         security: cookieSecurity,
         operationId: "getBrowserSession",
@@ -116,13 +116,13 @@ export async function browserSessionRoutes(
         response: { 200: BrowserSessionSchema, ...problemResponses(401) },
       },
     },
-    async (request) => browserSessions.describe(requireAuth(request)),
+    async (request) => browserSessions.describe(requireSession(request)),
   );
 
   app.post(
     "/auth/session/change-password",
     {
-      config: { access: access.user },
+      config: { access: access.session },
       schema: {
         security: cookieSecurity,
         operationId: "changeBrowserSessionPassword",
@@ -135,13 +135,13 @@ export async function browserSessionRoutes(
         response: { 200: MessageSchema, ...problemResponses(401, 403, 422, 429) },
       },
     },
-    async (request) => browserSessions.changePassword(requireAuth(request), request.body),
+    async (request) => browserSessions.changePassword(requireSession(request), request.body),
   );
 
   app.delete(
     "/auth/session",
     {
-      config: { access: access.user },
+      config: { access: access.session },
       schema: {
         security: cookieSecurity,
         operationId: "deleteBrowserSession",
@@ -152,7 +152,7 @@ export async function browserSessionRoutes(
       },
     },
     async (request, reply) => {
-      const result = await browserSessions.signOut(requireAuth(request));
+      const result = await browserSessions.signOut(requireSession(request));
       return reply.header("set-cookie", clearedSessionCookieHeader(secure)).send(result);
     },
   );

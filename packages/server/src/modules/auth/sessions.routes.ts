@@ -1,7 +1,7 @@
 // Routes of the signed-in user's sessions (devices): list them, sign one out, sign out all or all
 // but this one. The auth service owns sessions; these routes live beside it.
 import { MessageSchema, SessionListSchema, SessionParamsSchema } from "@sightline/contracts";
-import { requireAuth } from "../../http/bearer-auth.js";
+import { requireSession } from "../../http/bearer-auth.js";
 import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
 import { access } from "../access/index.js";
@@ -11,7 +11,7 @@ export async function sessionsRoutes(app: App, { auth }: { auth: AuthService }):
   app.get(
     "/users/sessions",
     {
-      config: { access: access.user },
+      config: { access: access.session },
       schema: {
         operationId: "listSessions",
         tags: ["sessions"],
@@ -20,13 +20,13 @@ export async function sessionsRoutes(app: App, { auth }: { auth: AuthService }):
         response: { 200: SessionListSchema },
       },
     },
-    async (request) => auth.listSessions(requireAuth(request)),
+    async (request) => auth.listSessions(requireSession(request)),
   );
 
   app.delete(
     "/users/sessions/:session_id",
     {
-      config: { access: access.user },
+      config: { access: access.session },
       schema: {
         operationId: "revokeSession",
         tags: ["sessions"],
@@ -38,13 +38,13 @@ export async function sessionsRoutes(app: App, { auth }: { auth: AuthService }):
         response: { 200: MessageSchema, ...problemResponses(404, 422) },
       },
     },
-    async (request) => auth.revokeSession(requireAuth(request), request.params.session_id),
+    async (request) => auth.revokeSession(requireSession(request), request.params.session_id),
   );
 
   app.post(
     "/users/logout-all",
     {
-      config: { access: access.user },
+      config: { access: access.session },
       schema: {
         operationId: "logoutAllSessions",
         tags: ["sessions"],
@@ -52,13 +52,13 @@ export async function sessionsRoutes(app: App, { auth }: { auth: AuthService }):
         response: { 200: MessageSchema },
       },
     },
-    async (request) => auth.logoutAll(requireAuth(request)),
+    async (request) => auth.logoutAll(requireSession(request)),
   );
 
   app.post(
     "/users/logout-others",
     {
-      config: { access: access.user },
+      config: { access: access.session },
       schema: {
         operationId: "logoutOtherSessions",
         tags: ["sessions"],
@@ -66,6 +66,6 @@ export async function sessionsRoutes(app: App, { auth }: { auth: AuthService }):
         response: { 200: MessageSchema },
       },
     },
-    async (request) => auth.logoutOthers(requireAuth(request)),
+    async (request) => auth.logoutOthers(requireSession(request)),
   );
 }

@@ -16,7 +16,7 @@ import {
 import type { Kysely } from "kysely";
 import { type Clock, toIsoTimestamp } from "../../clock.js";
 import { AppError } from "../../errors.js";
-import type { AuthContext } from "../../http/bearer-auth.js";
+import type { Caller } from "../../http/bearer-auth.js";
 import { newId } from "../../lib/ids.js";
 import { userRefOf } from "../../lib/user-ref.js";
 import {
@@ -84,7 +84,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
    * The pending invitation a body names (`token` or `id`) that the caller may answer: it must be
    * addressed to the caller's e-mail. By id, another address's invitation is simply not found.
    */
-  async function answerable(caller: AuthContext, body: AnswerInvitationBody): Promise<InvitationDetailRow> {
+  async function answerable(caller: Caller, body: AnswerInvitationBody): Promise<InvitationDetailRow> {
     if ((body.token === undefined) === (body.id === undefined)) {
       throw new AppError("validation_error", "Send exactly one of `token` and `id`.", {
         errors: [
@@ -204,7 +204,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
     },
 
     /** Pending invitations addressed to the caller's e-mail address. */
-    async listReceived(caller: AuthContext): Promise<ReceivedInvitations> {
+    async listReceived(caller: Caller): Promise<ReceivedInvitations> {
       const rows = await invitations.listPendingForEmail(normaliseEmail(caller.email), nowIso());
       return {
         invitations: rows.map((row) => ({
@@ -218,7 +218,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
       };
     },
 
-    async accept(caller: AuthContext, body: AnswerInvitationBody): Promise<AcceptedInvitation> {
+    async accept(caller: Caller, body: AnswerInvitationBody): Promise<AcceptedInvitation> {
       const row = await answerable(caller, body);
       const role = parseRole(row.role);
       if (role === undefined) throw invalidInvitation();
@@ -251,7 +251,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
       };
     },
 
-    async decline(caller: AuthContext, body: AnswerInvitationBody): Promise<Message> {
+    async decline(caller: Caller, body: AnswerInvitationBody): Promise<Message> {
       const row = await answerable(caller, body);
       await db.transaction().execute(async (trx) => {
         if (!(await createInvitationsRepo(trx).delete(row.id))) throw invalidInvitation();

@@ -8,7 +8,7 @@ import {
   UpdateProjectBodySchema,
 } from "@sightline/contracts";
 import { Type } from "typebox";
-import { requireAuth } from "../../http/bearer-auth.js";
+import { projectsReachedBy, requireAuth } from "../../http/bearer-auth.js";
 import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
 import { access, ProjectParams, projectScopeOf } from "../access/index.js";
@@ -45,7 +45,10 @@ export async function projectsRoutes(app: App, { projects }: { projects: Project
         response: { 200: Type.Array(ProjectListItemSchema) },
       },
     },
-    async (request) => projects.listProjects(requireAuth(request).userId),
+    async (request) => {
+      const caller = requireAuth(request);
+      return projects.listProjects(caller.userId, projectsReachedBy(caller));
+    },
   );
 
   app.get(

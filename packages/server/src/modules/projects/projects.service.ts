@@ -118,11 +118,16 @@ export function createProjectsService({ db, clock, audit, invalidation }: Projec
       }
     },
 
-    /** Every live project the user belongs to, with their role; unknown roles are left out. */
-    async listProjects(userId: string): Promise<ProjectListItem[]> {
+    /**
+     * Every live project the user belongs to, with their role; unknown roles are left out, and so
+     * are projects outside `onlyIds` (a personal access token's projects) when it is given.
+     */
+    async listProjects(userId: string, onlyIds: readonly string[] | null = null): Promise<ProjectListItem[]> {
       return (await projects.listLiveForMember(userId)).flatMap((row) => {
         const role = parseRole(row.role);
-        return role === undefined ? [] : [{ ...row, role }];
+        return role === undefined || (onlyIds !== null && !onlyIds.includes(row.id))
+          ? []
+          : [{ ...row, role }];
       });
     },
 

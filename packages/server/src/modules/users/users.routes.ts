@@ -16,7 +16,7 @@ import {
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { AppError } from "../../errors.js";
-import { requireAuth } from "../../http/bearer-auth.js";
+import { requireAuth, requireSession } from "../../http/bearer-auth.js";
 import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
 import { access } from "../access/index.js";
@@ -35,6 +35,8 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
     limits: { fileSize: MAX_PICTURE_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
   });
   const user = { config: { access: access.user } };
+  // Deleting the account or changing its password needs a signed-in session, not a token.
+  const session = { config: { access: access.session } };
 
   app.get(
     "/users/me",
@@ -71,13 +73,14 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
   app.delete(
     "/users/me",
     {
-      ...user,
+      ...session,
       schema: {
         operationId: "deleteCurrentUser",
         tags: ["users"],
         summary: "Delete the account",
         description:
-          "Ends every session at once, removes the profile, password and picture, and soft-deletes the " +
+          "Ends every session and revokes every personal access token at once, removes the profile, " +
+          "password and picture, and soft-deletes the " +
           "projects only this user owns (their API keys stop working). The address can sign up again " +
           "as a new, empty account. See the README for what remains.",
         response: { 200: MessageSchema },
@@ -175,7 +178,7 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
   app.post(
     "/users/me/password",
     {
-      ...user,
+      ...session,
       schema: {
         operationId: "setPassword",
         tags: ["users"],
@@ -190,7 +193,7 @@ export async function usersRoutes(app: App, { users, auth }: UsersRoutesOptions)
       },
     },
     async (request, reply) => {
-      const result = await auth.changePassword(requireAuth(request), request.body);
+      const result = await auth.changePassword(requireSession(request), request.body);
       return reply.header("cache-control", "no-store").send(result);
     },
   );

@@ -5,6 +5,7 @@ import {
   type Message,
   parseRole,
   permissionsOf,
+  tokenScopeAllows,
   type PictureResult,
   type UpdateProfileBody,
   type UserContext,
@@ -14,7 +15,7 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { type Clock, toIsoTimestamp } from "../../clock.js";
 import { AppError } from "../../errors.js";
-import type { AuthContext } from "../../http/bearer-auth.js";
+import type { Caller } from "../../http/bearer-auth.js";
 import type { TimeZoneCatalogue, TimeZones } from "../../lib/time-zones.js";
 import { displayName, pictureUrlOf } from "../../lib/user-ref.js";
 import { createMagicLinksRepo } from "../../stores/metadata/repos/magic-links.repo.js";
@@ -44,7 +45,8 @@ export interface StoredPicture {
 export interface UsersService {
   getProfile(userId: string): Promise<UserProfile>;
   updateProfile(userId: string, patch: UpdateProfileBody): Promise<UserProfile>;
-  getContext(caller: AuthContext): Promise<UserContext>;
+  /** A token's caller sees only the projects it reaches, with the permissions its scope keeps. */
+  getContext(caller: Caller): Promise<UserContext>;
   setPicture(userId: string, upload: Buffer): Promise<PictureResult>;
   removePicture(userId: string): Promise<Message>;
   /** The stored picture of a live user; not_found otherwise. */
@@ -119,10 +121,12 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
 
     async getContext(caller) {
       const user = await liveUser(caller.userId);
+      const grant = caller.token ?? null;
       const projects = (await createMembersRepo(db).listForUser(caller.userId)).flatMap(
         ({ project, role }) => {
           const known = parseRole(role);
-          return known === undefined
+          return known === undefined ||
+            (grant !== null && grant.projectIds !== null && !grant.projectIds.includes(project.id))
             ? []
             : [
                 {
@@ -130,7 +134,9 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
                   slug: project.slug,
                   name: project.name,
                   role: known,
-                  permissions: permissionsOf(known),
+                  permissions: permissionsOf(known).filter(
+                    (permission) => grant === null || tokenScopeAllows(grant.scope, permission),
+                  ),
                 },
               ];
         },

@@ -267,6 +267,24 @@ export interface LeasesTable {
   expires_at: string;
 }
 
+export interface PersonalAccessTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** The first characters of the token, shown to tell tokens apart. */
+  prefix: string;
+  /** SHA-256 hex of the whole token; the token itself is shown once and never stored. */
+  token_hash: string;
+  /** `read` or `read-write`; anything else is read as `read`. */
+  scope: string;
+  /** JSON array of the project ids the token is limited to; null for every project. */
+  project_ids: string | null;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface MetadataTables {
   rate_limit_counters: RateLimitCountersTable;
   users: UsersTable;
@@ -288,4 +306,5 @@ export interface MetadataTables {
   alert_events: AlertEventsTable;
   notification_deliveries: NotificationDeliveriesTable;
   leases: LeasesTable;
+  personal_access_tokens: PersonalAccessTokensTable;
 }

@@ -1,5 +1,5 @@
 // Security: set or change the password, see every signed-in session (this one marked) and end
-// any of them, sign out elsewhere or everywhere, and delete the account.
+// any of them, sign out elsewhere or everywhere, personal access tokens, and delete the account.
 import type { ChangePasswordBody, Message, Session, UserProfile } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { LogOut, Monitor } from "lucide-react";
@@ -16,6 +16,7 @@ import { api, isApiError } from "../../lib/api-client";
 import { formatDateTime, relativeTime } from "../../lib/format";
 import { keys, meQuery, sessionsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
+import { AccessTokensCard } from "./AccessTokensCard";
 import styles from "./Account.module.css";
 import { describeUserAgent } from "./user-agent";
 
@@ -33,6 +34,7 @@ export function SecurityPage() {
         <PasswordCard profile={me.data} />
       )}
       <SessionsCard />
+      <AccessTokensCard />
       {me.data ? <DeleteAccountCard profile={me.data} /> : null}
     </>
   );

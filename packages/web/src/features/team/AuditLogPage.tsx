@@ -40,6 +40,7 @@ const ACTIONS: Record<AuditAction, string> = {
   "notification_channel.created": "created notification channel",
   "notification_channel.updated": "changed notification channel",
   "notification_channel.deleted": "deleted notification channel",
+  "token.used": "made a change with access token",
 };
 
 /** The event's details as short text: `role: viewer → admin`, `fields: name`. */

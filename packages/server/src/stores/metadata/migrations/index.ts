@@ -7,6 +7,7 @@ import * as m0003 from "./0003-resources.js";
 import * as m0004 from "./0004-ingest-idempotency.js";
 import * as m0006 from "./0006-teams.js";
 import * as m0008 from "./0008-alerts.js";
+import * as m0009 from "./0009-personal-access-tokens.js";
 
 export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0001-rate-limit-counters": m0001,
@@ -15,4 +16,5 @@ export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0004-ingest-idempotency": m0004,
   "0006-teams": m0006,
   "0008-alerts": m0008,
+  "0009-personal-access-tokens": m0009,
 };

@@ -1,0 +1,284 @@
+// Personal access tokens on the Security page: create one (name, expiry, scope, projects) and see
+// it once with copy, list them (prefix, created, last used, expiry), revoke behind a confirmation.
+import type {
+  CreatedPersonalToken,
+  CreatePersonalTokenBody,
+  Message,
+  PersonalToken,
+  TokenScope,
+} from "@sightline/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { KeyRound } from "lucide-react";
+import { useState } from "react";
+import { Button } from "../../components/ui/Button";
+import { Mono, SecretValue } from "../../components/ui/Code";
+import { ConfirmOn, Dialog } from "../../components/ui/Dialog";
+import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
+import { Badge, ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
+import { Card, Stack } from "../../components/ui/Surface";
+import { HiddenHeader, table } from "../../components/ui/Table";
+import { useToast } from "../../components/ui/Toast";
+import { api, isApiError } from "../../lib/api-client";
+import { formatDateTime, relativeTime } from "../../lib/format";
+import { keys, personalTokensQuery, projectsQuery } from "../../lib/queries";
+import { useTimeZone } from "../../lib/use-time-zone";
+import styles from "./Account.module.css";
+
+const EXPIRY_CHOICES = [
+  { value: "30", label: "30 days" },
+  { value: "90", label: "90 days" },
+  { value: "365", label: "1 year" },
+  { value: "never", label: "No expiry" },
+] as const;
+
+export function AccessTokensCard() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const timeZone = useTimeZone();
+  const tokens = useQuery(personalTokensQuery);
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<PersonalToken | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.personalTokens });
+  const revoke = useMutation({
+    mutationFn: (token: PersonalToken) =>
+      api.delete<Message>(`/users/me/tokens/${encodeURIComponent(token.id)}`),
+    onSuccess: async (_data, token) => {
+      setRevoking(null);
+      await refresh();
+      toast(`Revoked ${token.name}`);
+    },
+  });
+  return (
+    <Card
+      title="Access tokens"
+      description="Call the API as yourself from scripts with the header Authorization: Bearer <token>. A token acts with your role in each project, capped by its scope."
+      actions={
+        <Button size="sm" variant="primary" onClick={() => setCreating(true)}>
+          <KeyRound size={14} aria-hidden="true" />
+          Create token
+        </Button>
+      }
+    >
+      {tokens.isPending ? (
+        <SkeletonRows rows={2} label="Loading access tokens" />
+      ) : tokens.isError ? (
+        <ErrorPanel what="your access tokens" error={tokens.error} onRetry={() => void tokens.refetch()} />
+      ) : tokens.data.tokens.length === 0 ? (
+        <p className={styles.muted}>No access tokens yet. Create one for a script or a CI job.</p>
+      ) : (
+        <div className={table.wrap}>
+          <table className={table.table}>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Token</th>
+                <th scope="col">Scope</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Expires</th>
+                <HiddenHeader label="Actions" />
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.data.tokens.map((token) => (
+                <tr key={token.id}>
+                  <td>{token.name}</td>
+                  <td>
+                    <Mono>{token.prefix}…</Mono>
+                  </td>
+                  <td>
+                    <span className={styles.tokenScope}>
+                      {token.scope === "read" ? "Read-only" : "Read and write"}
+                      <span className={table.muted}>
+                        {token.projects === null
+                          ? "All your projects"
+                          : token.projects.map((project) => project.name).join(", ") || "No projects left"}
+                      </span>
+                    </span>
+                  </td>
+                  <td className={table.muted} title={formatDateTime(token.created_at, timeZone)}>
+                    {relativeTime(token.created_at)}
+                  </td>
+                  <td className={table.muted}>
+                    {token.last_used_at === null ? "Never" : relativeTime(token.last_used_at)}
+                  </td>
+                  <td className={table.muted}>
+                    {token.is_expired ? (
+                      <Badge tone="warning">Expired</Badge>
+                    ) : token.expires_at === null ? (
+                      "Never"
+                    ) : (
+                      formatDateTime(token.expires_at, timeZone)
+                    )}
+                  </td>
+                  <td>
+                    <div className={table.actions}>
+                      <Button
+                        size="sm"
+                        variant="dangerOutline"
+                        onClick={() => setRevoking(token)}
+                        aria-label={`Revoke token ${token.name}`}
+                      >
+                        Revoke
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <CreateTokenDialog open={creating} onOpenChange={setCreating} onCreated={() => void refresh()} />
+      <ConfirmOn
+        target={revoking}
+        onClose={() => setRevoking(null)}
+        mutation={revoke}
+        title={(token) => `Revoke “${token.name}”?`}
+        description={(token) =>
+          `Token ${token.prefix}… stops working at once: anything still calling with it gets 401.`
+        }
+        confirmLabel="Revoke token"
+      />
+    </Card>
+  );
+}
+
+/** Name, expiry, scope and projects → create → the whole token, once, with copy. */
+function CreateTokenDialog({
+  open,
+  onOpenChange,
+  onCreated,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreated: () => void;
+}) {
+  const projects = useQuery({ ...projectsQuery, enabled: open });
+  const [name, setName] = useState("");
+  const [expiry, setExpiry] = useState<string>("90");
+  const [scope, setScope] = useState<TokenScope>("read");
+  const [limit, setLimit] = useState(false);
+  const [chosen, setChosen] = useState<readonly string[]>([]);
+  const create = useMutation({
+    mutationFn: (body: CreatePersonalTokenBody) => api.post<CreatedPersonalToken>("/users/me/tokens", body),
+    onSuccess: onCreated,
+  });
+  const close = (next: boolean) => {
+    if (!next) {
+      create.reset();
+      setName("");
+      setExpiry("90");
+      setScope("read");
+      setLimit(false);
+      setChosen([]);
+    }
+    onOpenChange(next);
+  };
+  const error = isApiError(create.error) ? create.error : undefined;
+  if (create.data) {
+    return (
+      <Dialog
+        open={open}
+        onOpenChange={close}
+        title="Your new access token"
+        description="Copy it now. This is the only time Sightline shows the whole token; it stores only a hash."
+        footer={
+          <Button variant="primary" onClick={() => close(false)}>
+            I've stored it
+          </Button>
+        }
+      >
+        <SecretValue value={create.data.token} label={`Access token ${create.data.name}`} />
+      </Dialog>
+    );
+  }
+  const submit = () =>
+    create.mutate({
+      name: name.trim(),
+      scope,
+      expires_in_days: expiry === "never" ? null : Number(expiry),
+      ...(limit ? { project_slugs: [...chosen] } : {}),
+    });
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="Create an access token"
+      description="It acts as you. Managing tokens, sessions and your password always needs a sign-in."
+      onSubmit={submit}
+      footer={
+        <>
+          <Button onClick={() => close(false)}>Cancel</Button>
+          <Button
+            type="submit"
+            variant="primary"
+            busy={create.isPending}
+            disabled={name.trim() === "" || (limit && chosen.length === 0)}
+          >
+            Create token
+          </Button>
+        </>
+      }
+    >
+      <Stack>
+        <TextField
+          label="Token name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="nightly report"
+          maxLength={100}
+          required
+          autoFocus
+          hint="Say where it is used, so you know what breaks if you revoke it."
+          error={error?.fieldMessage("/name")}
+        />
+        <SelectField label="Expires after" value={expiry} onChange={(event) => setExpiry(event.target.value)}>
+          {EXPIRY_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Scope"
+          value={scope}
+          onChange={(event) => setScope(event.target.value as TokenScope)}
+          hint="Read-only tokens can read projects, data, alerts and audit logs, and change nothing."
+        >
+          <option value="read">Read-only</option>
+          <option value="read-write">Read and write (everything your role allows)</option>
+        </SelectField>
+        <Checkbox
+          label="Only some projects"
+          checked={limit}
+          onChange={(event) => setLimit(event.target.checked)}
+        />
+        {limit ? (
+          <fieldset className={styles.tokenProjects}>
+            <legend>Projects the token may reach</legend>
+            {projects.data?.map((project) => (
+              <Checkbox
+                key={project.id}
+                label={project.name}
+                checked={chosen.includes(project.slug)}
+                onChange={(event) =>
+                  setChosen((current) =>
+                    event.target.checked
+                      ? [...current, project.slug]
+                      : current.filter((slug) => slug !== project.slug),
+                  )
+                }
+              />
+            ))}
+          </fieldset>
+        ) : null}
+        {error && error.fieldErrors.length === 0 ? (
+          <Notice tone={error.code === "limit_reached" ? "warning" : "danger"} role="alert">
+            {error.detail}
+          </Notice>
+        ) : null}
+      </Stack>
+    </Dialog>
+  );
+}
