@@ -68,6 +68,36 @@ describe("paced OTLP protobuf decoding", () => {
     });
   });
 
+  it("lets the event loop run while a big OTLP/JSON export is walked", async () => {
+    const body = Buffer.from(
+      JSON.stringify({
+        resourceSpans: [
+          {
+            scopeSpans: [
+              {
+                scope: { name: "json-scope" },
+                spans: Array.from({ length: OTLP_LIMITS.items }, (_, i) => ({
+                  name: `s${i}`,
+                  attributes: attributes(2),
+                })),
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    const order: string[] = [];
+    const decoding = decodeTraces(body, "json").then((groups) => {
+      order.push("decoded");
+      return groups;
+    });
+    setImmediate(() => order.push("immediate"));
+    const groups = await decoding;
+    expect(order).toEqual(["immediate", "decoded"]);
+    expect(groups[0]?.items).toHaveLength(OTLP_LIMITS.items);
+    expect(groups[0]?.items[0]).toMatchObject({ name: "s0", scope: "json-scope" });
+  });
+
   it("keeps each export's counts apart when decodes interleave", async () => {
     // A pace always due yields after every item: the decodes below take turns item by item.
     const pace = () => createPace(0);
