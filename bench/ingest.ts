@@ -90,7 +90,7 @@ interface Scenario {
   /** The tables each accepted record is stored in. */
   readonly tables: readonly string[];
   /** The baseline: what one body stores, per table, built as the server builds it (no HTTP). */
-  stored(seed: number, app: AppRef): ReadonlyArray<StoredRows>;
+  stored(seed: number, app: AppRef): Promise<ReadonlyArray<StoredRows>>;
 }
 
 interface StoredRows {
@@ -110,10 +110,13 @@ function posted(kind: RecordKind<never>, records: readonly unknown[]): StoredRow
 }
 
 /** The span rows and request rows the OTLP receiver builds from one export body. */
-function otlpStored(seed: number, app: AppRef): StoredRows[] {
+async function otlpStored(seed: number, app: AppRef): Promise<StoredRows[]> {
   const spans: PlacedSpan[] = [];
   const requests: PlacedSpan[] = [];
-  for (const group of decodeTraces(otlpBody(requestRecords(seed, app.slug), app.slug, seed), "protobuf")) {
+  for (const group of await decodeTraces(
+    otlpBody(requestRecords(seed, app.slug), app.slug, seed),
+    "protobuf",
+  )) {
     const identity = resourceIdentity(group.resource);
     const to = { app, environment: identity.environment, serviceName: identity.serviceName };
     for (const span of group.items) {
@@ -141,7 +144,7 @@ const SCENARIOS: readonly Scenario[] = [
     body: (seed, appSlug) => Buffer.from(JSON.stringify({ requests: requestRecords(seed, appSlug) })),
     accepted: jsonAccepted,
     tables: ["api_requests"],
-    stored: (seed, app) => [posted(requestKind as RecordKind<never>, requestRecords(seed, app.slug))],
+    stored: async (seed, app) => [posted(requestKind as RecordKind<never>, requestRecords(seed, app.slug))],
   },
   {
     name: "spans",
@@ -150,7 +153,7 @@ const SCENARIOS: readonly Scenario[] = [
     body: (seed, appSlug) => Buffer.from(JSON.stringify({ spans: spanRecords(seed, appSlug) })),
     accepted: jsonAccepted,
     tables: ["api_spans"],
-    stored: (seed, app) => [posted(spanKind as RecordKind<never>, spanRecords(seed, app.slug))],
+    stored: async (seed, app) => [posted(spanKind as RecordKind<never>, spanRecords(seed, app.slug))],
   },
   {
     name: "otlp",
@@ -354,12 +357,14 @@ async function runBaseline(scenario: Scenario, dir: string, rows: number): Promi
     const principal = { keyId: "bench", project: { id: "bench-project", slug: "bench" }, app: null };
     const perInsert = BASELINE_ROWS_PER_INSERT / BATCH;
     // Per table the scenario stores: distinct 10k-row inserts built from the bench's bodies.
-    const tables = scenario.stored(1, app).map(({ table: target, prepare }, table) => ({
+    // Decoding is asynchronous (paced): every body's rows first.
+    const stored = await Promise.all(Array.from({ length: BODIES }, (_, k) => scenario.stored(k + 1, app)));
+    const tables = (stored[0] ?? []).map(({ table: target, prepare }, table) => ({
       target,
       chunks: Array.from({ length: BASELINE_CHUNKS }, (_, i) => {
         const inputs = Array.from(
           { length: perInsert },
-          (_, j) => scenario.stored(((i * perInsert + j) % BODIES) + 1, app)[table]?.inputs ?? [],
+          (_, j) => stored[(i * perInsert + j) % BODIES]?.[table]?.inputs ?? [],
         ).flat();
         const batch = prepare(inputs, {
           principal,

@@ -13,6 +13,7 @@ import { dashboardPlugin } from "./http/dashboard.plugin.js";
 import { errorsPlugin, sendProblem } from "./http/errors.plugin.js";
 import { registerGracefulClose } from "./http/graceful-close.js";
 import { registerHostRequired } from "./http/host-header.js";
+import { JSON_BODY_LIMITS, registerJsonBodyParser } from "./http/json-body.js";
 import { metricsPlugin } from "./http/metrics.plugin.js";
 import { API_PREFIX, openApiPlugin } from "./http/openapi.plugin.js";
 import { REQUEST_ID_HEADER, requestIdFor } from "./http/request-id.js";
@@ -48,7 +49,7 @@ declare module "fastify" {
 }
 
 /** Default body limit for JSON routes; ingest routes set their own. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const DEFAULT_BODY_LIMIT = JSON_BODY_LIMITS.bytes;
 
 export async function buildApp(deps: Deps): Promise<App> {
   const app: App = Fastify({
@@ -69,6 +70,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  registerJsonBodyParser(app);
   app.addHook("onRequest", async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });

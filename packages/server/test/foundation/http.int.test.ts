@@ -4,6 +4,7 @@ import { gzipSync } from "node:zlib";
 import { Type } from "typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.js";
+import { JSON_BODY_LIMITS } from "../../src/http/json-body.js";
 import type { App } from "../../src/http/types.js";
 import { EventsStoreError } from "../../src/stores/events/index.js";
 import { createTestContext, type TestContext } from "../support/app.js";
@@ -136,6 +137,55 @@ describe("HTTP foundation", () => {
       url: "/api/v1/__probe",
       headers: { "content-type": "application/json" },
       payload: JSON.stringify({ email: "a@b.c", count: 1, pad: "x".repeat(2 * 1024 * 1024) }),
+    });
+    expectProblem(response, "payload_too_large");
+  });
+
+  it("refuses JSON nested deeper than the limit before parsing it, on every JSON route", async () => {
+    ctx = await createTestContext({ extend: probeRoutes });
+    // 200 KB, under the byte limit: only the depth refuses it.
+    const levels = 100_000;
+    const deep = `${"[".repeat(levels)}${"]".repeat(levels)}`;
+    const rss = process.memoryUsage.rss();
+    for (const url of ["/api/v1/__probe", "/api/v1/auth/login"]) {
+      const response = await ctx.app.inject({
+        method: "POST",
+        url,
+        headers: { "content-type": "application/json" },
+        payload: deep,
+      });
+      const body = expectProblem(response, "payload_too_large");
+      expect(body).toMatchObject({ limit: "depth", maximum: JSON_BODY_LIMITS.depth });
+      expect(body.detail).toContain(`deeper than ${JSON_BODY_LIMITS.depth} levels`);
+    }
+    expect(process.memoryUsage.rss() - rss).toBeLessThan(64 * 1024 * 1024);
+    // An honest body, nested as far as a body may be, still parses.
+    const nested = JSON.stringify({ email: "a@b.co", count: 1 });
+    const ok = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/__probe",
+      headers: { "content-type": "application/json" },
+      payload: nested,
+    });
+    expect(ok.statusCode).toBe(200);
+    const deepest = `${"[".repeat(JSON_BODY_LIMITS.depth - 1)}${"]".repeat(JSON_BODY_LIMITS.depth - 1)}`;
+    const atLimit = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/__probe",
+      headers: { "content-type": "application/json" },
+      payload: `{"email":"a@b.co","count":1,"pad":${deepest}}`,
+    });
+    // Parsed, then refused by the route's schema (no `pad`), not by the parser.
+    expectProblem(atLimit, "validation_error");
+  });
+
+  it("refuses a JSON body over the byte limit of JSON routes", async () => {
+    ctx = await createTestContext({ extend: probeRoutes });
+    const response = await ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/__probe",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ email: "a@b.c", count: 1, pad: "x".repeat(JSON_BODY_LIMITS.bytes) }),
     });
     expectProblem(response, "payload_too_large");
   });

@@ -1,4 +1,4 @@
-// Ingest JSON under item caps (ingest.json.ts): the scan refuses what exceeds a cap before
+// Ingest JSON under item caps (lib/capped-json.ts): the scan refuses what exceeds a cap before
 // anything is parsed, rejects what JSON.parse rejects, and the record-by-record parse of a big
 // envelope gives what JSON.parse gives, strings made well-formed.
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import {
   type JsonCaps,
   JsonSyntaxError,
   parseCappedJson,
-} from "../../src/modules/ingest/ingest.json.js";
+} from "../../src/lib/capped-json.js";
 
 const CAPS: JsonCaps = { depth: 8, topLevelValues: 16, records: 5_000, recordValues: 512 };
 

@@ -24,8 +24,8 @@ function exportOf(span: Record<string, unknown>): Buffer {
 }
 
 describe("OTLP protobuf 64-bit integers", () => {
-  it("reads span times to the nanosecond, also above 2^63", () => {
-    const [group] = decodeTraces(
+  it("reads span times to the nanosecond, also above 2^63", async () => {
+    const [group] = await decodeTraces(
       exportOf({
         startTimeUnixNano: "1763880000123456789",
         endTimeUnixNano: "18446744073709551615",
@@ -36,8 +36,8 @@ describe("OTLP protobuf 64-bit integers", () => {
     expect(group?.items[0]).toMatchObject({ startNs: 1763880000123456789n, endNs: 18446744073709551615n });
   });
 
-  it("reads signed attribute integers, negative ones included", () => {
-    const [group] = decodeTraces(
+  it("reads signed attribute integers, negative ones included", async () => {
+    const [group] = await decodeTraces(
       exportOf({
         startTimeUnixNano: "1",
         endTimeUnixNano: "2",

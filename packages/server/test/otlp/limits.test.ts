@@ -23,9 +23,9 @@ function protobuf(spanAttributes: unknown[]): Buffer {
   );
 }
 
-function limitOf(run: () => unknown): string | undefined {
+async function limitOf(run: () => Promise<unknown>): Promise<string | undefined> {
   try {
-    run();
+    await run();
     return undefined;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
@@ -35,24 +35,24 @@ function limitOf(run: () => unknown): string | undefined {
 }
 
 describe("OTLP export limits at their edges", () => {
-  it("takes a span with as many attributes as allowed, and refuses one more", () => {
-    expect(limitOf(() => decodeTraces(protobuf(attributes(OTLP_LIMITS.listEntries)), "protobuf"))).toBe(
+  it("takes a span with as many attributes as allowed, and refuses one more", async () => {
+    expect(await limitOf(() => decodeTraces(protobuf(attributes(OTLP_LIMITS.listEntries)), "protobuf"))).toBe(
       undefined,
     );
-    expect(limitOf(() => decodeTraces(protobuf(attributes(OTLP_LIMITS.listEntries + 1)), "protobuf"))).toBe(
-      "listEntries",
-    );
+    expect(
+      await limitOf(() => decodeTraces(protobuf(attributes(OTLP_LIMITS.listEntries + 1)), "protobuf")),
+    ).toBe("listEntries");
     const json = (count: number) =>
       Buffer.from(
         JSON.stringify({
           resourceSpans: [{ scopeSpans: [{ spans: [{ name: "s", attributes: attributes(count) }] }] }],
         }),
       );
-    expect(limitOf(() => decodeTraces(json(OTLP_LIMITS.listEntries), "json"))).toBe(undefined);
-    expect(limitOf(() => decodeTraces(json(OTLP_LIMITS.listEntries + 1), "json"))).toBe("listEntries");
+    expect(await limitOf(() => decodeTraces(json(OTLP_LIMITS.listEntries), "json"))).toBe(undefined);
+    expect(await limitOf(() => decodeTraces(json(OTLP_LIMITS.listEntries + 1), "json"))).toBe("listEntries");
   });
 
-  it("does not count brackets, braces or escaped quotes inside JSON strings", () => {
+  it("does not count brackets, braces or escaped quotes inside JSON strings", async () => {
     const tricky = `"\\"[[[{{{" + ${"[".repeat(500)}`;
     const body = JSON.stringify({
       resourceLogs: [
@@ -69,12 +69,12 @@ describe("OTLP export limits at their edges", () => {
         },
       ],
     });
-    const [group] = decodeLogs(Buffer.from(body), "json");
+    const [group] = await decodeLogs(Buffer.from(body), "json");
     expect(group?.items).toHaveLength(3);
     expect(group?.items[0]?.body).toBe(tricky);
   });
 
-  it("counts spans over all resources and scopes of an export", () => {
+  it("counts spans over all resources and scopes of an export", async () => {
     const perScope = 5_000;
     const scopes = Math.floor(OTLP_LIMITS.items / perScope);
     const body = (extra: number) =>
@@ -89,11 +89,11 @@ describe("OTLP export limits at their edges", () => {
           )
           .finish(),
       );
-    expect(limitOf(() => decodeTraces(body(0), "protobuf"))).toBe(undefined);
-    expect(limitOf(() => decodeTraces(body(1), "protobuf"))).toBe("items");
+    expect(await limitOf(() => decodeTraces(body(0), "protobuf"))).toBe(undefined);
+    expect(await limitOf(() => decodeTraces(body(1), "protobuf"))).toBe("items");
   });
 
-  it("leaves the generated decoders as they were outside the receivers", () => {
+  it("leaves the generated decoders as they were outside the receivers", async () => {
     const decoded = request.decode(protobuf(attributes(OTLP_LIMITS.listEntries * 4))) as {
       resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ attributes: unknown[] }> }> }>;
     };

@@ -1,7 +1,7 @@
 // Reading an ingest body: the only content type is JSON, optionally gzip or deflate coded.
 // Decompression streams into a bounded buffer, so a small body that inflates without limit
 // (a zip bomb) stops at INGEST_MAX_BODY instead of exhausting memory; the JSON is then counted
-// against the item caps before anything is built (ingest.json.ts).
+// against the item caps before anything is built (lib/capped-json.ts).
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createInflate, createInflateRaw } from "node:zlib";
@@ -11,7 +11,7 @@ import { sha256Hex } from "../../lib/ids.js";
 import { AppError } from "../../errors.js";
 import type { App } from "../../http/types.js";
 import { vetRepairedBody } from "../../http/well-formed.js";
-import { type JsonCaps, JsonCapError, JsonSyntaxError, parseCappedJson } from "./ingest.json.js";
+import { type JsonCaps, JsonCapError, JsonSyntaxError, parseCappedJson } from "../../lib/capped-json.js";
 
 export interface BodyLimits {
   /** Bytes of JSON after decompression (and of the body as sent). */

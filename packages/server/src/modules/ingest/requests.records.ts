@@ -17,7 +17,7 @@ import {
   type RecordKind,
   type RecordProblem,
 } from "./records.js";
-import { checkJson, JsonCapError, type JsonCaps } from "./ingest.json.js";
+import { checkJson, JsonCapError, type JsonCaps } from "../../lib/capped-json.js";
 import { deriveRouteTemplate, normaliseRouteTemplate } from "./route-template.js";
 import { cutChars, cutUtf8 } from "./text.js";
 

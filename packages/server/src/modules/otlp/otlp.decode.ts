@@ -11,6 +11,7 @@
 /// <reference lib="es2024.string" />
 import { createRequire } from "node:module";
 import { AppError } from "../../errors.js";
+import { createPace, type Pace } from "../../lib/pace.js";
 import { checkJsonBounds } from "./otlp.json-bounds.js";
 import { OTLP_LIMITS, overLimit } from "./otlp.limits.js";
 import type {
@@ -23,7 +24,13 @@ import type {
   ResourceGroup,
   TracesExport,
 } from "./otlp.model.js";
-import { type BoundedTypes, decodeBounded, installBounds } from "./otlp.protobuf-bounds.js";
+import { type BoundedTypes, DecodeBounds, installBounds } from "./otlp.protobuf-bounds.js";
+import {
+  decodeExportPaced,
+  type DecodedResource,
+  type ExportShape,
+  type ProtobufReaderClass,
+} from "./otlp.protobuf-walk.js";
 
 /** The part of a protobufjs generated message class used here, in tests and in the bench. */
 export interface MessageType {
@@ -54,9 +61,11 @@ interface GeneratedRoot {
 
 // The generated module is CommonJS and typed as a reflection Root it is not; 0.214.0 is the last
 // release that ships it with the trace and logs decoders (pinned exactly in package.json).
-const generated = createRequire(import.meta.url)(
-  "@opentelemetry/otlp-transformer/build/src/generated/root.js",
-) as GeneratedRoot;
+const require = createRequire(import.meta.url);
+const generatedPath = require.resolve("@opentelemetry/otlp-transformer/build/src/generated/root.js");
+const generated = require(generatedPath) as GeneratedRoot;
+// The generated decoders' own protobufjs (they test readers with instanceof).
+const { Reader } = createRequire(generatedPath)("protobufjs/minimal") as { Reader: ProtobufReaderClass };
 const traceService = generated.opentelemetry.proto.collector.trace.v1;
 const logsService = generated.opentelemetry.proto.collector.logs.v1;
 const { proto } = generated.opentelemetry;
@@ -66,6 +75,17 @@ installBounds({
   trace: proto.trace.v1,
   logs: proto.logs.v1,
 });
+
+const TRACES: ExportShape = {
+  resource: proto.resource.v1.Resource,
+  scope: proto.common.v1.InstrumentationScope,
+  item: proto.trace.v1.Span,
+};
+const LOGS: ExportShape = {
+  resource: proto.resource.v1.Resource,
+  scope: proto.common.v1.InstrumentationScope,
+  item: proto.logs.v1.LogRecord,
+};
 
 /** The export request and response messages, for clients that encode them (tests, bench). */
 export const OTLP_MESSAGES = {
@@ -78,32 +98,61 @@ export const OTLP_MESSAGES = {
 
 export type Signal = "traces" | "logs";
 
-export function decodeTraces(body: Buffer, encoding: OtlpEncoding): TracesExport {
+/** Decodes (and maps) an export in paced slices: a big one never holds the event loop. */
+export async function decodeTraces(
+  body: Buffer,
+  encoding: OtlpEncoding,
+  pace: Pace = createPace(),
+): Promise<TracesExport> {
   if (encoding === "protobuf") {
-    const request = decodeProtobuf(traceService.ExportTraceServiceRequest, body, "traces", "spans");
-    return (request as PbTracesRequest).resourceSpans.map((group) => ({
-      resource: protobufAttributes(group.resource?.attributes),
-      items: group.scopeSpans.flatMap(({ scope, spans }) => {
-        const scopeName = str(scope?.name);
-        return spans.map((span) => protobufSpan(span, scopeName));
-      }),
-    }));
+    const resources = await decodeProtobuf(TRACES, body, "traces", "spans", pace);
+    return protobufGroups(resources, protobufSpan as (item: unknown, scope: string) => OtlpSpan, pace);
   }
-  return groups(parseJson(body, "spans"), "resourceSpans", "scopeSpans", "spans", readSpan);
+  return groups(parseJson(body, "spans"), "resourceSpans", "scopeSpans", "spans", readSpan, pace);
 }
 
-export function decodeLogs(body: Buffer, encoding: OtlpEncoding): LogsExport {
+export async function decodeLogs(
+  body: Buffer,
+  encoding: OtlpEncoding,
+  pace: Pace = createPace(),
+): Promise<LogsExport> {
   if (encoding === "protobuf") {
-    const request = decodeProtobuf(logsService.ExportLogsServiceRequest, body, "logs", "log records");
-    return (request as PbLogsRequest).resourceLogs.map((group) => ({
-      resource: protobufAttributes(group.resource?.attributes),
-      items: group.scopeLogs.flatMap(({ scope, logRecords }) => {
-        const scopeName = str(scope?.name);
-        return logRecords.map((record) => protobufLogRecord(record, scopeName));
-      }),
-    }));
+    const resources = await decodeProtobuf(LOGS, body, "logs", "log records", pace);
+    return protobufGroups(
+      resources,
+      protobufLogRecord as (item: unknown, scope: string) => OtlpLogRecord,
+      pace,
+    );
   }
-  return groups(parseJson(body, "log records"), "resourceLogs", "scopeLogs", "logRecords", readLogRecord);
+  return groups(
+    parseJson(body, "log records"),
+    "resourceLogs",
+    "scopeLogs",
+    "logRecords",
+    readLogRecord,
+    pace,
+  );
+}
+
+/** Decoded resource entries as resource groups, each item mapped with its scope's name. */
+async function protobufGroups<T>(
+  resources: readonly DecodedResource[],
+  mapItem: (item: unknown, scope: string) => T,
+  pace: Pace,
+): Promise<ResourceGroup<T>[]> {
+  const out: ResourceGroup<T>[] = [];
+  for (const { resource, scopes } of resources) {
+    const items: T[] = [];
+    for (const scope of scopes) {
+      const scopeName = str((scope.scope as PbScope | null)?.name);
+      for (const item of scope.items) {
+        items.push(mapItem(item, scopeName));
+        if (pace.due()) await pace.yield();
+      }
+    }
+    out.push({ resource: protobufAttributes((resource as PbResource | null)?.attributes), items });
+  }
+  return out;
 }
 
 /** The export answer in the request's encoding: empty on full success, as the spec asks. */
@@ -122,9 +171,15 @@ export function encodeAnswer(
   return Buffer.from(type.encode(type.fromObject(answer)).finish());
 }
 
-function decodeProtobuf(type: MessageType, body: Buffer, signal: Signal, itemName: string): unknown {
+async function decodeProtobuf(
+  shape: ExportShape,
+  body: Buffer,
+  signal: Signal,
+  itemName: string,
+  pace: Pace,
+): Promise<DecodedResource[]> {
   try {
-    return decodeBounded(type, body, itemName);
+    return await decodeExportPaced(Reader, shape, body, new DecodeBounds(itemName), pace);
   } catch (error) {
     if (error instanceof AppError) throw error;
     const reason = error instanceof Error ? `: ${error.message}` : "";
@@ -136,6 +191,9 @@ function decodeProtobuf(type: MessageType, body: Buffer, signal: Signal, itemNam
   }
 }
 
+/** The body's JSON. One JSON.parse call: splitting it per resource entry would not help the
+ *  usual export of one resource; the walk after it is paced. An export at INGEST_MAX_BODY
+ *  (10 MiB) parses in 100-250 ms, the one step of an export that still holds the loop. */
 function parseJson(body: Buffer, itemName: string): unknown {
   const text = body.toString("utf8");
   if (text.trim() === "") throw new AppError("invalid_json", "The request body is empty.");
@@ -192,22 +250,6 @@ interface PbLogRecord {
   readonly spanId: Uint8Array | null;
   readonly eventName: string | null;
 }
-interface PbTracesRequest {
-  readonly resourceSpans: ReadonlyArray<{
-    readonly resource: PbResource | null;
-    readonly scopeSpans: ReadonlyArray<{ readonly scope: PbScope | null; readonly spans: readonly PbSpan[] }>;
-  }>;
-}
-interface PbLogsRequest {
-  readonly resourceLogs: ReadonlyArray<{
-    readonly resource: PbResource | null;
-    readonly scopeLogs: ReadonlyArray<{
-      readonly scope: PbScope | null;
-      readonly logRecords: readonly PbLogRecord[];
-    }>;
-  }>;
-}
-
 function protobufSpan(span: PbSpan, scope: string): OtlpSpan {
   return {
     traceId: hexOf(span.traceId),
@@ -307,40 +349,46 @@ function isLong(value: unknown): value is { readonly low: number; readonly high:
 
 type ItemReader<T> = (item: Record<string, unknown>, scope: string, path: string) => T;
 
-/** Walks an OTLP/JSON body's resource -> scope -> items, checking its shape as it goes: JSON
- *  can be anything, and a wrong shape is a 400 naming where. */
-function groups<T>(
+/** Walks an OTLP/JSON body's resource -> scope -> items, checking its shape as it goes (JSON
+ *  can be anything, and a wrong shape is a 400 naming where), yielding between items when
+ *  `pace` is due. */
+async function groups<T>(
   root: unknown,
   resourcesKey: string,
   scopesKey: string,
   itemsKey: string,
   readItem: ItemReader<T>,
-): ResourceGroup<T>[] {
+  pace: Pace,
+): Promise<ResourceGroup<T>[]> {
   const top = object(root, "");
   const out: ResourceGroup<T>[] = [];
-  list(top[resourcesKey], `/${resourcesKey}`).forEach((resourceEntry, r) => {
+  const resources = list(top[resourcesKey], `/${resourcesKey}`);
+  for (let r = 0; r < resources.length; r++) {
     const path = `/${resourcesKey}/${r}`;
-    const group = object(resourceEntry, path);
+    const group = object(resources[r], path);
     const resource =
       group.resource === undefined || group.resource === null
         ? {}
         : object(group.resource, `${path}/resource`);
     const items: T[] = [];
-    list(group[scopesKey], `${path}/${scopesKey}`).forEach((scopeEntry, s) => {
+    const scopes = list(group[scopesKey], `${path}/${scopesKey}`);
+    for (let s = 0; s < scopes.length; s++) {
       const scopePath = `${path}/${scopesKey}/${s}`;
-      const scopeGroup = object(scopeEntry, scopePath);
+      const scopeGroup = object(scopes[s], scopePath);
       const scope =
         scopeGroup.scope === undefined || scopeGroup.scope === null
           ? {}
           : object(scopeGroup.scope, `${scopePath}/scope`);
       const scopeName = str(scope.name);
-      list(scopeGroup[itemsKey], `${scopePath}/${itemsKey}`).forEach((item, i) => {
+      const entries = list(scopeGroup[itemsKey], `${scopePath}/${itemsKey}`);
+      for (let i = 0; i < entries.length; i++) {
         const itemPath = `${scopePath}/${itemsKey}/${i}`;
-        items.push(readItem(object(item, itemPath), scopeName, itemPath));
-      });
-    });
+        items.push(readItem(object(entries[i], itemPath), scopeName, itemPath));
+        if (pace.due()) await pace.yield();
+      }
+    }
     out.push({ resource: attributes(resource.attributes, `${path}/resource/attributes`), items });
-  });
+  }
   return out;
 }
 

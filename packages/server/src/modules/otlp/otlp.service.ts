@@ -5,6 +5,7 @@
 // OTLP wants to hear: how many items were rejected and why. Apps are never created here:
 // `service.name` must name an app the key may write to.
 import { AppError } from "../../errors.js";
+import { createPace } from "../../lib/pace.js";
 import { slugify } from "../../lib/slugs.js";
 import type { AppRef, IngestDirectory, IngestService, KeyPrincipal } from "../ingest/index.js";
 import {
@@ -109,25 +110,28 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
     screen: (principal) => ingest.screen(principal),
 
     async exportTraces(principal, payload) {
-      const data = decodeTraces(payload.bytes, payload.encoding);
+      const pace = createPace();
+      const data = await decodeTraces(payload.bytes, payload.encoding, pace);
       const targets = await destinations(principal, data);
       const reasons = new Reasons();
       const spans: PlacedSpan[] = [];
       const requests: PlacedSpan[] = [];
       let unrouted = 0;
-      data.forEach((group, g) => {
+      for (let g = 0; g < data.length; g++) {
+        const group = data[g] as (typeof data)[number];
         const target = targets[g];
         if (target === undefined || typeof target === "string") {
           unrouted += group.items.length;
           if (target !== undefined && group.items.length > 0) reasons.add(target, group.items.length);
-          return;
+          continue;
         }
         for (const span of group.items) {
           const placed = placeSpan(span, target);
           spans.push(placed);
           if (servesHttpRequest(span)) requests.push(placed);
+          if (pace.due()) await pace.yield();
         }
-      });
+      }
       // Even an empty export: admission takes back the reservation its screen made.
       ingest.admit(principal, spans.length);
       // Two tables, two writers: both inserts run at once. A 503 from either fails the export
@@ -149,17 +153,19 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
     },
 
     async exportLogs(principal, payload) {
-      const data = decodeLogs(payload.bytes, payload.encoding);
+      const pace = createPace();
+      const data = await decodeLogs(payload.bytes, payload.encoding, pace);
       const targets = await destinations(principal, data);
       const reasons = new Reasons();
       const records: Exclude<ReturnType<typeof logRecordOf>, string>[] = [];
       let refused = 0;
-      data.forEach((group, g) => {
+      for (let g = 0; g < data.length; g++) {
+        const group = data[g] as (typeof data)[number];
         const target = targets[g];
         if (target === undefined || typeof target === "string") {
           refused += group.items.length;
           if (target !== undefined && group.items.length > 0) reasons.add(target, group.items.length);
-          return;
+          continue;
         }
         for (const log of group.items) {
           const record = logRecordOf(log, target);
@@ -169,8 +175,9 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
           } else {
             records.push(record);
           }
+          if (pace.due()) await pace.yield();
         }
-      });
+      }
       ingest.admit(principal, records.length);
       const stored = await store(records, (batch) =>
         ingest.acceptLogs({ principal, records: batch, admitted: true }),

@@ -1,10 +1,10 @@
-// Reading ingest JSON under item caps: one pass over the bytes checks the structure and counts
+// Reading JSON under item caps (ingest bodies; every other JSON body for its depth): one pass over the bytes checks the structure and counts
 // values per level and nesting without building anything (a 10 MiB body of `[{},{},…]` is
 // refused after a few KB of it), then an envelope's records are parsed one by one in paced
 // slices, so a big body never holds the event loop. Not here: decompression and byte size
-// (ingest.body.ts), each record's schema and rules (the pipeline).
-import { toWellFormed } from "../../http/well-formed.js";
-import { createPace, type Pace } from "../../lib/pace.js";
+// (modules/ingest/ingest.body.ts), each record's schema and rules (the ingest pipeline).
+import { toWellFormed } from "../http/well-formed.js";
+import { createPace, type Pace } from "./pace.js";
 
 /** What a JSON text may contain; each is checked while scanning, before anything is parsed. */
 export interface JsonCaps {
