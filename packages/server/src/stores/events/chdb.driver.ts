@@ -19,6 +19,7 @@ import {
   type EventsExecutor,
   EventsStoreError,
   type InsertBatch,
+  type KeysetQuery,
   type Lane,
   type QueryParams,
 } from "./executor.js";
@@ -170,6 +171,11 @@ function openSessions(directory: string): { writes: SessionPool; reads: SessionP
  */
 const TABLE_SETTINGS = Object.freeze({ merge_selector_base: 10 });
 
+/** Rows per statement when streaming: chDB returns a result whole, so this bounds what one page
+ *  holds (~4 MB of JSON for request rows, times the copies a page goes through on its way out)
+ *  while keeping the statements per million rows at a hundred. */
+export const CHDB_STREAM_PAGE_ROWS = 10_000;
+
 class ChdbExecutor implements EventsExecutor {
   readonly engine = "chdb" as const;
   readonly tableSettings = TABLE_SETTINGS;
@@ -195,6 +201,19 @@ class ChdbExecutor implements EventsExecutor {
           : await run(this.writes.first, sql, params, "JSON");
       return parseRows<Row>(result, sql);
     });
+  }
+
+  /** Keyset pages of CHDB_STREAM_PAGE_ROWS, each a read-lane statement of its own: a page
+   *  shorter than that is the last; nothing more is asked once the consumer stops. */
+  async *stream<Row>(query: KeysetQuery<Row>): AsyncIterable<Row[]> {
+    let after: Row | undefined;
+    for (;;) {
+      const { sql, params } = query.page(after, CHDB_STREAM_PAGE_ROWS);
+      const rows = await this.query<Row>(sql, params);
+      if (rows.length > 0) yield rows;
+      if (rows.length < CHDB_STREAM_PAGE_ROWS) return;
+      after = rows[rows.length - 1];
+    }
   }
 
   command(sql: string, params?: QueryParams): Promise<void> {
