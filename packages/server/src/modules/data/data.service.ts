@@ -1,6 +1,7 @@
 // Searching a project's request and log records (spec 4.4.1, 4.4.2) and reading one request in
 // full, within an authorized project scope: turns the query string into a filter (one 422
-// naming every bad parameter), then runs one events query.
+// naming every bad parameter), then runs one events query; or, for an export, streams every
+// matching record as NDJSON or CSV (rate-limited per user).
 import {
   DATA_PAGING,
   EXPORT_LIMITS,
