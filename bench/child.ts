@@ -46,6 +46,11 @@ export class BenchChild<ToChild extends { type: string }, FromChild extends { ty
     return reply;
   }
 
+  /** The child's process id (for reading its /proc figures). */
+  get pid(): number {
+    return this.#process.pid ?? 0;
+  }
+
   /** The child's CPU time so far (user + system, all threads), in seconds. */
   cpuSeconds(): number {
     const stat = readFileSync(`/proc/${this.#process.pid}/stat`, "utf8");

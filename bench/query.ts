@@ -160,6 +160,7 @@ async function serve(dataDir: string): Promise<void> {
       apps,
       clock: deps.clock,
       requestsRetentionDays: config.retention.requestsDays,
+      rateLimiter: deps.rateLimiter,
     }),
     analytics: createAnalyticsService({ events, apps, users: deps.users, clock: deps.clock }),
   });

@@ -115,44 +115,74 @@ const ALL_DATA = "Default: no bound (all retained data).";
 
 // ---- requests ----
 
+/** The request search's filters: the list and the export read the same ones. */
+const requestFilterParams = {
+  app_slugs: Type.Optional(AppSlugsParam),
+  environment: Type.Optional(EnvironmentParam),
+  since: Type.Optional(sinceParam(ALL_DATA)),
+  until: Type.Optional(untilParam(ALL_DATA)),
+  methods: Type.Optional(MethodsParam),
+  status_codes: Type.Optional(StatusCodesParam),
+  status_classes: Type.Optional(StatusClassesParam),
+  consumer: Type.Optional(ConsumerParam),
+  route: Type.Optional(
+    Type.String({
+      maxLength: 2048,
+      description:
+        "One route template, exact (as the endpoint lists return it); unlike `path_filter` it matches " +
+        "every raw path the template grouped.",
+      examples: ["/users/{id}/orders"],
+    }),
+  ),
+  trace_id: Type.Optional(TraceIdParam),
+  min_response_time: Type.Optional(responseTimeParam("Inclusive lower bound", 250)),
+  max_response_time: Type.Optional(responseTimeParam("Inclusive upper bound", 2000)),
+  path_filter: Type.Optional(
+    Type.String({
+      maxLength: 2048,
+      description:
+        "Pattern over the raw path (query string included), whole-string and case-insensitive: `*` " +
+        "matches any run of characters (including `/`); every other character, `%` and `_` " +
+        "included, matches itself.",
+      examples: ["/users/*/orders*"],
+    }),
+  ),
+};
+
 export const RequestsQuerySchema = Type.Object(
   {
-    app_slugs: Type.Optional(AppSlugsParam),
-    environment: Type.Optional(EnvironmentParam),
-    since: Type.Optional(sinceParam(ALL_DATA)),
-    until: Type.Optional(untilParam(ALL_DATA)),
-    methods: Type.Optional(MethodsParam),
-    status_codes: Type.Optional(StatusCodesParam),
-    status_classes: Type.Optional(StatusClassesParam),
-    consumer: Type.Optional(ConsumerParam),
-    route: Type.Optional(
-      Type.String({
-        maxLength: 2048,
-        description:
-          "One route template, exact (as the endpoint lists return it); unlike `path_filter` it matches " +
-          "every raw path the template grouped.",
-        examples: ["/users/{id}/orders"],
-      }),
-    ),
-    trace_id: Type.Optional(TraceIdParam),
-    min_response_time: Type.Optional(responseTimeParam("Inclusive lower bound", 250)),
-    max_response_time: Type.Optional(responseTimeParam("Inclusive upper bound", 2000)),
-    path_filter: Type.Optional(
-      Type.String({
-        maxLength: 2048,
-        description:
-          "Pattern over the raw path (query string included), whole-string and case-insensitive: `*` " +
-          "matches any run of characters (including `/`); every other character, `%` and `_` " +
-          "included, matches itself.",
-        examples: ["/users/*/orders*"],
-      }),
-    ),
+    ...requestFilterParams,
     page: Type.Optional(PageParam),
     page_size: Type.Optional(pageSizeParam(DATA_PAGING.defaultPageSize, DATA_PAGING.maxPageSize)),
   },
   { additionalProperties: false },
 );
 export type RequestsQuery = Static<typeof RequestsQuerySchema>;
+
+/** The formats an export is written in. */
+export const EXPORT_FORMATS = ["ndjson", "csv"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Exports a user may start per minute, over every project (429 rate_limited beyond). */
+export const EXPORT_LIMITS = { perUserPerMinute: 10 } as const;
+
+const ExportFormatParam = Type.Union(
+  EXPORT_FORMATS.map((format) => Type.Literal(format)),
+  {
+    default: "ndjson",
+    description:
+      "`ndjson`: one record per line, as the search returns it. `csv`: RFC 4180, a header row, the " +
+      "record's fields as columns in the search's order (objects as JSON text).",
+    examples: ["csv"],
+  },
+);
+
+/** The request export: every filter of the search, no paging, and a format. */
+export const RequestsExportQuerySchema = Type.Object(
+  { ...requestFilterParams, format: Type.Optional(ExportFormatParam) },
+  { additionalProperties: false },
+);
+export type RequestsExportQuery = Static<typeof RequestsExportQuerySchema>;
 
 const requestFields = {
   id: Type.String({
@@ -216,44 +246,56 @@ export const RequestDetailParamsSchema = Type.Object({
 
 // ---- logs ----
 
+/** The log search's filters: the list and the export read the same ones. */
+const logFilterParams = {
+  app_slugs: Type.Optional(AppSlugsParam),
+  environment: Type.Optional(EnvironmentParam),
+  levels: Type.Optional(
+    Type.String({
+      maxLength: 1024,
+      description:
+        "Comma-separated levels: DEBUG, INFO, WARNING, ERROR, CRITICAL or the ingest aliases TRACE, " +
+        "WARN, FATAL, any letter case. An unknown level answers 422.",
+      examples: ["warn,error"],
+    }),
+  ),
+  search: Type.Optional(
+    Type.String({
+      maxLength: 1024,
+      description:
+        "Case-insensitive substring searched in the message, the logger name, and attribute keys and " +
+        "values; every character is literal. Surrounding blanks are ignored.",
+      examples: ["timed out"],
+    }),
+  ),
+  loggers: Type.Optional(
+    Type.String({
+      maxLength: 4096,
+      description: "Comma-separated logger names, exact and case-sensitive.",
+      examples: ["app.payments"],
+    }),
+  ),
+  trace_id: Type.Optional(TraceIdParam),
+  since: Type.Optional(sinceParam(ALL_DATA)),
+  until: Type.Optional(untilParam(ALL_DATA)),
+};
+
 export const LogsQuerySchema = Type.Object(
   {
-    app_slugs: Type.Optional(AppSlugsParam),
-    environment: Type.Optional(EnvironmentParam),
-    levels: Type.Optional(
-      Type.String({
-        maxLength: 1024,
-        description:
-          "Comma-separated levels: DEBUG, INFO, WARNING, ERROR, CRITICAL or the ingest aliases TRACE, " +
-          "WARN, FATAL, any letter case. An unknown level answers 422.",
-        examples: ["warn,error"],
-      }),
-    ),
-    search: Type.Optional(
-      Type.String({
-        maxLength: 1024,
-        description:
-          "Case-insensitive substring searched in the message, the logger name, and attribute keys and " +
-          "values; every character is literal. Surrounding blanks are ignored.",
-        examples: ["timed out"],
-      }),
-    ),
-    loggers: Type.Optional(
-      Type.String({
-        maxLength: 4096,
-        description: "Comma-separated logger names, exact and case-sensitive.",
-        examples: ["app.payments"],
-      }),
-    ),
-    trace_id: Type.Optional(TraceIdParam),
-    since: Type.Optional(sinceParam(ALL_DATA)),
-    until: Type.Optional(untilParam(ALL_DATA)),
+    ...logFilterParams,
     page: Type.Optional(PageParam),
     page_size: Type.Optional(pageSizeParam(DATA_PAGING.defaultPageSize, DATA_PAGING.maxPageSize)),
   },
   { additionalProperties: false },
 );
 export type LogsQuery = Static<typeof LogsQuerySchema>;
+
+/** The log export: every filter of the search, no paging, and a format. */
+export const LogsExportQuerySchema = Type.Object(
+  { ...logFilterParams, format: Type.Optional(ExportFormatParam) },
+  { additionalProperties: false },
+);
+export type LogsExportQuery = Static<typeof LogsExportQuerySchema>;
 
 /** A log record as the search returns it (spec 2.9 plus id, trace_id, span_id). */
 export const LogRecordSchema = Type.Object(

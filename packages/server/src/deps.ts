@@ -107,6 +107,8 @@ export interface DepsOptions {
   readonly dashboardDir?: string;
   /** Pauses between attempts of an alert notification (tests shorten them). */
   readonly alertRetryDelaysMs?: readonly number[];
+  /** Wraps the opened events store (tests observe the statements and streams of a request). */
+  readonly wrapEvents?: (events: EventsExecutor) => EventsExecutor;
 }
 
 export async function createDeps(config: Config, options: DepsOptions): Promise<Deps> {
@@ -131,12 +133,13 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     const resources = createResourceServices({ db: metadata.db, clock, audit: auditTrail, logger });
     closers.push(() => resources.close());
 
-    const events = await openEventsExecutor({
+    const opened = await openEventsExecutor({
       clickhouseUrl: config.clickhouseUrl,
       chdbPath: options.storage?.chdbPath ?? config.paths.chdb,
       database: config.clickhouseDatabase,
     });
-    closers.push(() => events.close());
+    closers.push(() => opened.close());
+    const events = options.wrapEvents?.(opened) ?? opened;
     const appliedEvents = await migrateEvents(events);
     if (appliedEvents.length > 0) logger.info({ migrations: appliedEvents }, "events migrations applied");
     const retentionChanged = await applyRetention(events, {
@@ -231,6 +234,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       apps,
       clock,
       requestsRetentionDays: config.retention.requestsDays,
+      rateLimiter,
     });
     const analytics = createAnalyticsService({ events: eventsFor("dashboard"), apps, users, clock });
     const alerts = createAlertsModule({

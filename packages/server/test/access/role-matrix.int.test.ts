@@ -185,7 +185,9 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
     // ---- data and analytics ----
     [`GET ${P}/data/requests`]: { call: fixed("/api/v1/projects/team/data/requests") },
     [`GET ${P}/data/requests/:id`]: { call: fixed(`/api/v1/projects/team/data/requests/${fx.requestId}`) },
+    [`GET ${P}/data/requests/export`]: { call: fixed("/api/v1/projects/team/data/requests/export") },
     [`GET ${P}/data/logs`]: { call: fixed("/api/v1/projects/team/data/logs") },
+    [`GET ${P}/data/logs/export`]: { call: fixed("/api/v1/projects/team/data/logs/export") },
     [`GET ${P}/data/traces`]: { call: fixed("/api/v1/projects/team/data/traces") },
     [`GET ${P}/data/traces/:trace_id`]: { call: fixed(`/api/v1/projects/team/data/traces/${TRACE_ID}`) },
     [`GET ${P}/analytics/environments`]: { call: fixed("/api/v1/projects/team/analytics/environments") },

@@ -8,7 +8,7 @@ import type { DestinationStream } from "pino";
 import { buildApp } from "../../src/app.js";
 import type { Clock } from "../../src/clock.js";
 import { type Config, loadConfig } from "../../src/config/index.js";
-import { createDeps, type Deps } from "../../src/deps.js";
+import { createDeps, type Deps, type DepsOptions } from "../../src/deps.js";
 import type { App } from "../../src/http/types.js";
 import { createLogger } from "../../src/logger.js";
 import { testChdbPath, uniqueDatabaseName } from "./events.js";
@@ -42,6 +42,8 @@ export interface TestContextOptions {
   readonly extend?: (app: App) => void | Promise<void>;
   /** Sees the SQL of every metadata query. */
   readonly onMetadataQuery?: (sql: string) => void;
+  /** Wraps the events store (e.g. a delegatingExecutor counting what a request reads). */
+  readonly wrapEvents?: DepsOptions["wrapEvents"];
   /** Where the server's log lines go (at LOG_LEVEL, default silent); standard output if unset. */
   readonly logDestination?: DestinationStream;
   /** Serve the dashboard from this directory instead of the web package's build. */
@@ -69,6 +71,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.onMetadataQuery === undefined ? {} : { onMetadataQuery: options.onMetadataQuery }),
     ...(options.dashboardDir === undefined ? {} : { dashboardDir: options.dashboardDir }),
+    ...(options.wrapEvents === undefined ? {} : { wrapEvents: options.wrapEvents }),
     storage: {
       chdbPath: testChdbPath(),
       ...(postgresSchema === undefined ? {} : { postgresSchema }),

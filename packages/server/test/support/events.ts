@@ -59,7 +59,7 @@ function withoutDatabase(url: string): string {
  *  with one behaviour changed or observed (a lost acknowledgement, counted inserts, recorded SQL). */
 export function delegatingExecutor(
   inner: EventsExecutor,
-  overrides: Partial<Pick<EventsExecutor, "query" | "command" | "insert" | "ping" | "close">>,
+  overrides: Partial<Pick<EventsExecutor, "query" | "stream" | "command" | "insert" | "ping" | "close">>,
 ): EventsExecutor {
   return {
     engine: inner.engine,
@@ -67,6 +67,7 @@ export function delegatingExecutor(
     tableSettings: inner.tableSettings,
     insertLanes: inner.insertLanes,
     query: (sql, params, lane) => inner.query(sql, params, lane),
+    stream: (keyset) => inner.stream(keyset),
     command: (sql, params) => inner.command(sql, params),
     insert: (batch) => inner.insert(batch),
     ping: (timeoutMs) => inner.ping(timeoutMs),

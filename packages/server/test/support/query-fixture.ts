@@ -4,10 +4,10 @@
 // and every relative timestamp are stable; retention is ten years so the fixed dates are accepted
 // (TTL arithmetic is DateTime: 36500 days from now would overflow past 2106 and expire at once).
 import { expect } from "vitest";
-import { createTestContext, type TestContext } from "./app.js";
+import { createTestContext, type TestContext, type TestContextOptions } from "./app.js";
 import { signIn } from "./auth.js";
 import { type Client, clientFor } from "./client.js";
-import { manualClock } from "./clock.js";
+import { type ManualClock, manualClock } from "./clock.js";
 import type { EventsBackend } from "./events.js";
 import type { MetadataBackend } from "./metadata.js";
 
@@ -24,8 +24,11 @@ export interface AppInfo {
 
 export interface QueryFixture {
   readonly ctx: TestContext;
-  /** The owner's bearer client. */
+  /** Starts at NOW; moving it moves rate-limit windows, not the records' fixed dates. */
+  readonly clock: ManualClock;
+  /** The owner's bearer client, and its headers for requests it cannot shape. */
   readonly owner: Client;
+  readonly ownerHeaders: Readonly<Record<string, string>>;
   /** Another user, who owns a project `elsewhere` with an app `checkout` of their own. */
   readonly stranger: Client;
   readonly project: { readonly id: string; readonly slug: string };
@@ -45,10 +48,13 @@ export interface QueryFixture {
 export async function createQueryFixture(
   backend: EventsBackend,
   metadata: MetadataBackend = { name: "sqlite" },
+  extra: Pick<TestContextOptions, "wrapEvents"> = {},
 ): Promise<QueryFixture> {
+  const clock = manualClock(NOW);
   const ctx = await createTestContext({
+    ...extra,
     metadata,
-    clock: manualClock(NOW),
+    clock,
     env: {
       REQUESTS_RETENTION_DAYS: "3650",
       LOGS_RETENTION_DAYS: "3650",
@@ -58,7 +64,8 @@ export async function createQueryFixture(
         : { CLICKHOUSE_URL: backend.options.clickhouseUrl }),
     },
   });
-  const owner = clientFor(ctx.app, (await signIn(ctx, "owner@example.com")).headers);
+  const ownerHeaders = (await signIn(ctx, "owner@example.com")).headers;
+  const owner = clientFor(ctx.app, ownerHeaders);
   const stranger = clientFor(ctx.app, (await signIn(ctx, "stranger@example.com")).headers);
   const created = async <T>(client: Client, url: string, body: unknown): Promise<T> => {
     const response = await client.post(url, body);
@@ -93,7 +100,9 @@ export async function createQueryFixture(
   ).key;
   return {
     ctx,
+    clock,
     owner,
+    ownerHeaders,
     stranger,
     project: { id: project.id, slug: project.slug },
     checkout: { id: checkout.id, slug: checkout.slug },

@@ -1,10 +1,13 @@
 // Routes of the data tag: searching a project's request and log records (spec 4.4.1, 4.4.2),
 // one request in full for the dashboard's detail view, recent traces and one trace in full.
 import {
+  EXPORT_LIMITS,
+  LogsExportQuerySchema,
   LogsPageSchema,
   LogsQuerySchema,
   RequestDetailParamsSchema,
   RequestDetailSchema,
+  RequestsExportQuerySchema,
   RequestsPageSchema,
   RequestsQuerySchema,
   TraceDetailSchema,
@@ -12,6 +15,7 @@ import {
   TracesPageSchema,
   TracesQuerySchema,
 } from "@sightline/contracts";
+import { sendDownload } from "../../http/download.js";
 import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
 import { access, ProjectParams, projectScopeOf } from "../access/index.js";
@@ -22,6 +26,25 @@ const SEARCH_RULES =
   "Newest first, ties broken by record id, so consecutive pages never repeat or skip a record. " +
   "Unknown parameters, unknown app slugs and unparsable values answer 422 naming each parameter. " +
   "503 when the events store is unavailable (never an empty page).";
+
+const EXPORT_RULES =
+  "Every record the search's filters match (the same parameters, without paging), newest first, " +
+  "streamed as it is read: `format=ndjson` (default) writes one record per line in the search's " +
+  "record shape, `format=csv` an RFC 4180 file with a header row and those fields as columns. " +
+  "Sent gzip-compressed when the request's `Accept-Encoding` accepts gzip. Closing the connection " +
+  `stops the export. At most ${EXPORT_LIMITS.perUserPerMinute} exports per user per minute ` +
+  "(429 rate_limited with Retry-After). 422 and 503 as for the search, before any record is sent.";
+
+/** The 200 of an export: a file in either format, documented rather than validated. */
+const exportResponse = (record: string) => ({
+  description: `The ${record} as NDJSON or CSV (Content-Disposition: attachment).`,
+  content: {
+    "application/x-ndjson": {
+      schema: { type: "string", examples: ['{"id":"0192f3c4-…","timestamp":"…"}\n'] },
+    },
+    "text/csv": { schema: { type: "string", examples: ["id,timestamp,…\r\n"] } },
+  },
+});
 
 export async function dataRoutes(app: App, { data }: { data: DataService }): Promise<void> {
   const common = { tags: ["data"] };
@@ -42,6 +65,24 @@ export async function dataRoutes(app: App, { data }: { data: DataService }): Pro
       },
     },
     async (request) => data.searchRequests(projectScopeOf(request), request.query),
+  );
+
+  app.get(
+    "/projects/:project_slug/data/requests/export",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "exportRequests",
+        summary: "Export the project's request records matching a search",
+        description: `Request records without payloads or headers. ${EXPORT_RULES}`,
+        params: ProjectParams,
+        querystring: RequestsExportQuerySchema,
+        response: { 200: exportResponse("request records"), ...problemResponses(422, 429, 503) },
+      },
+    },
+    async (request, reply) =>
+      sendDownload(request, reply, await data.exportRequests(projectScopeOf(request), request.query)),
   );
 
   app.get(
@@ -77,6 +118,24 @@ export async function dataRoutes(app: App, { data }: { data: DataService }): Pro
       },
     },
     async (request) => data.searchLogs(projectScopeOf(request), request.query),
+  );
+
+  app.get(
+    "/projects/:project_slug/data/logs/export",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "exportLogs",
+        summary: "Export the project's log records matching a search",
+        description: `Log records with their attributes. ${EXPORT_RULES}`,
+        params: ProjectParams,
+        querystring: LogsExportQuerySchema,
+        response: { 200: exportResponse("log records"), ...problemResponses(422, 429, 503) },
+      },
+    },
+    async (request, reply) =>
+      sendDownload(request, reply, await data.exportLogs(projectScopeOf(request), request.query)),
   );
 
   app.get(

@@ -1,13 +1,20 @@
 // Searching a project's request and log records (spec 4.4.1, 4.4.2) and reading one request in
 // full, within an authorized project scope: turns the query string into a filter (one 422
-// naming every bad parameter), then runs one events query.
+// naming every bad parameter), then runs one events query; or, for an export, streams every
+// matching record as NDJSON or CSV (rate-limited per user).
 import {
   DATA_PAGING,
+  EXPORT_LIMITS,
+  type ExportFormat,
   INGEST_LIMITS,
+  LogRecordSchema,
+  type LogsExportQuery,
   type LogsPage,
   type LogsQuery,
   normaliseLogLevel,
+  RequestRecordSchema,
   type RequestDetail,
+  type RequestsExportQuery,
   type RequestsPage,
   type RequestsQuery,
   type TraceDetail,
@@ -25,11 +32,14 @@ import {
   splitList,
 } from "../../lib/query-params.js";
 import type { EventsExecutor } from "../../stores/events/index.js";
+import type { RequestFilter } from "../../stores/events/queries/request-filter.js";
 import type { ProjectScope } from "../access/index.js";
 import type { AppsService } from "../apps/index.js";
 import { normaliseEnvironmentName } from "../environments/index.js";
-import { findLogPage } from "./logs.query.js";
-import { findRequest, findRequestPage, type PageWindow } from "./requests.query.js";
+import type { RateLimiter, RateLimitRule } from "../rate-limits/index.js";
+import { type ExportRecord, formatRecords } from "./export-format.js";
+import { findLogPage, type LogFilter, streamLogs } from "./logs.query.js";
+import { findRequest, findRequestPage, type PageWindow, streamRequests } from "./requests.query.js";
 import { buildTraceTree } from "./trace-tree.js";
 import { findTracePage, findTraceRecords } from "./traces.query.js";
 
@@ -39,6 +49,47 @@ export interface DataServiceDeps {
   readonly clock: Clock;
   /** REQUESTS_RETENTION_DAYS: an id whose time is older than this names nothing stored. */
   readonly requestsRetentionDays: number;
+  /** Counts exports per user (EXPORT_LIMITS). */
+  readonly rateLimiter: RateLimiter;
+}
+
+/** An export ready to be sent: its text is produced as it is read. */
+export interface Download {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly body: AsyncIterable<string>;
+}
+
+/** The per-user export limit (exported for tests, which start each case with a clean count). */
+export const EXPORT_RATE_LIMIT: RateLimitRule = {
+  name: "data-export",
+  limit: EXPORT_LIMITS.perUserPerMinute,
+  windowSeconds: 60,
+};
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  ndjson: "application/x-ndjson; charset=utf-8",
+  csv: "text/csv; charset=utf-8; header=present",
+};
+
+/** CSV columns: the record's fields in the contract's order (README, "Exporting records"). */
+const REQUEST_COLUMNS = Object.keys(RequestRecordSchema.properties);
+const LOG_COLUMNS = Object.keys(LogRecordSchema.properties);
+
+/**
+ * `source` with its first item already read: an engine failure then surfaces before anything is
+ * sent (a problem+json 503, not a truncated file). Ending the result ends `source`.
+ */
+async function primed<T>(source: AsyncIterable<T>): Promise<AsyncIterable<T>> {
+  const iterator = source[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  return (async function* () {
+    try {
+      for (let next = first; next.done !== true; next = await iterator.next()) yield next.value;
+    } finally {
+      await iterator.return?.();
+    }
+  })();
 }
 
 /** What a project-level query may read: one project, and optionally some of its apps. */
@@ -121,45 +172,117 @@ export function createDataService(deps: DataServiceDeps) {
     );
   }
 
+  /** The request search's filters as a query filter; one 422 naming every bad parameter. */
+  async function readRequestFilter(
+    project: ProjectScope,
+    query: Omit<RequestsQuery, "page" | "page_size">,
+  ): Promise<RequestFilter> {
+    const problems = new QueryProblems();
+    const scope = await recordScopeOf(apps, project, query.app_slugs, problems);
+    const range = readTimeRange(problems, query);
+    const statusCodes = readStatusCodes(problems, "status_codes", query.status_codes);
+    const statusClasses = readStatusClasses(problems, "status_classes", query.status_classes);
+    const traceId = readTraceId(problems, query.trace_id);
+    const route = query.route?.trim();
+    if (
+      query.min_response_time !== undefined &&
+      query.max_response_time !== undefined &&
+      query.min_response_time > query.max_response_time
+    ) {
+      problems.add("min_response_time", "must not be greater than max_response_time");
+    }
+    problems.assertNone();
+    return {
+      ...scope,
+      since: range.since,
+      until: range.until,
+      environment: readEnvironment(query.environment),
+      methods: readMethods(query.methods),
+      statusCodes,
+      statusClasses,
+      consumerId: readConsumer(query.consumer),
+      routes: route === undefined || route === "" ? undefined : [route],
+      traceId,
+      minResponseTimeMs: query.min_response_time,
+      maxResponseTimeMs: query.max_response_time,
+      pathGlob: query.path_filter === undefined || query.path_filter === "" ? undefined : query.path_filter,
+    };
+  }
+
+  /** The log search's filters as a query filter; one 422 naming every bad parameter. */
+  async function readLogFilter(
+    project: ProjectScope,
+    query: Omit<LogsQuery, "page" | "page_size">,
+  ): Promise<LogFilter> {
+    const problems = new QueryProblems();
+    const scope = await recordScopeOf(apps, project, query.app_slugs, problems);
+    const range = readTimeRange(problems, query);
+    const levels: string[] = [];
+    for (const spelling of splitList(query.levels)) {
+      const level = normaliseLogLevel(spelling);
+      if (level === null) {
+        problems.add(
+          "levels",
+          `"${spelling}" is not a level (DEBUG, INFO, WARNING, ERROR, CRITICAL, TRACE, WARN, FATAL)`,
+        );
+      } else if (!levels.includes(level)) {
+        levels.push(level);
+      }
+    }
+    const traceId = readTraceId(problems, query.trace_id);
+    problems.assertNone();
+    const search = query.search?.trim();
+    return {
+      ...scope,
+      since: range.since,
+      until: range.until,
+      environment: readEnvironment(query.environment),
+      levels,
+      loggers: splitList(query.loggers),
+      traceId,
+      search: search === undefined || search === "" ? undefined : search,
+    };
+  }
+
+  /** Counts the export against the user's limit, then reads its first batch (see primed). */
+  async function download(
+    { userId, project }: ProjectScope,
+    kind: "requests" | "logs",
+    format: ExportFormat,
+    columns: readonly string[],
+    batches: AsyncIterable<readonly ExportRecord[]>,
+  ): Promise<Download> {
+    await deps.rateLimiter.consume(
+      EXPORT_RATE_LIMIT,
+      userId,
+      `At most ${EXPORT_RATE_LIMIT.limit} exports per minute; try again after the Retry-After delay.`,
+    );
+    const stamp = deps.clock.now().toISOString().slice(0, 19).replaceAll(":", "");
+    return {
+      filename: `${project.slug}-${kind}-${stamp}.${format}`,
+      contentType: CONTENT_TYPES[format],
+      body: formatRecords(await primed(batches), format, columns),
+    };
+  }
+
   return {
     async searchRequests(project: ProjectScope, query: RequestsQuery): Promise<RequestsPage> {
-      const problems = new QueryProblems();
-      const scope = await recordScopeOf(apps, project, query.app_slugs, problems);
-      const range = readTimeRange(problems, query);
-      const statusCodes = readStatusCodes(problems, "status_codes", query.status_codes);
-      const statusClasses = readStatusClasses(problems, "status_classes", query.status_classes);
-      const traceId = readTraceId(problems, query.trace_id);
-      const route = query.route?.trim();
-      if (
-        query.min_response_time !== undefined &&
-        query.max_response_time !== undefined &&
-        query.min_response_time > query.max_response_time
-      ) {
-        problems.add("min_response_time", "must not be greater than max_response_time");
-      }
-      problems.assertNone();
+      const filter = await readRequestFilter(project, query);
       const { page, pageSize, window } = readPage(query, DATA_PAGING);
-      const result = await findRequestPage(
-        events,
-        {
-          ...scope,
-          since: range.since,
-          until: range.until,
-          environment: readEnvironment(query.environment),
-          methods: readMethods(query.methods),
-          statusCodes,
-          statusClasses,
-          consumerId: readConsumer(query.consumer),
-          routes: route === undefined || route === "" ? undefined : [route],
-          traceId,
-          minResponseTimeMs: query.min_response_time,
-          maxResponseTimeMs: query.max_response_time,
-          pathGlob:
-            query.path_filter === undefined || query.path_filter === "" ? undefined : query.path_filter,
-        },
-        window,
-      );
+      const result = await findRequestPage(events, filter, window);
       return { items: result.items, total_count: result.total, page, page_size: pageSize };
+    },
+
+    /** Every request the search's filters match, in one file (rate-limited per user). */
+    async exportRequests(project: ProjectScope, query: RequestsExportQuery): Promise<Download> {
+      const filter = await readRequestFilter(project, query);
+      return download(
+        project,
+        "requests",
+        query.format ?? "ndjson",
+        REQUEST_COLUMNS,
+        streamRequests(events, filter),
+      );
     },
 
     async getRequest({ project }: ProjectScope, id: string): Promise<RequestDetail> {
@@ -172,40 +295,16 @@ export function createDataService(deps: DataServiceDeps) {
     },
 
     async searchLogs(project: ProjectScope, query: LogsQuery): Promise<LogsPage> {
-      const problems = new QueryProblems();
-      const scope = await recordScopeOf(apps, project, query.app_slugs, problems);
-      const range = readTimeRange(problems, query);
-      const levels: string[] = [];
-      for (const spelling of splitList(query.levels)) {
-        const level = normaliseLogLevel(spelling);
-        if (level === null) {
-          problems.add(
-            "levels",
-            `"${spelling}" is not a level (DEBUG, INFO, WARNING, ERROR, CRITICAL, TRACE, WARN, FATAL)`,
-          );
-        } else if (!levels.includes(level)) {
-          levels.push(level);
-        }
-      }
-      const traceId = readTraceId(problems, query.trace_id);
-      problems.assertNone();
-      const search = query.search?.trim();
+      const filter = await readLogFilter(project, query);
       const { page, pageSize, window } = readPage(query, DATA_PAGING);
-      const result = await findLogPage(
-        events,
-        {
-          ...scope,
-          since: range.since,
-          until: range.until,
-          environment: readEnvironment(query.environment),
-          levels,
-          loggers: splitList(query.loggers),
-          traceId,
-          search: search === undefined || search === "" ? undefined : search,
-        },
-        window,
-      );
+      const result = await findLogPage(events, filter, window);
       return { items: result.items, total_count: result.total, page, page_size: pageSize };
+    },
+
+    /** Every log the search's filters match, in one file (rate-limited per user). */
+    async exportLogs(project: ProjectScope, query: LogsExportQuery): Promise<Download> {
+      const filter = await readLogFilter(project, query);
+      return download(project, "logs", query.format ?? "ndjson", LOG_COLUMNS, streamLogs(events, filter));
     },
 
     async searchTraces(project: ProjectScope, query: TracesQuery): Promise<TracesPage> {

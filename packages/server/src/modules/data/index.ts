@@ -2,6 +2,7 @@
 export { dataRoutes } from "./data.routes.js";
 export {
   createDataService,
+  EXPORT_RATE_LIMIT,
   type DataService,
   readConsumer,
   readEnvironment,

@@ -2,6 +2,7 @@
 // trace and a literal case-insensitive text search; one statement per page, newest first.
 import type { LogRecord } from "@sightline/contracts";
 import { API_LOGS, type EventsExecutor, pickColumns } from "../../stores/events/index.js";
+import { afterCursor, limitClause, NEWEST_FIRST } from "../../stores/events/queries/keyset.js";
 import { filterClause, SqlParams } from "../../stores/events/queries/sql.js";
 import { type Page, type PageWindow, toStringMap } from "./requests.query.js";
 
@@ -35,9 +36,9 @@ const COLUMNS = pickColumns(API_LOGS, [
   "span_id",
 ]);
 
-/** `WHERE …`, or with a search `PREWHERE … WHERE <search>`: the text columns are read only for
- *  rows the other conditions keep. */
-function logFilterClause(filter: LogFilter, params: SqlParams): string {
+/** `WHERE …`, or with a search (or `late` conditions) `PREWHERE … WHERE <search>`: the text
+ *  columns are read only for rows the other conditions keep. */
+function logFilterClause(filter: LogFilter, params: SqlParams, late: readonly string[] = []): string {
   const where = [`project_id = ${params.bind(filter.projectId, "String")}`];
   if (filter.appIds !== undefined) where.push(`app_id IN ${params.bind(filter.appIds, "Array(String)")}`);
   if (filter.since !== undefined) where.push(`timestamp >= ${params.instant(filter.since)}`);
@@ -51,7 +52,7 @@ function logFilterClause(filter: LogFilter, params: SqlParams): string {
     where.push(`logger_name IN ${params.bind(filter.loggers, "Array(String)")}`);
   }
   if (filter.traceId !== undefined) where.push(`trace_id = ${params.bind(filter.traceId, "String")}`);
-  const search: string[] = [];
+  const search: string[] = [...late];
   if (filter.search !== undefined) {
     // position() takes the needle as text, so `%`, `_` and `\` need no escaping.
     const needle = params.bind(filter.search, "String");
@@ -65,6 +66,31 @@ function logFilterClause(filter: LogFilter, params: SqlParams): string {
   return filterClause(where, search);
 }
 
+type StoredLog = Omit<LogRecord, "attributes"> & { attributes: unknown };
+
+/** A stored row in the search's record shape: attributes as a name -> text object. */
+function toLogRecord({ attributes, ...item }: StoredLog): LogRecord {
+  return { ...item, attributes: toStringMap(attributes) };
+}
+
+/** Every log the filter matches, newest first, in the search's record shape: streamed by the
+ *  engine, so memory holds one batch however many rows match. */
+export async function* streamLogs(events: EventsExecutor, filter: LogFilter): AsyncIterable<LogRecord[]> {
+  const rows = events.stream<StoredLog>({
+    page(after, limit) {
+      const params = new SqlParams();
+      const where = logFilterClause(filter, params, after === undefined ? [] : [afterCursor(after, params)]);
+      return {
+        sql:
+          `SELECT ${COLUMNS.join(", ")} FROM ${events.database}.${API_LOGS.name} ${where} ` +
+          `${NEWEST_FIRST}${limitClause(limit, params)}`,
+        params: params.values,
+      };
+    },
+  });
+  for await (const batch of rows) yield batch.map(toLogRecord);
+}
+
 export async function findLogPage(
   events: EventsExecutor,
   filter: LogFilter,
@@ -73,9 +99,7 @@ export async function findLogPage(
   const params = new SqlParams();
   const table = `${events.database}.${API_LOGS.name}`;
   const where = logFilterClause(filter, params);
-  const rows = await events.query<
-    Omit<LogRecord, "attributes"> & { attributes: unknown; total_count: number }
-  >(
+  const rows = await events.query<StoredLog & { total_count: number }>(
     `SELECT ${COLUMNS.join(", ")}, (SELECT count() FROM ${table} ${where}) AS total_count ` +
       `FROM ${table} ${where} ORDER BY timestamp DESC, id DESC ` +
       `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
@@ -92,10 +116,7 @@ export async function findLogPage(
   }
   const total = (rows[0] as { total_count: number }).total_count;
   return {
-    items: rows.map(({ total_count: _total, attributes, ...item }) => ({
-      ...item,
-      attributes: toStringMap(attributes),
-    })),
+    items: rows.map(({ total_count: _total, ...item }) => toLogRecord(item)),
     total,
   };
 }

@@ -3,6 +3,7 @@
 import type { RequestDetail, RequestRecord } from "@sightline/contracts";
 import { API_REQUESTS, type EventsExecutor, pickColumns } from "../../stores/events/index.js";
 import { type RequestFilter, requestFilterClause } from "../../stores/events/queries/request-filter.js";
+import { afterCursor, limitClause, NEWEST_FIRST } from "../../stores/events/queries/keyset.js";
 import { SqlParams } from "../../stores/events/queries/sql.js";
 
 /** Columns of a search item, in the contract's order. Payloads and headers stay out of lists. */
@@ -70,6 +71,30 @@ export async function findRequestPage(
   }
   const total = (rows[0] as { total_count: number }).total_count;
   return { items: rows.map(({ total_count: _total, ...item }) => item), total };
+}
+
+/** Every request the filter matches, newest first, in the search's record shape: streamed by
+ *  the engine, so memory holds one batch however many rows match. */
+export function streamRequests(
+  events: EventsExecutor,
+  filter: RequestFilter,
+): AsyncIterable<RequestRecord[]> {
+  return events.stream<RequestRecord>({
+    page(after, limit) {
+      const params = new SqlParams();
+      const where = requestFilterClause(
+        filter,
+        params,
+        after === undefined ? [] : [afterCursor(after, params)],
+      );
+      return {
+        sql:
+          `SELECT ${ITEM_COLUMNS.join(", ")} FROM ${events.database}.${API_REQUESTS.name} ${where} ` +
+          `${NEWEST_FIRST}${limitClause(limit, params)}`,
+        params: params.values,
+      };
+    },
+  });
 }
 
 async function countRequests(events: EventsExecutor, filter: RequestFilter): Promise<number> {

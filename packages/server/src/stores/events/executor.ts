@@ -19,6 +19,16 @@ export interface InsertBatch {
   readonly rowCount: number;
 }
 
+/**
+ * A SELECT read in key order, described so either engine can stream it: `page` writes the
+ * statement for the rows after `after` (undefined: from the first), `limit` rows at most
+ * (undefined: all of them). Its ORDER BY must be a unique key and its cursor condition must
+ * follow that order, so consecutive pages neither repeat nor skip a row.
+ */
+export interface KeysetQuery<Row> {
+  page(after: Row | undefined, limit: number | undefined): { sql: string; params: QueryParams };
+}
+
 export interface EventsExecutor {
   /** Which engine answers: "chdb" (embedded) or "clickhouse" (server over HTTP). */
   readonly engine: "chdb" | "clickhouse";
@@ -31,6 +41,13 @@ export interface EventsExecutor {
   readonly insertLanes: number;
   /** Runs a SELECT and returns its rows as objects (JSON format; 64-bit ints as numbers). */
   query<Row>(sql: string, params?: QueryParams, lane?: Lane): Promise<Row[]>;
+  /**
+   * Yields the rows of `query` in order, in batches, holding one batch at a time however many
+   * rows match: a ClickHouse server streams one statement; chDB (whose binding returns whole
+   * results) reads bounded keyset pages. When the consumer stops iterating (return()), the
+   * engine's work stops: the server's query is cancelled, no further page is asked for.
+   */
+  stream<Row>(query: KeysetQuery<Row>): AsyncIterable<Row[]>;
   /** Runs a statement that returns no rows (DDL, ALTER, INSERT … SELECT). */
   command(sql: string, params?: QueryParams): Promise<void>;
   /** Inserts one batch as one statement: stored whole or not at all. */

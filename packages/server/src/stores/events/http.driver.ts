@@ -19,6 +19,7 @@ import {
   type EventsExecutor,
   EventsStoreError,
   type InsertBatch,
+  type KeysetQuery,
   type Lane,
   type QueryParams,
 } from "./executor.js";
@@ -121,6 +122,32 @@ class HttpExecutor implements EventsExecutor {
         throw toStoreError(error, "query", sql);
       }
     });
+  }
+
+  /** One statement streamed as JSONEachRow: the server produces rows as the socket drains, so
+   *  memory holds one chunk. Leaving the loop aborts the HTTP request, which cancels the query
+   *  on the server. */
+  async *stream<Row>(query: KeysetQuery<Row>): AsyncIterable<Row[]> {
+    const { sql, params } = query.page(undefined, undefined);
+    const controller = new AbortController();
+    try {
+      const result = await this.#calls.run(() =>
+        this.client.query({
+          query: sql,
+          format: "JSONEachRow",
+          clickhouse_settings: OUTPUT_SETTINGS,
+          abort_signal: controller.signal,
+          ...bind(params),
+        }),
+      );
+      for await (const rows of result.stream<Row>()) {
+        if (rows.length > 0) yield rows.map((row) => row.json<Row>());
+      }
+    } catch (error) {
+      throw toStoreError(error, "query", sql);
+    } finally {
+      controller.abort();
+    }
   }
 
   command(sql: string, params?: QueryParams): Promise<void> {

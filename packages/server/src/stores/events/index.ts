@@ -10,6 +10,7 @@ export {
   type EventsExecutor,
   EventsStoreError,
   type InsertBatch,
+  type KeysetQuery,
   type Lane,
   type QueryParams,
 } from "./executor.js";

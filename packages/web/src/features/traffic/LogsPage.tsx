@@ -11,13 +11,14 @@ import { table } from "../../components/ui/Table";
 import { formatDateTime } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { prettyPayload } from "./curl";
+import { DownloadLinks } from "./DownloadLinks";
 import { Drawer } from "./Drawer";
 import { FilterBar } from "./FilterBar";
 import { Pager } from "./parts";
 import { noItems, QueryCard, Quiet } from "./query-view";
 import { TextFilter } from "./TextFilter";
 import { trafficApi } from "./traffic-api";
-import { LOG_LEVELS } from "./traffic-search";
+import { LOG_LEVELS, type TrafficSearch } from "./traffic-search";
 import styles from "./Traffic.module.css";
 import { useDataPainted, useTrafficPage } from "./use-traffic";
 
@@ -27,30 +28,36 @@ function Level({ level }: { level: string }) {
   return <span className={[styles.level, styles[`l${level}`]].join(" ")}>{level}</span>;
 }
 
+/** The log route's parameters for a search: the list and the download read the same ones. */
+function logParams(search: TrafficSearch, window: { since: string; until: string }) {
+  return {
+    app_slugs: search.app,
+    environment: search.env,
+    since: window.since,
+    until: window.until,
+    levels: search.levels,
+    search: search.q,
+    loggers: search.logger,
+    trace_id: search.trace,
+  };
+}
+
 export function LogsPage() {
   const { project, search, setSearch, window, refresh } = useTrafficPage();
   const zone = useTimeZone();
   const page = search.page ?? 1;
-  const logs = useQuery(
-    trafficApi.logs(project, {
-      app_slugs: search.app,
-      environment: search.env,
-      since: window.since,
-      until: window.until,
-      levels: search.levels,
-      search: search.q,
-      loggers: search.logger,
-      trace_id: search.trace,
-      page,
-      page_size: PAGE_SIZE,
-    }),
-  );
+  const filters = logParams(search, window);
+  const logs = useQuery(trafficApi.logs(project, { ...filters, page, page_size: PAGE_SIZE }));
   useDataPainted(logs.isSuccess);
   const open = logs.data?.items.find((item) => item.id === search.log);
 
   return (
     <Page>
-      <PageHeader title="Logs" description="What your apps logged, newest first." />
+      <PageHeader
+        title="Logs"
+        description="What your apps logged, newest first."
+        actions={<DownloadLinks project={project} kind="logs" params={filters} />}
+      />
       <FilterBar search={search} window={window} onRefresh={refresh}>
         <label className={styles.filter}>
           <span>Level</span>

@@ -9,6 +9,7 @@ import { formatDateTime } from "../../lib/format";
 import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { FilterBar } from "./FilterBar";
+import { DownloadLinks } from "./DownloadLinks";
 import { formatMs, MethodBadge, Pager, StatusPill } from "./parts";
 import { noItems, QueryCard, Quiet } from "./query-view";
 import { RequestDrawer } from "./RequestDrawer";
@@ -46,8 +47,9 @@ export function RequestsPage() {
   const zone = useTimeZone();
   const page = search.page ?? 1;
   const live = search.live === true && page === 1 && search.since === undefined;
+  const filters = requestParams(search, window, live);
   const requests = useQuery({
-    ...trafficApi.requests(project, { ...requestParams(search, window, live), page, page_size: PAGE_SIZE }),
+    ...trafficApi.requests(project, { ...filters, page, page_size: PAGE_SIZE }),
     refetchInterval: live ? LIVE_MS : false,
   });
   useDataPainted(requests.isSuccess);
@@ -60,18 +62,21 @@ export function RequestsPage() {
         title="Requests"
         description="Every request your apps reported, newest first."
         actions={
-          <span className={styles.liveToggle}>
-            <span aria-hidden="true" className={live ? styles.live : undefined}>
-              {live ? "Live · every 5 s" : "Live"}
+          <>
+            <DownloadLinks project={project} kind="requests" params={filters} />
+            <span className={styles.liveToggle}>
+              <span aria-hidden="true" className={live ? styles.live : undefined}>
+                {live ? "Live · every 5 s" : "Live"}
+              </span>
+              <Switch
+                label="Live mode: show new requests as they arrive"
+                checked={search.live === true}
+                onChange={(checked) =>
+                  setSearch({ live: checked ? true : undefined, page: undefined }, { replace: true })
+                }
+              />
             </span>
-            <Switch
-              label="Live mode: show new requests as they arrive"
-              checked={search.live === true}
-              onChange={(checked) =>
-                setSearch({ live: checked ? true : undefined, page: undefined }, { replace: true })
-              }
-            />
-          </span>
+          </>
         }
       />
       <FilterBar search={search} window={window} onRefresh={refresh}>

@@ -1,6 +1,7 @@
 // The traffic pages' server reads as TanStack Query options: analytics figures and data records
 // of one project, keyed by every parameter, previous data kept while new filters load.
 import type {
+  ExportFormat,
   EndpointDetail,
   Environments,
   ErrorGroupsPage,
@@ -16,9 +17,11 @@ import type {
   Timeseries,
 } from "@sightline/contracts";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api-client";
+import { api, buildUrl } from "../../lib/api-client";
 
-type Params = Readonly<Record<string, string | number | boolean | undefined>>;
+/** A page's query parameters, named as the API names them; empty values are dropped. */
+export type TrafficParams = Readonly<Record<string, string | number | boolean | undefined>>;
+type Params = TrafficParams;
 const p = encodeURIComponent;
 
 /** Drops empty values so keys and URLs only carry what is set. */
@@ -67,6 +70,9 @@ export const trafficApi = {
       staleTime: Number.POSITIVE_INFINITY,
     }),
   logs: (project: string, params: Params) => projectRead<LogsPage>(project, "data/logs", params),
+  /** The export of a search's records: the same filters as the list, without paging. */
+  exportUrl: (project: string, kind: "requests" | "logs", params: Params, format: ExportFormat) =>
+    buildUrl(`/projects/${p(project)}/data/${kind}/export`, clean({ ...params, format })),
   endpointDetail: (project: string, app: string, params: Params) =>
     appRead<EndpointDetail>(project, app, "analytics/endpoint-detail", params),
   endpointTimeseries: (project: string, app: string, params: Params) =>
