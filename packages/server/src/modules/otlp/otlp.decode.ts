@@ -12,7 +12,7 @@
 import { createRequire } from "node:module";
 import { AppError } from "../../errors.js";
 import { createPace, type Pace } from "../../lib/pace.js";
-import { checkJsonBounds } from "./otlp.json-bounds.js";
+import { type ExportPath, scanJsonExport } from "./otlp.json-bounds.js";
 import { OTLP_LIMITS, overLimit } from "./otlp.limits.js";
 import type {
   AttributeValue,
@@ -98,6 +98,9 @@ export const OTLP_MESSAGES = {
 
 export type Signal = "traces" | "logs";
 
+export const TRACES_PATH: ExportPath = ["resourceSpans", "scopeSpans", "spans"];
+export const LOGS_PATH: ExportPath = ["resourceLogs", "scopeLogs", "logRecords"];
+
 /** Decodes (and maps) an export in paced slices: a big one never holds the event loop. */
 export async function decodeTraces(
   body: Buffer,
@@ -108,7 +111,8 @@ export async function decodeTraces(
     const resources = await decodeProtobuf(TRACES, body, "traces", "spans", pace);
     return protobufGroups(resources, protobufSpan as (item: unknown, scope: string) => OtlpSpan, pace);
   }
-  return groups(parseJson(body, "spans"), "resourceSpans", "scopeSpans", "spans", readSpan, pace);
+  const root = await parseJsonExport(body, "spans", TRACES_PATH, pace);
+  return groups(root, ...TRACES_PATH, readSpan, pace);
 }
 
 export async function decodeLogs(
@@ -124,14 +128,8 @@ export async function decodeLogs(
       pace,
     );
   }
-  return groups(
-    parseJson(body, "log records"),
-    "resourceLogs",
-    "scopeLogs",
-    "logRecords",
-    readLogRecord,
-    pace,
-  );
+  const root = await parseJsonExport(body, "log records", LOGS_PATH, pace);
+  return groups(root, ...LOGS_PATH, readLogRecord, pace);
 }
 
 /** Decoded resource entries as resource groups, each item mapped with its scope's name. */
@@ -191,18 +189,75 @@ async function decodeProtobuf(
   }
 }
 
-/** The body's JSON. One JSON.parse call: splitting it per resource entry would not help the
- *  usual export of one resource; the walk after it is paced. An export at INGEST_MAX_BODY
- *  (10 MiB) parses in 100-250 ms, the one step of an export that still holds the loop. */
-function parseJson(body: Buffer, itemName: string): unknown {
-  const text = body.toString("utf8");
+/** Bodies up to this size parse in one JSON.parse call, a few milliseconds. */
+const WHOLE_PARSE_CHARS = 512 * 1024;
+
+/**
+ * The body's JSON, checked against OTLP_LIMITS first. A big body is parsed item by item, so it
+ * never holds the event loop: its skeleton (the text with every item of `path` replaced by 0)
+ * at once, then each item, paced, into its place. A body whose skeleton does not hold its items
+ * where the scan found them (a duplicated member, which JSON.parse resolves to the last) is
+ * parsed whole: it is still bounded by the caps.
+ */
+export async function parseJsonExport(
+  body: Buffer,
+  itemName: string,
+  path: ExportPath,
+  pace: Pace,
+): Promise<unknown> {
+  const decoded = body.toString("utf8");
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   if (text.trim() === "") throw new AppError("invalid_json", "The request body is empty.");
-  checkJsonBounds(text, itemName);
+  const items = await scanJsonExport(text, itemName, path, pace);
   try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    if (text.length <= WHOLE_PARSE_CHARS || items === null || items.length % 2 !== 0) return JSON.parse(text);
+    const parts: string[] = [];
+    let last = 0;
+    for (let n = 0; n < items.length; n += 2) {
+      parts.push(text.slice(last, items[n]), "0");
+      last = items[n + 1] as number;
+    }
+    parts.push(text.slice(last));
+    const root: unknown = JSON.parse(parts.join(""));
+    const slots = itemSlots(root, path);
+    if (slots === null || slots.length !== items.length / 2) return JSON.parse(text);
+    for (let n = 0; n < slots.length; n++) {
+      const [list, index] = slots[n] as [unknown[], number];
+      list[index] = JSON.parse(text.slice(items[2 * n], items[2 * n + 1]));
+      if (pace.due()) await pace.yield();
+    }
+    return root;
   } catch (error) {
     throw new AppError("invalid_json", "The request body is not valid JSON.", { cause: error });
   }
+}
+
+/** The places of a skeleton's items (arrays and indexes, in text order), or null when the
+ *  skeleton is not shaped as the scan saw it. */
+function itemSlots(
+  root: unknown,
+  [resourcesKey, scopesKey, itemsKey]: ExportPath,
+): Array<[unknown[], number]> | null {
+  const slots: Array<[unknown[], number]> = [];
+  const member = (value: unknown, key: string): unknown =>
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)[key]
+      : undefined;
+  const resources = member(root, resourcesKey);
+  if (!Array.isArray(resources)) return resources === undefined ? slots : null;
+  for (const resource of resources) {
+    const scopes = member(resource, scopesKey);
+    if (!Array.isArray(scopes)) continue;
+    for (const scope of scopes) {
+      const list = member(scope, itemsKey);
+      if (!Array.isArray(list)) continue;
+      for (let index = 0; index < list.length; index++) {
+        if (list[index] !== 0) return null;
+        slots.push([list, index]);
+      }
+    }
+  }
+  return slots;
 }
 
 // Generated messages, as protobufjs' decoder leaves them: every field present, scalars and

@@ -3,6 +3,9 @@
 // pass over the characters counts containers (elements), their nesting, and the entries of every
 // array named by an OTLP field (`spans`, `attributes`, `values`, …). The exact AnyValue depth is
 // checked while the parsed body is walked (otlp.decode.ts); this bounds what parsing may build.
+// The same pass notes where each item (span, log record) of the export's own three levels lies
+// in the text, so a big body can be parsed item by item (parseJsonExport) instead of at once.
+import type { Pace } from "../../lib/pace.js";
 import { OTLP_LIMITS, type OtlpLimit, overLimit } from "./otlp.limits.js";
 
 /** The caps of arrays by the OTLP/JSON field that holds them. */
@@ -38,16 +41,35 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
+/** The member names of an export's three levels: resource entries, scope entries, items. */
+export type ExportPath = readonly [resources: string, scopes: string, items: string];
+
+/** Characters scanned between pace checks. */
+const SCAN_SLICE = 64 * 1024;
+
+/** Depth (containers open, the root object counted) at which an item of the export path opens. */
+const ITEM_DEPTH = 6;
+
 /**
  * Throws the 413 of the first cap the JSON text exceeds. Text that is not JSON is let through:
- * JSON.parse answers it. `itemName` names the items ("spans", "log records").
+ * JSON.parse answers it. `itemName` names the items ("spans", "log records"). Returns where the
+ * items of `path` lie (start, end pairs, in text order), or null when some item there is not an
+ * object (the walk refuses such a body anyway).
  */
-export function checkJsonBounds(text: string, itemName: string): void {
+export async function scanJsonExport(
+  text: string,
+  itemName: string,
+  path: ExportPath,
+  pace: Pace,
+): Promise<number[] | null> {
   const totals = new Map<OtlpLimit, number>();
-  // Per open container: its cap (arrays named by an OTLP field), entries so far, whether array.
+  // Per open container: its cap (arrays named by an OTLP field), entries so far, whether array,
+  // and whether it is the export path's container at its depth.
   const limits: Array<OtlpLimit | undefined> = [];
   const counts: number[] = [];
   const arrays: boolean[] = [];
+  const onPath: boolean[] = [];
+  let items: number[] | null = [];
   let depth = 0;
   let elements = 0;
   let previous = 0;
@@ -61,12 +83,20 @@ export function checkJsonBounds(text: string, itemName: string): void {
     throw overLimit(limit, limit === "items" ? itemName : undefined);
   };
 
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0, nextCheck = SCAN_SLICE; i < text.length; i++) {
+    if (i >= nextCheck) {
+      nextCheck = i + SCAN_SLICE;
+      if (pace.due()) await pace.yield();
+    }
     const c = text.charCodeAt(i);
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
     // A value starts in an array: one more entry of it.
     if ((previous === OPEN_ARRAY || previous === COMMA) && depth > 0 && arrays[depth - 1] === true) {
       if (c !== CLOSE_ARRAY) {
+        if (depth === ITEM_DEPTH && onPath[ITEM_DEPTH - 1] === true && items !== null) {
+          if (c === OPEN_OBJECT) items.push(i);
+          else items = null;
+        }
         const count = (counts[depth - 1] ?? 0) + 1;
         counts[depth - 1] = count;
         const limit = limits[depth - 1];
@@ -86,7 +116,7 @@ export function checkJsonBounds(text: string, itemName: string): void {
         stringStart = i + 1;
         let end = text.indexOf('"', stringStart);
         while (end !== -1 && escaped(text, end)) end = text.indexOf('"', end + 1);
-        if (end === -1) return;
+        if (end === -1) return items;
         stringEnd = end;
         i = end;
         afterColon = false;
@@ -102,9 +132,16 @@ export function checkJsonBounds(text: string, itemName: string): void {
         if (++elements > OTLP_LIMITS.elements) over("elements");
         if (depth >= MAX_JSON_DEPTH) over("valueDepth");
         const array = c === OPEN_ARRAY;
-        limits[depth] = array && afterColon ? ARRAY_LIMITS.get(text.slice(keyStart, keyEnd)) : undefined;
+        const key = array && afterColon ? text.slice(keyStart, keyEnd) : undefined;
+        limits[depth] = key === undefined ? undefined : ARRAY_LIMITS.get(key);
         counts[depth] = 0;
         arrays[depth] = array;
+        // The path alternates object, named array: root, resources, entry, scopes, entry, items.
+        onPath[depth] =
+          depth === 0
+            ? !array
+            : onPath[depth - 1] === true &&
+              (depth % 2 === 1 ? key !== undefined && key === path[(depth - 1) / 2] : !array);
         depth += 1;
         afterColon = false;
         break;
@@ -112,12 +149,14 @@ export function checkJsonBounds(text: string, itemName: string): void {
       case CLOSE_OBJECT:
       case CLOSE_ARRAY:
         if (depth > 0) depth -= 1;
+        if (depth === ITEM_DEPTH && onPath[ITEM_DEPTH - 1] === true && items !== null) items.push(i + 1);
         afterColon = false;
         break;
       default:
         afterColon = false;
     }
   }
+  return items;
 }
 
 /** Whether the quote at `at` is escaped: preceded by an odd number of backslashes. */
