@@ -24,6 +24,16 @@ describe("export formats", () => {
     expect(csvLine(["a", 1, ""])).toBe("a,1,\r\n");
   });
 
+  it("defuses text a spreadsheet would run as a formula, leaving numbers as they are", () => {
+    expect(csvField('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"');
+    expect(csvField("+1")).toBe("'+1");
+    expect(csvField("-2+3")).toBe("'-2+3");
+    expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
+    expect(csvField("\tcmd")).toBe("'\tcmd");
+    expect(csvField(-2)).toBe("-2");
+    expect(csvField("/orders/-1")).toBe("/orders/-1");
+  });
+
   it("writes CSV columns in the declared order whatever the record's key order", async () => {
     const out = await text(formatRecords(batches([{ b: 2, a: 1 }], [{ a: 3, b: 4 }]), "csv", ["a", "b"]));
     expect(out).toBe("a,b\r\n1,2\r\n3,4\r\n");

@@ -5,14 +5,26 @@ import type { ExportFormat } from "@sightline/contracts";
 /** A record as exported: the search's record shape (scalars, and objects written as JSON). */
 export type ExportRecord = Readonly<Record<string, unknown>>;
 
-/** One CSV field: quoted when it holds a comma, a quote or a line break, quotes doubled. */
+/** Text a spreadsheet would run as a formula when it opens the file (CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One CSV field: quoted when it holds a comma, a quote or a line break, quotes doubled. Text that
+ * starts like a formula gets a leading `'` (OWASP's advice): exported values come from clients,
+ * and a crafted message must not run in the spreadsheet of whoever opens the export. Numbers and
+ * booleans are written as they are.
+ */
 export function csvField(value: unknown): string {
   const text =
     value === null || value === undefined
       ? ""
       : typeof value === "object"
         ? JSON.stringify(value)
-        : String(value as string | number | boolean);
+        : typeof value === "string"
+          ? FORMULA_START.test(value)
+            ? `'${value}`
+            : value
+          : String(value as number | boolean);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
