@@ -5,6 +5,7 @@ import { X } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { isApiError } from "../../lib/api-client";
 import { Button } from "./Button";
+import { SecretValue } from "./Code";
 import styles from "./Dialog.module.css";
 import { TextField } from "./Field";
 import { Notice } from "./Feedback";
@@ -200,5 +201,38 @@ export function ConfirmOn<T>({
         if (target !== null) mutation.mutate(target);
       }}
     />
+  );
+}
+
+/** The dialog that shows a just-created secret (an API key, an access token) the one time it is
+ *  shown, with copy; closing it forgets the secret. */
+export function SecretShownOnceDialog({
+  open,
+  onOpenChange,
+  what,
+  name,
+  secret,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** "API key", "access token". */
+  what: string;
+  name: string;
+  secret: string;
+}) {
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Your new ${what}`}
+      description={`Copy it now. This is the only time Sightline shows the whole ${what.split(" ").at(-1) ?? what}; it stores only a hash.`}
+      footer={
+        <Button variant="primary" onClick={() => onOpenChange(false)}>
+          I've stored it
+        </Button>
+      }
+    >
+      <SecretValue value={secret} label={`${what[0]?.toUpperCase() ?? ""}${what.slice(1)} ${name}`} />
+    </Dialog>
   );
 }

@@ -11,8 +11,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../components/ui/Button";
-import { Mono, SecretValue } from "../../components/ui/Code";
-import { ConfirmOn, Dialog } from "../../components/ui/Dialog";
+import { Mono } from "../../components/ui/Code";
+import { ConfirmOn, Dialog, SecretShownOnceDialog } from "../../components/ui/Dialog";
 import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
 import { Badge, ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card, Stack } from "../../components/ui/Surface";
@@ -178,19 +178,13 @@ function CreateTokenDialog({
   const error = isApiError(create.error) ? create.error : undefined;
   if (create.data) {
     return (
-      <Dialog
+      <SecretShownOnceDialog
         open={open}
         onOpenChange={close}
-        title="Your new access token"
-        description="Copy it now. This is the only time Sightline shows the whole token; it stores only a hash."
-        footer={
-          <Button variant="primary" onClick={() => close(false)}>
-            I've stored it
-          </Button>
-        }
-      >
-        <SecretValue value={create.data.token} label={`Access token ${create.data.name}`} />
-      </Dialog>
+        what="access token"
+        name={create.data.name}
+        secret={create.data.token}
+      />
     );
   }
   const submit = () =>

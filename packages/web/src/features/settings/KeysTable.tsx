@@ -4,8 +4,8 @@ import type { ApiKeyListItem, CreatedApiKey } from "@sightline/contracts";
 import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { Button } from "../../components/ui/Button";
-import { Mono, SecretValue } from "../../components/ui/Code";
-import { ConfirmOn, Dialog } from "../../components/ui/Dialog";
+import { Mono } from "../../components/ui/Code";
+import { ConfirmOn, Dialog, SecretShownOnceDialog } from "../../components/ui/Dialog";
 import { TextField } from "../../components/ui/Field";
 import { Badge, Notice } from "../../components/ui/Feedback";
 import { HiddenHeader, table } from "../../components/ui/Table";
@@ -124,19 +124,13 @@ export function CreateKeyDialog({
   const error = isApiError(mutation.error) ? mutation.error : undefined;
   if (mutation.data) {
     return (
-      <Dialog
+      <SecretShownOnceDialog
         open={open}
         onOpenChange={close}
-        title="Your new API key"
-        description="Copy it now. This is the only time Sightline shows the whole key; it stores only a hash."
-        footer={
-          <Button variant="primary" onClick={() => close(false)}>
-            I've stored it
-          </Button>
-        }
-      >
-        <SecretValue value={mutation.data.key} label={`API key ${mutation.data.name}`} />
-      </Dialog>
+        what="API key"
+        name={mutation.data.name}
+        secret={mutation.data.key}
+      />
     );
   }
   return (
