@@ -30,6 +30,7 @@ export default defineConfig({
             "packages/*/src/**/*.test.ts",
             "packages/*/test/**/*.test.ts",
             "packages/web/src/**/*.test.tsx",
+            "bench/**/*.test.ts",
           ],
         },
       },

@@ -4,7 +4,8 @@
 // project with 70% of the rows, ~200 routes, plus 1 M log records. This process then times each
 // route over HTTP (keep-alive) and asks the child to replay, in-process and without HTTP, exactly
 // the events-store statements that route ran; it prints both, their ratio and the targets.
-// Knobs: BENCH_ROWS (10000000), BENCH_LOG_ROWS (1000000), BENCH_CALLS (15 per route),
+// Knobs: BENCH_ROWS (10000000), BENCH_LOG_ROWS (1000000), BENCH_CALLS (20 per route, at least 20 so the
+// nearest-rank p95 is not simply the slowest call),
 // BENCH_TIMEOUT_SECONDS (1500, after which everything is stopped), BENCH_USERS (8 dashboard
 // users loading the overview at once, the read-concurrency phase at the end).
 import { mkdtemp, rm } from "node:fs/promises";
@@ -30,10 +31,12 @@ import { delegatingExecutor } from "../packages/server/test/support/events.js";
 import { magicLinkTokenOf, outboxMessagesFor } from "../packages/server/test/support/mail.js";
 import { logsSql, requestsSql } from "./dataset.js";
 import { BenchChild } from "./child.js";
+import { assertSamples, MIN_P95_SAMPLES, percentile } from "./stats.js";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
-const CALLS = Number(process.env.BENCH_CALLS ?? 15);
+const CALLS = Number(process.env.BENCH_CALLS ?? MIN_P95_SAMPLES);
+assertSamples(CALLS, MIN_P95_SAMPLES, "BENCH_CALLS");
 const WARMUP_CALLS = 2;
 const TIMEOUT_SECONDS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 1500);
 const DAY = 86_400_000;
@@ -327,13 +330,6 @@ function httpClient(port: number, token: () => string, sockets = 1): Http {
       req.end(payload);
     });
   return { get: (path) => send("GET", path), post: (path, body) => send("POST", path, body) };
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0
-    ? 0
-    : (sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] as number);
 }
 
 interface Case {

@@ -1,0 +1,289 @@
+// npm run bench:scale — the dashboard's queries at volume: SCALE_ROWS request records over the last
+// 30 days plus a thinner 60 days before them, generated inside the engine in many INSERT … SELECT
+// statements and never OPTIMIZEd (the table keeps many parts, as production's does). Each line
+// calls the project's own analytics and data services in-process (no HTTP) and prints p50 and a
+// nearest-rank p95 over SCALE_RUNS (≥ 30) timed calls, against the issue-21 targets.
+// Knobs: SCALE_ROWS (100000000, rows in the last 30 days), SCALE_OLDER_DENSITY (0.2: rows per day
+// in the 60 days before, relative to the last 30), SCALE_CHUNK_ROWS (5000000 per statement),
+// SCALE_RUNS (30), SCALE_WARMUP (2), SCALE_WINDOWS (24h,7d,30d,90d; empty for the Requests line
+// alone), SCALE_DATA_DIR (kept; a temporary directory otherwise), SCALE_REUSE=1 (time the data
+// already in SCALE_DATA_DIR),
+// CLICKHOUSE_URL (and the other CLICKHOUSE_* settings: a ClickHouse server instead of chDB).
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../packages/server/src/config/index.js";
+import { createDeps } from "../packages/server/src/deps.js";
+import { createLogger } from "../packages/server/src/logger.js";
+import { mintAppScope, mintProjectScope } from "../packages/server/src/modules/access/scope.js";
+import { createAnalyticsService } from "../packages/server/src/modules/analytics/analytics.service.js";
+import { createDataService } from "../packages/server/src/modules/data/data.service.js";
+import type { AppRow } from "../packages/server/src/stores/metadata/repos/apps.repo.js";
+import type { ProjectRow } from "../packages/server/src/stores/metadata/repos/projects.repo.js";
+import { SCALE_APPS, scaleChunks, scaleParams, scaleRequestsSql, TOP_ENDPOINT } from "./scale-dataset.js";
+import { assertSamples, percentile } from "./stats.js";
+
+const DAY = 86_400_000;
+const ROWS = Number(process.env.SCALE_ROWS ?? 100_000_000);
+const OLDER_DENSITY = Number(process.env.SCALE_OLDER_DENSITY ?? 0.2);
+const CHUNK_ROWS = Number(process.env.SCALE_CHUNK_ROWS ?? 5_000_000);
+const RUNS = Number(process.env.SCALE_RUNS ?? 30);
+const WARMUP = Number(process.env.SCALE_WARMUP ?? 2);
+const DATA_DIR = process.env.SCALE_DATA_DIR;
+const REUSE = process.env.SCALE_REUSE === "1";
+const MARKER = "bench-scale.json";
+
+/** Windows and their p50 targets (issue 21 §5); p95 must stay under twice the p50. */
+const WINDOWS = [
+  { label: "24h", ms: DAY, targetMs: 100 },
+  { label: "7d", ms: 7 * DAY, targetMs: 150 },
+  { label: "30d", ms: 30 * DAY, targetMs: 200 },
+  { label: "90d", ms: 90 * DAY, targetMs: 200 },
+] as const;
+const REQUESTS_TARGET_MS = 50;
+
+/** What generation left in the data directory, so SCALE_REUSE=1 knows the data's end and size. */
+interface Marker {
+  readonly rows: number;
+  readonly olderDensity: number;
+  readonly totalRows: number;
+  readonly endMs: number;
+  readonly statements: number;
+  readonly seconds: number;
+}
+
+function say(line = ""): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function splitWindows(text: string): string[] {
+  return text
+    .split(",")
+    .map((label) => label.trim())
+    .filter((label) => label !== "");
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" / ");
+
+for (const [name, value] of Object.entries({ SCALE_ROWS: ROWS, SCALE_CHUNK_ROWS: CHUNK_ROWS })) {
+  assertSamples(value, 1, name);
+}
+assertSamples(RUNS, 30, "SCALE_RUNS");
+assertSamples(WARMUP, 0, "SCALE_WARMUP");
+if (!(OLDER_DENSITY >= 0)) throw new RangeError("SCALE_OLDER_DENSITY must be a number >= 0");
+if (REUSE && DATA_DIR === undefined) throw new Error("SCALE_REUSE=1 needs SCALE_DATA_DIR");
+// An empty list leaves only the Requests page line.
+const windows = splitWindows(process.env.SCALE_WINDOWS ?? "24h,7d,30d,90d").map((label) => {
+  const found = WINDOWS.find((window) => window.label === label);
+  if (found === undefined) throw new Error(`SCALE_WINDOWS: unknown window "${label}"`);
+  return found;
+});
+
+const dataDir = DATA_DIR ?? (await mkdtemp(join(tmpdir(), "sightline-bench-scale-")));
+await mkdir(dataDir, { recursive: true });
+const clickhouse = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => name.startsWith("CLICKHOUSE_")),
+);
+const config = loadConfig({ ...clickhouse, DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+const deps = await createDeps(config, { logger: createLogger(config.logLevel) });
+const { events } = deps;
+const db = events.database;
+const markerPath = join(dataDir, MARKER);
+
+async function tableSize(): Promise<{ rows: number; bytes: number; parts: number }> {
+  const [row] = await events.query<{ rows: string | number; bytes: string | number; parts: string | number }>(
+    "SELECT sum(rows) AS rows, sum(bytes_on_disk) AS bytes, count() AS parts FROM system.parts " +
+      "WHERE database = {db:String} AND table = 'api_requests' AND active",
+    { db },
+  );
+  return { rows: Number(row?.rows ?? 0), bytes: Number(row?.bytes ?? 0), parts: Number(row?.parts ?? 0) };
+}
+
+async function generate(): Promise<Marker> {
+  const endMs = Date.now();
+  const chunks = scaleChunks(ROWS, OLDER_DENSITY, endMs, CHUNK_ROWS);
+  const totalRows = chunks.reduce((sum, chunk) => sum + chunk.count, 0);
+  say(`generating ${totalRows} rows in ${chunks.length} INSERT … SELECT statements (load ${load()})`);
+  const params = scaleParams(SCALE_APPS);
+  const started = performance.now();
+  for (const [index, chunk] of chunks.entries()) {
+    await events.command(scaleRequestsSql(db, chunk), params);
+    if ((index + 1) % 10 === 0 || index + 1 === chunks.length) {
+      const seconds = (performance.now() - started) / 1000;
+      say(
+        `  ${index + 1}/${chunks.length} statements, ${chunk.first + chunk.count} rows, ${seconds.toFixed(0)} s`,
+      );
+    }
+  }
+  const marker: Marker = {
+    rows: ROWS,
+    olderDensity: OLDER_DENSITY,
+    totalRows,
+    endMs,
+    statements: chunks.length,
+    seconds: (performance.now() - started) / 1000,
+  };
+  await writeFile(markerPath, `${JSON.stringify(marker, null, 2)}\n`);
+  return marker;
+}
+
+async function prepare(): Promise<Marker> {
+  if (REUSE && existsSync(markerPath)) {
+    const marker = JSON.parse(await readFile(markerPath, "utf8")) as Marker;
+    say(`reusing ${dataDir}: ${marker.totalRows} rows generated in ${marker.seconds.toFixed(0)} s`);
+    return marker;
+  }
+  const { rows } = await tableSize();
+  if (rows > 0)
+    throw new Error(`${dataDir} already holds ${rows} request rows: set SCALE_REUSE=1 or pick another dir`);
+  return generate();
+}
+
+// ---- the scopes the routes' access check would hand the services ----
+
+const stamp = new Date(0).toISOString();
+const bigProject: ProjectRow = {
+  id: SCALE_APPS[0]?.projectId ?? "",
+  owner_id: "bench-scale-user",
+  name: "Big",
+  slug: "big",
+  description: "",
+  created_at: stamp,
+  updated_at: stamp,
+  deleted_at: null,
+};
+const bigApp: AppRow = {
+  id: SCALE_APPS[0]?.appId ?? "",
+  project_id: bigProject.id,
+  name: "Big API",
+  slug: "big-api",
+  description: "",
+  framework: "",
+  icon: "",
+  created_at: stamp,
+  updated_at: stamp,
+  deleted_at: null,
+};
+const projectScope = mintProjectScope("bench-scale-user", "owner", bigProject, null);
+const appScope = mintAppScope(projectScope, bigApp);
+const analytics = createAnalyticsService({
+  events,
+  apps: deps.resources.apps,
+  users: deps.users,
+  clock: deps.clock,
+});
+const data = createDataService({
+  events,
+  apps: deps.resources.apps,
+  clock: deps.clock,
+  requestsRetentionDays: config.retention.requestsDays,
+  rateLimiter: deps.rateLimiter,
+});
+
+interface Line {
+  readonly name: string;
+  readonly targetMs: number;
+  readonly call: () => Promise<unknown>;
+}
+
+function linesFor(endMs: number): Line[] {
+  const lines: Line[] = [];
+  for (const window of windows) {
+    const range = {
+      since: new Date(endMs - window.ms).toISOString(),
+      until: new Date(endMs).toISOString(),
+    };
+    const line = (query: string, call: () => Promise<unknown>) =>
+      lines.push({ name: `${window.label.padEnd(4)} ${query}`, targetMs: window.targetMs, call });
+    line("overview summary", () => analytics.projectSummary(projectScope, range));
+    line("overview timeseries", () =>
+      analytics.projectTimeseries(projectScope, { ...range, timezone: "UTC" }),
+    );
+    line("endpoints page 1", () => analytics.projectEndpoints(projectScope, range));
+    line("consumers q + sort p95", () =>
+      analytics.projectConsumers(projectScope, {
+        ...range,
+        q: "consumer-1",
+        sort_by: "p95_response_time_ms",
+      }),
+    );
+    line("errors page 1", () => analytics.projectErrors(projectScope, range));
+    line("endpoint detail (top endpoint)", () =>
+      analytics.endpointDetail(appScope, { ...range, method: TOP_ENDPOINT.method, path: TOP_ENDPOINT.route }),
+    );
+  }
+  lines.push({
+    name: "requests page 1 + total (no window)",
+    targetMs: REQUESTS_TARGET_MS,
+    call: () => data.searchRequests(projectScope, {}),
+  });
+  return lines;
+}
+
+const fmt = (ms: number) => ms.toFixed(1).padStart(9);
+
+async function measure(line: Line): Promise<{ p50: number; p95: number }> {
+  for (let run = 0; run < WARMUP; run += 1) await line.call();
+  const ms: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const started = performance.now();
+    await line.call();
+    ms.push(performance.now() - started);
+  }
+  return { p50: percentile(ms, 0.5), p95: percentile(ms, 0.95) };
+}
+
+let failed = false;
+try {
+  const marker = await prepare();
+  const size = await tableSize();
+  const [big] = await events.query<{ rows: string | number }>(
+    `SELECT count() AS rows FROM ${db}.api_requests WHERE project_id = {p:String}`,
+    { p: bigProject.id },
+  );
+  say(
+    `bench:scale  ${marker.rows} rows in the last 30 days + ${marker.totalRows - marker.rows} in the 60 before ` +
+      `(${size.rows} stored, ${Number(big?.rows ?? 0)} in the big project); ${size.parts} active parts, ` +
+      `${(size.bytes / 2 ** 30).toFixed(2)} GiB on disk; engine ${config.clickhouseUrl === undefined ? "chDB" : "ClickHouse server"}`,
+  );
+  say(`generation: ${marker.statements} statements, ${marker.seconds.toFixed(0)} s; data dir ${dataDir}`);
+  say(
+    `${cpus().length} cores, load ${load()}; ${WARMUP} warm-up + ${RUNS} timed calls per line (nearest-rank p95)`,
+  );
+  say();
+  say(`${"window / query".padEnd(42)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}  target`);
+  let misses = 0;
+  const lines = linesFor(marker.endMs);
+  for (const line of lines) {
+    const { p50, p95 } = await measure(line);
+    const problems = [
+      ...(p50 < line.targetMs ? [] : [`p50 ≥ ${line.targetMs}`]),
+      ...(p95 < 2 * p50 ? [] : ["p95 ≥ 2× p50"]),
+    ];
+    if (problems.length > 0) misses += 1;
+    say(
+      `${line.name.padEnd(42)}${fmt(p50)}${fmt(p95)}  p50 < ${String(line.targetMs).padStart(3)}, p95 < 2× p50  ` +
+        `${problems.length === 0 ? "PASS" : `MISS (${problems.join(", ")})`}`,
+    );
+  }
+  const after = await tableSize();
+  say();
+  say(
+    `${lines.length - misses} of ${lines.length} lines PASS; ${after.parts} active parts at the end; load ${load()}`,
+  );
+} catch (error) {
+  failed = true;
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+} finally {
+  await deps.close();
+  if (DATA_DIR === undefined) {
+    // Background merges can still be writing just after close (baselines §2.4 item 4).
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
+  }
+}
+process.exit(failed ? 1 : 0);
