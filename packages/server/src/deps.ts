@@ -137,6 +137,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       clickhouseUrl: config.clickhouseUrl,
       chdbPath: options.storage?.chdbPath ?? config.paths.chdb,
       database: config.clickhouseDatabase,
+      maxExecutionTime: config.clickhouseMaxExecutionTime,
     });
     closers.push(() => opened.close());
     const events = options.wrapEvents?.(opened) ?? opened;

@@ -18,6 +18,12 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly clickhouseUrl: string | undefined;
   readonly clickhouseDatabase: string;
+  /** Seconds a ClickHouse server read may run, per class of caller (0: no limit). */
+  readonly clickhouseMaxExecutionTime: {
+    readonly dashboard: number;
+    readonly alerts: number;
+    readonly export: number;
+  };
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly jwtSecret: string | undefined;
@@ -127,6 +133,22 @@ export const knobs: readonly Knob[] = [
     name: "CLICKHOUSE_DATABASE",
     default: "sightline",
     description: "Database holding the events tables (embedded or server).",
+  },
+  {
+    name: "CLICKHOUSE_DASHBOARD_TIMEOUT",
+    default: "30",
+    description:
+      "Seconds a dashboard read may run on a ClickHouse server before it is stopped and answered 503 (0: no limit).",
+  },
+  {
+    name: "CLICKHOUSE_ALERTS_TIMEOUT",
+    default: "60",
+    description: "Seconds an alert evaluation's read may run on a ClickHouse server (0: no limit).",
+  },
+  {
+    name: "CLICKHOUSE_EXPORT_TIMEOUT",
+    default: "0",
+    description: "Seconds an export may run on a ClickHouse server (0: no limit).",
   },
   {
     name: "SMTP_URL",
@@ -336,6 +358,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
 
   const integer = (name: string, fallback: number, min: number, max: number): number =>
     parseInteger(read(name), fallback, min, max, (m) => fail(name, m, fallback));
+  const clickhouseMaxExecutionTime = Object.freeze({
+    dashboard: integer("CLICKHOUSE_DASHBOARD_TIMEOUT", 30, 0, 86_400),
+    alerts: integer("CLICKHOUSE_ALERTS_TIMEOUT", 60, 0, 86_400),
+    export: integer("CLICKHOUSE_EXPORT_TIMEOUT", 0, 0, 86_400),
+  });
   const ingest = Object.freeze({
     maxBatch: integer("INGEST_MAX_BATCH", 1000, 1, 100_000),
     maxBodyBytes: integer("INGEST_MAX_BODY", 10 * 1024 * 1024, 1024, 256 * 1024 * 1024),
@@ -389,6 +416,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     databaseUrl,
     clickhouseUrl,
     clickhouseDatabase,
+    clickhouseMaxExecutionTime,
     smtpUrl,
     mailFrom,
     jwtSecret,

@@ -401,6 +401,10 @@ describe("ClickHouse over HTTP", () => {
       username: "ingest",
       password: "p@ss",
       database: "events",
+      requestTimeoutMs: undefined,
+      maxOpenConnections: undefined,
+      compression: { request: true, response: true },
+      tls: undefined,
     });
     expect(parseClickhouseUrl("http://ch:8123").username).toBe("default");
     expect(() => parseClickhouseUrl("http://u:pw-needle@ch:8123/events")).toThrow(EventsStoreError);

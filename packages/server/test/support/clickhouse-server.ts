@@ -110,6 +110,7 @@ async function writeLayout(): Promise<Layout> {
  * Modest on purpose: the suites run on two shared cores next to chDB in every test process.
  * Memory is capped well below the machine's, and background pools (merges, schedules) are kept
  * to the few threads a test's small tables need.
+ * query_log is on so tests can read the log_comment each statement carries (flushed by SYSTEM FLUSH LOGS).
  */
 function serverConfig(dir: string, httpPort: number, tcpPort: number): string {
   return `<clickhouse>
@@ -135,6 +136,11 @@ function serverConfig(dir: string, httpPort: number, tcpPort: number): string {
   <background_message_broker_schedule_pool_size>1</background_message_broker_schedule_pool_size>
   <background_distributed_schedule_pool_size>1</background_distributed_schedule_pool_size>
   <asynchronous_metrics_update_period_s>60</asynchronous_metrics_update_period_s>
+  <query_log>
+    <database>system</database>
+    <table>query_log</table>
+    <flush_interval_milliseconds>60000</flush_interval_milliseconds>
+  </query_log>
 </clickhouse>
 `;
 }

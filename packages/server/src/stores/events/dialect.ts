@@ -69,6 +69,7 @@ function unixSeconds(date: Date): string {
  *  statement is wrong (500): overload, memory, network, shutdown, auth misconfiguration. */
 const UNAVAILABLE_CODES = new Set([
   202, // TOO_MANY_SIMULTANEOUS_QUERIES
+  159, // TIMEOUT_EXCEEDED: a read over its class's max_execution_time
   209, // SOCKET_TIMEOUT
   210, // NETWORK_ERROR
   236, // ABORTED

@@ -29,6 +29,9 @@ export interface KeysetQuery<Row> {
   page(after: Row | undefined, limit: number | undefined): { sql: string; params: QueryParams };
 }
 
+/** Who runs a query: a small closed set, so it can label a metric and pick a time limit. */
+export type QueryClass = "dashboard" | "alerts" | "ingest" | "export";
+
 export interface EventsExecutor {
   /** Which engine answers: "chdb" (embedded) or "clickhouse" (server over HTTP). */
   readonly engine: "chdb" | "clickhouse";
@@ -54,6 +57,9 @@ export interface EventsExecutor {
   insert(batch: InsertBatch): Promise<void>;
   /** Resolves when the engine answers a trivial query within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<void>;
+  /** A view of this executor whose statements run as `queryClass`: a server names the class in
+   *  log_comment and applies its time limit. Absent where the engine has no use for it (chDB). */
+  scoped?(queryClass: QueryClass): EventsExecutor;
   /** Releases sessions/sockets; pending calls settle first. Idempotent. */
   close(): Promise<void>;
 }

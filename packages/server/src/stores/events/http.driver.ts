@@ -1,6 +1,14 @@
 // The scale-out events-store driver: a ClickHouse server over HTTP through @clickhouse/client.
 import { Readable } from "node:stream";
-import { type ClickHouseClient, ClickHouseError, ClickHouseLogLevel, createClient } from "@clickhouse/client";
+import { readFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import {
+  type ClickHouseClient,
+  ClickHouseError,
+  ClickHouseLogLevel,
+  type ClickHouseSettings,
+  createClient,
+} from "@clickhouse/client";
 import { CallTracker } from "./calls.js";
 import {
   assertIdentifier,
@@ -21,17 +29,22 @@ import {
   type InsertBatch,
   type KeysetQuery,
   type Lane,
+  type QueryClass,
   type QueryParams,
 } from "./executor.js";
 import { assertSupportedVersion, MINIMUM_CLICKHOUSE_VERSION } from "./server-version.js";
 
 export interface HttpDriverOptions {
-  /** `http(s)://user:password@host:port`, optionally `?database=name`. */
+  /** `http(s)://user:password@host:port`, optionally with the parameters of ClickhouseUrl. */
   readonly url: string;
   /** Used unless the URL names a database. */
   readonly database: string;
   /** The oldest server accepted at open; tests raise it to see the refusal on a real server. */
   readonly minimumVersion?: string | undefined;
+  /** Seconds a read of each class may run on the server (0 or absent: no limit). */
+  readonly maxExecutionTime?: Partial<Readonly<Record<QueryClass, number>>> | undefined;
+  /** Names this process in every statement's log_comment (default hostname-pid). */
+  readonly instanceId?: string | undefined;
 }
 
 export interface ClickhouseUrl {
@@ -40,9 +53,31 @@ export interface ClickhouseUrl {
   readonly username: string;
   readonly password: string;
   readonly database: string | undefined;
+  /** `request_timeout`: milliseconds the client waits for a response. */
+  readonly requestTimeoutMs: number | undefined;
+  /** `max_open_connections`: sockets kept to the server. */
+  readonly maxOpenConnections: number | undefined;
+  /** `compression`: `request,response` (default), `request`, `response` or `none`. Request
+   *  compression applies to insert bodies only. */
+  readonly compression: { readonly request: boolean; readonly response: boolean };
+  /** `ca_file`, `cert_file`, `key_file`: PEM files for TLS, read at open (https only). */
+  readonly tls:
+    { readonly caFile: string; readonly certFile?: string; readonly keyFile?: string } | undefined;
 }
 
-const URL_FORM = "expected http(s)://user:password@host:port[?database=name]";
+const URL_FORM =
+  "expected http(s)://user:password@host:port[?database=name&request_timeout=ms&max_open_connections=n" +
+  "&compression=request,response|request|response|none&ca_file=path&cert_file=path&key_file=path]";
+
+const URL_PARAMETERS = new Set([
+  "database",
+  "request_timeout",
+  "max_open_connections",
+  "compression",
+  "ca_file",
+  "cert_file",
+  "key_file",
+]);
 
 /** Parses the configured URL. Errors never echo it: it carries the password. */
 export function parseClickhouseUrl(raw: string): ClickhouseUrl {
@@ -55,33 +90,133 @@ export function parseClickhouseUrl(raw: string): ClickhouseUrl {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new EventsStoreError(`Invalid ClickHouse URL scheme ${url.protocol} ${URL_FORM}`, "unavailable");
   }
-  const extra = [...url.searchParams.keys()].filter((key) => key !== "database");
   // A path would be read by @clickhouse/client as a database name; one spelling only.
-  if (url.pathname.length > 1 || extra.length > 0) {
-    throw new EventsStoreError(`Unsupported ClickHouse URL parts: ${URL_FORM}`, "unavailable");
+  if (url.pathname.length > 1) {
+    throw new EventsStoreError(`Unsupported ClickHouse URL path: ${URL_FORM}`, "unavailable");
+  }
+  const params = url.searchParams;
+  for (const key of new Set(params.keys())) {
+    if (!URL_PARAMETERS.has(key)) {
+      throw new EventsStoreError(`Unknown ClickHouse URL parameter "${key}": ${URL_FORM}`, "unavailable");
+    }
+    if (params.getAll(key).length > 1) {
+      throw new EventsStoreError(`ClickHouse URL parameter "${key}" is given twice`, "unavailable");
+    }
+  }
+  const caFile = nonEmpty(params, "ca_file");
+  const certFile = nonEmpty(params, "cert_file");
+  const keyFile = nonEmpty(params, "key_file");
+  if ((caFile ?? certFile ?? keyFile) !== undefined && url.protocol !== "https:") {
+    throw new EventsStoreError(
+      "ClickHouse URL parameters ca_file, cert_file and key_file need https",
+      "unavailable",
+    );
+  }
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new EventsStoreError("ClickHouse URL parameters cert_file and key_file go together", "unavailable");
+  }
+  if (certFile !== undefined && caFile === undefined) {
+    throw new EventsStoreError("ClickHouse URL parameter cert_file needs ca_file too", "unavailable");
   }
   return {
     origin: url.origin,
     username: decodeURIComponent(url.username) || "default",
     password: decodeURIComponent(url.password),
-    database: url.searchParams.get("database") ?? undefined,
+    database: params.get("database") ?? undefined,
+    requestTimeoutMs: positiveInteger(params, "request_timeout"),
+    maxOpenConnections: positiveInteger(params, "max_open_connections"),
+    compression: parseCompression(params.get("compression")),
+    tls:
+      caFile === undefined
+        ? undefined
+        : {
+            caFile,
+            ...(certFile === undefined ? {} : { certFile }),
+            ...(keyFile === undefined ? {} : { keyFile }),
+          },
   };
+}
+
+function nonEmpty(params: URLSearchParams, key: string): string | undefined {
+  const value = params.get(key);
+  if (value === null) return undefined;
+  if (value === "") throw new EventsStoreError(`ClickHouse URL parameter ${key} is empty`, "unavailable");
+  return value;
+}
+
+function positiveInteger(params: URLSearchParams, key: string): number | undefined {
+  const value = params.get(key);
+  if (value === null) return undefined;
+  if (!/^[1-9]\d{0,9}$/.test(value)) {
+    throw new EventsStoreError(`ClickHouse URL parameter ${key} must be a positive integer`, "unavailable");
+  }
+  return Number(value);
+}
+
+function parseCompression(value: string | null): ClickhouseUrl["compression"] {
+  if (value === null) return { request: true, response: true };
+  if (value === "none") return { request: false, response: false };
+  const parts = value.split(",").map((part) => part.trim());
+  if (parts.length === 0 || parts.some((part) => part !== "request" && part !== "response")) {
+    throw new EventsStoreError(
+      "ClickHouse URL parameter compression must be request,response, request, response or none",
+      "unavailable",
+    );
+  }
+  return { request: parts.includes("request"), response: parts.includes("response") };
+}
+
+/** Reads the TLS files the URL names; a file that cannot be read stops the open, naming it. */
+async function readTls(
+  tls: ClickhouseUrl["tls"],
+): Promise<{ ca_cert: Buffer; cert?: Buffer; key?: Buffer } | undefined> {
+  if (tls === undefined) return undefined;
+  const read = async (parameter: string, path: string): Promise<Buffer> => {
+    try {
+      return await readFile(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+      throw new EventsStoreError(
+        `ClickHouse URL parameter ${parameter}: cannot read ${path} (${code})`,
+        "unavailable",
+        { cause: error },
+      );
+    }
+  };
+  const ca_cert = await read("ca_file", tls.caFile);
+  if (tls.certFile === undefined || tls.keyFile === undefined) return { ca_cert };
+  return { ca_cert, cert: await read("cert_file", tls.certFile), key: await read("key_file", tls.keyFile) };
+}
+
+/** Default instance name for log_comment: which host and process ran a statement. */
+export function defaultInstanceId(): string {
+  return `${hostname()}-${process.pid}`;
 }
 
 export async function openHttpExecutor(options: HttpDriverOptions): Promise<EventsExecutor> {
   const url = parseClickhouseUrl(options.url);
   const database = assertIdentifier(url.database ?? options.database, "database");
+  const tls = await readTls(url.tls);
   const client = createClient({
     url: url.origin,
     username: url.username,
     password: url.password,
     application: "sightline",
+    compression: url.compression,
+    ...(url.requestTimeoutMs === undefined ? {} : { request_timeout: url.requestTimeoutMs }),
+    ...(url.maxOpenConnections === undefined ? {} : { max_open_connections: url.maxOpenConnections }),
+    ...(tls === undefined ? {} : { tls }),
     // Output settings go with each call instead, so the version check can run without them: a
     // server too old to know one would otherwise fail it with "Unknown setting".
     // Failures reach callers as EventsStoreError and are logged there, once, by the app's logger.
     log: { level: ClickHouseLogLevel.OFF },
   });
-  const executor = new HttpExecutor(database, client);
+  const shared: Shared = {
+    calls: new CallTracker(),
+    instanceId: options.instanceId ?? defaultInstanceId(),
+    maxExecutionTime: options.maxExecutionTime ?? {},
+  };
+  const executor = new HttpExecutor(database, client, shared, "system");
   try {
     assertSupportedVersion(
       await executor.serverVersion(),
@@ -94,18 +229,55 @@ export async function openHttpExecutor(options: HttpDriverOptions): Promise<Even
   }
 }
 
+/** What every view of one client shares. */
+interface Shared {
+  readonly calls: CallTracker;
+  readonly instanceId: string;
+  readonly maxExecutionTime: Partial<Readonly<Record<QueryClass, number>>>;
+}
+
+/** Who a statement runs for: a consumer's class, or "system" (start-up, migrations). */
+type Scope = QueryClass | "system";
+
 class HttpExecutor implements EventsExecutor {
   readonly engine = "clickhouse" as const;
   readonly tableSettings = Object.freeze({});
   /** A server takes concurrent inserts; two keep one filling while the other is stored. */
   readonly insertLanes = 2;
-  readonly #calls = new CallTracker();
   #closing: Promise<void> | undefined;
 
   constructor(
     readonly database: string,
     private readonly client: ClickHouseClient,
+    private readonly shared: Shared,
+    private readonly scope: Scope,
   ) {}
+
+  get #calls(): CallTracker {
+    return this.shared.calls;
+  }
+
+  /** A view whose statements carry `queryClass` in log_comment and its read time limit. */
+  scoped(queryClass: QueryClass): EventsExecutor {
+    return new HttpExecutor(this.database, this.client, this.shared, queryClass);
+  }
+
+  /** Settings for a statement run for `scope`: named in system.query_log and, for reads, bounded
+   *  in time and cancelled when the HTTP request goes away (the caller gave up). */
+  #settings(scope: Scope, read: boolean): ClickHouseSettings {
+    const settings: ClickHouseSettings = {
+      ...OUTPUT_SETTINGS,
+      log_comment: `sightline:${scope}:${this.shared.instanceId}`,
+    };
+    if (!read) return settings;
+    // The server cancels only read-only queries on a closed socket; readonly=2 makes a read one
+    // (and refuses it writing anything) while still letting it carry these settings.
+    settings.readonly = "2";
+    settings.cancel_http_readonly_queries_on_client_close = 1;
+    const limit = scope === "system" ? undefined : this.shared.maxExecutionTime[scope];
+    if (limit !== undefined && limit > 0) settings.max_execution_time = limit;
+    return settings;
+  }
 
   // Every HTTP call is its own request on a pooled socket, so both lanes run concurrently.
   query<Row>(sql: string, params?: QueryParams, _lane: Lane = "read"): Promise<Row[]> {
@@ -114,7 +286,7 @@ class HttpExecutor implements EventsExecutor {
         const result = await this.client.query({
           query: sql,
           format: "JSON",
-          clickhouse_settings: OUTPUT_SETTINGS,
+          clickhouse_settings: this.#settings(this.scope, true),
           ...bind(params),
         });
         return (await result.json<Row>()).data;
@@ -135,7 +307,8 @@ class HttpExecutor implements EventsExecutor {
         this.client.query({
           query: sql,
           format: "JSONEachRow",
-          clickhouse_settings: OUTPUT_SETTINGS,
+          // Streams are exports, whoever's view they run on (as the metrics label them).
+          clickhouse_settings: this.#settings("export", true),
           abort_signal: controller.signal,
           ...bind(params),
         }),
@@ -153,7 +326,11 @@ class HttpExecutor implements EventsExecutor {
   command(sql: string, params?: QueryParams): Promise<void> {
     return this.#calls.run(async () => {
       try {
-        await this.client.command({ query: sql, clickhouse_settings: OUTPUT_SETTINGS, ...bind(params) });
+        await this.client.command({
+          query: sql,
+          clickhouse_settings: this.#settings(this.scope, false),
+          ...bind(params),
+        });
       } catch (error) {
         throw toStoreError(error, "query", sql);
       }
@@ -174,7 +351,7 @@ class HttpExecutor implements EventsExecutor {
         const result = await this.client.exec({
           query: sql,
           values: Readable.from([batch.body], { objectMode: false }),
-          clickhouse_settings: OUTPUT_SETTINGS,
+          clickhouse_settings: this.#settings(this.scope, false),
           ignore_error_response: true,
         });
         // Read whole even when empty, so the socket returns to the pool.
@@ -219,6 +396,8 @@ class HttpExecutor implements EventsExecutor {
   }
 
   close(): Promise<void> {
+    // A consumer's view does not own the client: the root executor's owner closes it.
+    if (this.scope !== "system") return Promise.resolve();
     this.#closing ??= this.#shutdown();
     return this.#closing;
   }

@@ -1,7 +1,7 @@
 // The events store's public surface: opens the configured driver and migrates its schema.
 import { openChdbExecutor } from "./chdb.driver.js";
 import { assertIdentifier } from "./dialect.js";
-import { type EventsExecutor, EventsStoreError } from "./executor.js";
+import { type EventsExecutor, EventsStoreError, type QueryClass } from "./executor.js";
 import { openHttpExecutor } from "./http.driver.js";
 import { type EventsMigration, eventsMigrations } from "./migrations/index.js";
 import { runEventsMigrations } from "./migrations/runner.js";
@@ -12,10 +12,11 @@ export {
   type InsertBatch,
   type KeysetQuery,
   type Lane,
+  type QueryClass,
   type QueryParams,
 } from "./executor.js";
 export { parseClickhouseUrl } from "./http.driver.js";
-export { type CallOutcome, type EventsObserver, observeExecutor, type QueryClass } from "./observed.js";
+export { type CallOutcome, type EventsObserver, observeExecutor } from "./observed.js";
 export { MINIMUM_CLICKHOUSE_VERSION } from "./server-version.js";
 export * from "./tables/index.js";
 export {
@@ -49,6 +50,10 @@ export interface EventsStoreOptions {
   /** Internal, for tests: the oldest ClickHouse server accepted (default
    *  MINIMUM_CLICKHOUSE_VERSION). */
   clickhouseMinimumVersion?: string | undefined;
+  /** Seconds a server read of each class may run (0 or absent: no limit); chDB ignores it. */
+  maxExecutionTime?: Partial<Readonly<Record<QueryClass, number>>> | undefined;
+  /** Names this process in every server statement's log_comment (default hostname-pid). */
+  instanceId?: string | undefined;
 }
 
 /** Opens the driver the options select and makes sure its database exists. */
@@ -58,6 +63,8 @@ export async function openEventsExecutor(options: EventsStoreOptions): Promise<E
         url: options.clickhouseUrl,
         database: options.database,
         minimumVersion: options.clickhouseMinimumVersion,
+        maxExecutionTime: options.maxExecutionTime,
+        instanceId: options.instanceId,
       })
     : await openChdbExecutor({ path: options.chdbPath, database: options.database });
   try {

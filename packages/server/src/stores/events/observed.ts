@@ -2,10 +2,9 @@
 // through: the composition root wraps the store once per consumer, so every query is labelled
 // with who asked (dashboard reads, alert evaluation, ingest probes, export) and every insert with
 // its table, without the services or the writer knowing they are measured.
-import type { EventsExecutor, KeysetQuery } from "./executor.js";
+import type { EventsExecutor, KeysetQuery, QueryClass } from "./executor.js";
 
-/** Who runs a query: a small closed set, so it can label a metric. */
-export type QueryClass = "dashboard" | "alerts" | "ingest" | "export";
+export type { QueryClass } from "./executor.js";
 
 export type CallOutcome = "ok" | "error";
 
@@ -19,6 +18,8 @@ export function observeExecutor(
   observer: EventsObserver,
   queryClass: QueryClass,
 ): EventsExecutor {
+  // The engine's own view for the class, where it has one, so the server sees who asked too.
+  const view = inner.scoped?.(queryClass) ?? inner;
   const timed = async <T>(call: () => Promise<T>, report: (s: number, o: CallOutcome) => void) => {
     const started = performance.now();
     try {
@@ -31,25 +32,25 @@ export function observeExecutor(
     }
   };
   return {
-    engine: inner.engine,
-    database: inner.database,
-    tableSettings: inner.tableSettings,
-    insertLanes: inner.insertLanes,
+    engine: view.engine,
+    database: view.database,
+    tableSettings: view.tableSettings,
+    insertLanes: view.insertLanes,
     query: (sql, params, lane) =>
       timed(
-        () => inner.query(sql, params, lane),
+        () => view.query(sql, params, lane),
         (seconds, outcome) => observer.query(queryClass, seconds, outcome),
       ),
     // Streams are exports, whoever's view they run on: timed whole, from first page to last.
     stream: <Row>(query: KeysetQuery<Row>) =>
-      timedStream(inner.stream(query), (seconds, outcome) => observer.query("export", seconds, outcome)),
-    command: (sql, params) => inner.command(sql, params),
+      timedStream(view.stream(query), (seconds, outcome) => observer.query("export", seconds, outcome)),
+    command: (sql, params) => view.command(sql, params),
     insert: (batch) =>
       timed(
-        () => inner.insert(batch),
+        () => view.insert(batch),
         (seconds, outcome) => observer.insert(batch.table, batch.rowCount, seconds, outcome),
       ),
-    ping: (timeoutMs) => inner.ping(timeoutMs),
+    ping: (timeoutMs) => view.ping(timeoutMs),
     // The store is closed once, by its owner (deps), not by each consumer's view of it.
     close: () => Promise.resolve(),
   };

@@ -1,0 +1,180 @@
+// The ClickHouse client as production configures it: CLICKHOUSE_URL parameters, log_comment on
+// every statement, per-class max_execution_time, and reads cancelled when their request goes away.
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { toProblem } from "../../src/http/problem.js";
+import {
+  type EventsExecutor,
+  EventsStoreError,
+  type EventsStoreOptions,
+  openEventsExecutor,
+  parseClickhouseUrl,
+} from "../../src/stores/events/index.js";
+import { eventsBackends, testChdbPath, uniqueDatabaseName } from "../support/events.js";
+
+async function failure(promise: Promise<unknown>): Promise<EventsStoreError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(EventsStoreError);
+  return error as EventsStoreError;
+}
+
+describe("CLICKHOUSE_URL parameters", () => {
+  it("reads timeout, connections, compression and TLS files, with defaults", () => {
+    expect(
+      parseClickhouseUrl(
+        "https://u:p@ch:8443?database=ev&request_timeout=5000&max_open_connections=4" +
+          "&compression=response&ca_file=/etc/ca.pem&cert_file=/etc/c.pem&key_file=/etc/k.pem",
+      ),
+    ).toEqual({
+      origin: "https://ch:8443",
+      username: "u",
+      password: "p",
+      database: "ev",
+      requestTimeoutMs: 5000,
+      maxOpenConnections: 4,
+      compression: { request: false, response: true },
+      tls: { caFile: "/etc/ca.pem", certFile: "/etc/c.pem", keyFile: "/etc/k.pem" },
+    });
+    const plain = parseClickhouseUrl("http://ch:8123");
+    expect(plain.compression).toEqual({ request: true, response: true });
+    expect(plain.requestTimeoutMs).toBeUndefined();
+    expect(plain.tls).toBeUndefined();
+    expect(parseClickhouseUrl("http://ch:8123?compression=none").compression).toEqual({
+      request: false,
+      response: false,
+    });
+  });
+
+  it.each([
+    ["http://u:pw-needle@ch:8123?timeout=5", /Unknown ClickHouse URL parameter "timeout"/],
+    ["http://u:pw-needle@ch:8123?request_timeout=0", /request_timeout must be a positive integer/],
+    ["http://u:pw-needle@ch:8123?max_open_connections=x", /max_open_connections must be a positive/],
+    ["http://u:pw-needle@ch:8123?compression=gzip", /compression must be/],
+    ["http://u:pw-needle@ch:8123?ca_file=/ca.pem", /need https/],
+    ["https://u:pw-needle@ch:8443?ca_file=/ca.pem&cert_file=/c.pem", /cert_file and key_file go together/],
+    ["https://u:pw-needle@ch:8443?cert_file=/c.pem&key_file=/k.pem", /cert_file needs ca_file/],
+    ["http://u:pw-needle@ch:8123?request_timeout=1&request_timeout=2", /given twice/],
+  ])("refuses %s", (url, message) => {
+    expect(() => parseClickhouseUrl(url)).toThrow(message);
+    expect(() => parseClickhouseUrl(url)).not.toThrow(/pw-needle/);
+  });
+
+  it("stops the open naming the TLS parameter whose file cannot be read", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "sightline-tls-"));
+    try {
+      await writeFile(join(dir, "ca.pem"), "not used: the key file is missing");
+      const error = await failure(
+        openEventsExecutor({
+          clickhouseUrl:
+            `https://u:p@127.0.0.1:1?ca_file=${join(dir, "ca.pem")}` +
+            `&cert_file=${join(dir, "ca.pem")}&key_file=${join(dir, "missing.pem")}`,
+          chdbPath: testChdbPath(),
+          database: "sightline",
+        }),
+      );
+      expect(error.message).toContain("key_file");
+      expect(error.message).toContain("missing.pem");
+      expect(error.message).toContain("ENOENT");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+const clickhouse = eventsBackends().find((backend) => backend.name === "clickhouse");
+
+describe.runIf(clickhouse !== undefined)("the ClickHouse client against a real server", () => {
+  const base = clickhouse?.options ?? { chdbPath: testChdbPath() };
+  const opened: Array<{ store: EventsExecutor; database: string }> = [];
+
+  async function open(
+    params: string,
+    extra: Partial<EventsStoreOptions> = {},
+  ): Promise<{ store: EventsExecutor; database: string }> {
+    const database = uniqueDatabaseName("cl");
+    const url = new URL(base.clickhouseUrl ?? "");
+    for (const [key, value] of new URLSearchParams(params)) url.searchParams.set(key, value);
+    const store = await openEventsExecutor({ ...base, ...extra, clickhouseUrl: url.toString(), database });
+    opened.push({ store, database });
+    return { store, database };
+  }
+
+  afterEach(async () => {
+    for (const { store, database } of opened.splice(0)) {
+      await store.command(`DROP DATABASE IF EXISTS ${database}`);
+      await store.close();
+    }
+  });
+
+  it.each(["none", "request,response"])("stores inserted rows with compression=%s", async (mode) => {
+    const { store, database } = await open(`compression=${mode}`);
+    await store.command(`CREATE TABLE ${database}.t (id UInt32, s String) ENGINE = MergeTree ORDER BY id`);
+    const body = Buffer.from(
+      Array.from({ length: 500 }, (_, i) => `${JSON.stringify([i, "x".repeat(50)])}\n`).join(""),
+    );
+    await store.insert({ table: "t", columns: ["id", "s"], body, rowCount: 500 });
+    const [row] = await store.query<{ n: number; total: number }>(
+      `SELECT count() AS n, sum(id) AS total FROM ${database}.t`,
+    );
+    expect(row).toEqual({ n: 500, total: (499 * 500) / 2 });
+  });
+
+  it("fails a read fast at request_timeout, and the server stops the query", async () => {
+    const instanceId = `t-${randomBytes(6).toString("hex")}`;
+    const { store } = await open("request_timeout=1000", { instanceId });
+    const reader = store.scoped?.("dashboard") ?? store;
+    const error = await failure(
+      reader.query("SELECT sleepEachRow(0.5) FROM numbers(40) SETTINGS max_block_size = 1"),
+    );
+    expect(error.kind).toBe("unavailable");
+    expect(error.message).toMatch(/unreachable \(timeout\)/);
+    // The client closed its socket; cancel_http_readonly_queries_on_client_close stops the query
+    // (20 s of sleeping otherwise). Polled, with a bound well under that.
+    const comment = `sightline:dashboard:${instanceId}`;
+    let running = 1;
+    for (let attempt = 0; attempt < 50 && running > 0; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const [row] = await store.query<{ n: number }>(
+        "SELECT count() AS n FROM system.processes WHERE Settings['log_comment'] = {c:String}",
+        { c: comment },
+      );
+      running = row?.n ?? 0;
+    }
+    expect(running).toBe(0);
+  });
+
+  it("names the class and instance in every statement's log_comment", async () => {
+    const instanceId = `t-${randomBytes(6).toString("hex")}`;
+    const { store } = await open("", { instanceId });
+    const marker = randomBytes(6).toString("hex");
+    await (store.scoped?.("dashboard") ?? store).query(`SELECT '${marker}' AS m`);
+    await (store.scoped?.("alerts") ?? store).query(`SELECT '${marker}' AS m, 2 AS two`);
+    await store.command("SYSTEM FLUSH LOGS");
+    const rows = await store.query<{ log_comment: string }>(
+      "SELECT DISTINCT log_comment FROM system.query_log " +
+        "WHERE type = 'QueryFinish' AND query LIKE {m:String} AND query NOT LIKE '%query_log%' " +
+        "ORDER BY log_comment",
+      { m: `%${marker}%` },
+    );
+    expect(rows.map((row) => row.log_comment)).toEqual([
+      `sightline:alerts:${instanceId}`,
+      `sightline:dashboard:${instanceId}`,
+    ]);
+  });
+
+  it("stops a dashboard read over its max_execution_time with a 503, not a hang", async () => {
+    const { store } = await open("", { maxExecutionTime: { dashboard: 1 } });
+    const slow = "SELECT sleepEachRow(0.25) FROM numbers(40) SETTINGS max_block_size = 1";
+    const error = await failure((store.scoped?.("dashboard") ?? store).query(slow));
+    expect(error.clickhouseCode).toBe(159);
+    expect(error.kind).toBe("unavailable");
+    const problem = toProblem(error, { id: "req-1", url: "/api/v1/projects/p/requests" });
+    expect(problem.status).toBe(503);
+  });
+});
