@@ -1,7 +1,9 @@
 // The ClickHouse client as production configures it: CLICKHOUSE_URL parameters, log_comment on
 // every statement, per-class max_execution_time, and reads cancelled when their request goes away.
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -176,5 +178,75 @@ describe.runIf(clickhouse !== undefined)("the ClickHouse client against a real s
     expect(error.kind).toBe("unavailable");
     const problem = toProblem(error, { id: "req-1", url: "/api/v1/projects/p/requests" });
     expect(problem.status).toBe(503);
+  });
+});
+
+/** A TCP proxy to the test server that resets the connection of the next `resets` requests. */
+async function resettingProxy(target: URL): Promise<{ url: string; resets: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const state = {
+    url: "",
+    resets: 0,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+      await once(server, "close");
+    },
+  };
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    sockets.add(client).add(upstream);
+    client.on("data", (chunk) => {
+      if (state.resets > 0) {
+        state.resets -= 1;
+        upstream.destroy();
+        client.resetAndDestroy();
+        return;
+      }
+      upstream.write(chunk);
+    });
+    upstream.pipe(client);
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+    client.on("close", () => upstream.destroy());
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const proxied = new URL(target);
+  proxied.port = String((server.address() as AddressInfo).port);
+  state.url = proxied.toString();
+  return state;
+}
+
+describe.runIf(clickhouse !== undefined)("reads retried on connection errors", () => {
+  const base = clickhouse?.options ?? { chdbPath: testChdbPath() };
+
+  it("retries a read twice after a reset connection, never an insert", async () => {
+    const proxy = await resettingProxy(new URL(base.clickhouseUrl ?? ""));
+    const database = uniqueDatabaseName("rt");
+    const store = await openEventsExecutor({ ...base, clickhouseUrl: proxy.url, database });
+    try {
+      await store.command(`CREATE TABLE ${database}.t (id UInt32) ENGINE = MergeTree ORDER BY id`);
+
+      proxy.resets = 2;
+      expect(await store.query<{ one: number }>("SELECT 1 AS one")).toEqual([{ one: 1 }]);
+      expect(proxy.resets).toBe(0);
+
+      proxy.resets = 3;
+      const lost = await failure(store.query("SELECT 1 AS one"));
+      expect(lost.kind).toBe("unavailable");
+      expect(lost.message).toContain("ECONNRESET");
+      expect(proxy.resets).toBe(0);
+
+      proxy.resets = 2;
+      const body = Buffer.from("[1]\n");
+      await failure(store.insert({ table: "t", columns: ["id"], body, rowCount: 1 }));
+      expect(proxy.resets).toBe(1);
+    } finally {
+      proxy.resets = 0;
+      await store.command(`DROP DATABASE IF EXISTS ${database}`);
+      await store.close();
+      await proxy.close();
+    }
   });
 });

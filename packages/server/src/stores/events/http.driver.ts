@@ -2,6 +2,7 @@
 import { Readable } from "node:stream";
 import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
+import { setTimeout as delay } from "node:timers/promises";
 import {
   type ClickHouseClient,
   ClickHouseError,
@@ -280,18 +281,24 @@ class HttpExecutor implements EventsExecutor {
   }
 
   // Every HTTP call is its own request on a pooled socket, so both lanes run concurrently.
+  // A read changes nothing, so one lost to a dropped or refused connection (a restarting
+  // server, a balancer closing an idle socket) is asked again, a few times, after a pause.
   query<Row>(sql: string, params?: QueryParams, _lane: Lane = "read"): Promise<Row[]> {
     return this.#calls.run(async () => {
-      try {
-        const result = await this.client.query({
-          query: sql,
-          format: "JSON",
-          clickhouse_settings: this.#settings(this.scope, true),
-          ...bind(params),
-        });
-        return (await result.json<Row>()).data;
-      } catch (error) {
-        throw toStoreError(error, "query", sql);
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const result = await this.client.query({
+            query: sql,
+            format: "JSON",
+            clickhouse_settings: this.#settings(this.scope, true),
+            ...bind(params),
+          });
+          return (await result.json<Row>()).data;
+        } catch (error) {
+          const pause = READ_RETRY_PAUSES_MS[attempt];
+          if (pause === undefined || !isConnectionError(error)) throw toStoreError(error, "query", sql);
+          await delay(pause);
+        }
       }
     });
   }
@@ -406,6 +413,24 @@ class HttpExecutor implements EventsExecutor {
     await this.#calls.close();
     await this.client.close();
   }
+}
+
+/** Pauses before each retry of a read lost to a connection error: two retries at most. */
+const READ_RETRY_PAUSES_MS = [100, 500] as const;
+
+const CONNECTION_ERROR_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE"]);
+
+/** A socket dropped or refused before an answer: not the server's error, nor a timeout (which a
+ *  retry would only multiply). */
+function isConnectionError(error: unknown): boolean {
+  if (error instanceof ClickHouseError) return false;
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    "code" in error &&
+    typeof error.code === "string" &&
+    CONNECTION_ERROR_CODES.has(error.code)
+  );
 }
 
 function bind(params: QueryParams | undefined): { query_params?: Record<string, unknown> } {
