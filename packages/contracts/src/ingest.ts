@@ -106,11 +106,14 @@ const ProjectSlug = Type.String({
   description: "Optional; when present and non-empty it must equal the API key's project.",
   examples: ["shop"],
 });
-const Environment = Type.String({
-  maxLength: 256,
-  description: "Trimmed and lower-cased; 1–64 characters after that.",
-  examples: ["production"],
-});
+/** Optional on every kind: a record without one is in `production`, as a span is. */
+const Environment = Type.Optional(
+  Type.String({
+    maxLength: 256,
+    description: "Default `production`. Trimmed and lower-cased; 1–64 characters after that.",
+    examples: ["production"],
+  }),
+);
 /** An HTTP method is an RFC 9110 token: these characters, at least one. */
 export const HTTP_METHOD_TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]";
 

@@ -9,6 +9,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { ToastProvider } from "./components/ui/Toast";
 import { onUnauthorized } from "./lib/api-client";
+import { sessionQuery } from "./lib/queries";
 import { createQueryClient } from "./lib/query-client";
 import { createAppRouter } from "./router";
 
@@ -19,6 +20,9 @@ onUnauthorized(() => {
   const { pathname, href } = router.state.location;
   // Sign-in pages expect 401s; everywhere else the session ended under the person's feet.
   if (pathname.startsWith("/auth/")) return;
+  // No session was ever known here (a first visit): nothing ended; the route check sends the
+  // visitor to sign-in without the "session ended" message.
+  if (queryClient.getQueryData(sessionQuery.queryKey) === undefined) return;
   queryClient.clear();
   void router.navigate({ to: "/auth/sign-in", search: { next: href, reason: "ended" }, replace: true });
 });

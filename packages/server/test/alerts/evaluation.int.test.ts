@@ -90,7 +90,13 @@ describe.each(metadataBackends())("alert evaluation on $name", (backend: Metadat
     expect(hookCall).toBeDefined();
     expect(verifySignature(hookCall as ReceivedRequest, hook.secret)).toBe(true);
     expect(verifySignature(hookCall as ReceivedRequest, "whsec_wrong")).toBe(false);
-    const payload = JSON.parse((hookCall as ReceivedRequest).body) as Record<string, unknown>;
+    const payload = JSON.parse((hookCall as ReceivedRequest).body) as Record<string, unknown> & {
+      window: { start: string; end: string };
+    };
+    // The project's overview, filtered to the rule's app over the evaluated window.
+    const dashboard =
+      "https://sightline.example.com/projects/shop?app=checkout" +
+      `&since=${encodeURIComponent(payload.window.start)}&until=${encodeURIComponent(payload.window.end)}`;
     expect(payload).toMatchObject({
       type: "alert.firing",
       kind: "firing",
@@ -106,7 +112,7 @@ describe.each(metadataBackends())("alert evaluation on $name", (backend: Metadat
       request_count: 10,
       links: {
         rule: `https://sightline.example.com/projects/shop/alerts/${errors.id}`,
-        dashboard: "https://sightline.example.com/projects/shop/traffic?app=checkout",
+        dashboard,
       },
     });
     expect(Number((hookCall as ReceivedRequest).headers["x-sightline-timestamp"])).toBe(
@@ -129,9 +135,7 @@ describe.each(metadataBackends())("alert evaluation on $name", (backend: Metadat
     expect(message.blocks[2]?.fields?.map((field) => field.text)).toEqual(
       expect.arrayContaining(["*Value*\n50%", "*Threshold*\n&gt; 20%"]),
     );
-    expect(message.blocks[3]?.elements?.[0]?.url).toBe(
-      "https://sightline.example.com/projects/shop/traffic?app=checkout",
-    );
+    expect(message.blocks[3]?.elements?.[0]?.url).toBe(dashboard);
 
     const email = await fx.smtp.waitForMail("oncall@shop.test");
     expect(email.to).toEqual(expect.arrayContaining(["oncall@shop.test", fx.ownerEmail]));
@@ -236,11 +240,13 @@ describe.each(metadataBackends())("alert evaluation on $name", (backend: Metadat
     expect((await stateOf(p95.id)).state).toBe("firing");
     expect((await stateOf(p95.id)).last_value).toBe(800);
     const [call] = fx.receiver.on("/hooks/latency");
-    expect(JSON.parse((call as ReceivedRequest).body)).toMatchObject({
+    const latency = JSON.parse((call as ReceivedRequest).body) as { window: { start: string; end: string } };
+    expect(latency).toMatchObject({
       rule: { scope: { app: "search", endpoint: { method: "GET", route: "/search/{term}" } } },
       links: {
         dashboard:
-          "https://sightline.example.com/projects/shop/endpoints/detail?app=search&method=GET&path=%2Fsearch%2F%7Bterm%7D",
+          "https://sightline.example.com/projects/shop/endpoints/detail?app=search&method=GET&path=%2Fsearch%2F%7Bterm%7D" +
+          `&since=${encodeURIComponent(latency.window.start)}&until=${encodeURIComponent(latency.window.end)}`,
       },
     });
     expect((await stateOf(p99.id)).state).toBe("ok");

@@ -138,6 +138,13 @@ describe.each(metadataBackends())("log ingest on $name", (backend: MetadataBacke
     expect(response.json()).toMatchObject({ accepted: 1, rejected: 1 });
   });
 
+  it("puts a log sent without `environment` in production, as spans are", async () => {
+    const { environment: _left, ...bare } = logRecord();
+    expect((await post({ logs: [bare] })).json()).toMatchObject({ accepted: 1, rejected: 0 });
+    const [row] = await storedRows<{ environment: string }>(ctx, "api_logs");
+    expect(row?.environment).toBe("production");
+  });
+
   it("registers the environments logs name, normalised like requests", async () => {
     await post({ logs: [logRecord({ environment: " Staging " }), logRecord({ environment: "QA" })] });
     const environments = (await fx.api.get("/api/v1/apps/checkout/environments")).json<{ name: string }[]>();

@@ -68,7 +68,8 @@ describe("ingest in the OpenAPI document", () => {
         "trace_id",
         "user_agent",
       ],
-      required: ["app_id", "environment", "method", "path", "response_time_ms", "status_code", "timestamp"],
+      // `environment` defaults to production, as on spans.
+      required: ["app_id", "method", "path", "response_time_ms", "status_code", "timestamp"],
     });
     expect(Object.keys(op.responses).sort()).toEqual([
       "200",
@@ -86,13 +87,7 @@ describe("ingest in the OpenAPI document", () => {
   it("documents POST /ingest/logs likewise", async () => {
     const op = await operation("/api/v1/ingest/logs");
     expect(op).toMatchObject({ operationId: "ingestLogs", tags: ["ingest"], security: [{ apiKey: [] }] });
-    expect(recordFields(op, "logs").required).toEqual([
-      "app_id",
-      "environment",
-      "level",
-      "message",
-      "timestamp",
-    ]);
+    expect(recordFields(op, "logs").required).toEqual(["app_id", "level", "message", "timestamp"]);
     expect(recordFields(op, "logs").fields).toEqual(
       expect.arrayContaining([
         "attributes",

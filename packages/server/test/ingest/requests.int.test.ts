@@ -309,6 +309,16 @@ describe.each(metadataBackends())("request ingest on $name", (backend: MetadataB
     ]);
   });
 
+  it("puts a record sent without `environment` in production, as spans are", async () => {
+    const { environment: _left, ...bare } = requestRecord({ path: "/bare" });
+    const response = await post({ requests: [bare] });
+    expect(response.json()).toEqual({ accepted: 1, rejected: 0, errors: [] });
+    const [row] = await storedRows<{ environment: string }>(ctx, "api_requests");
+    expect(row?.environment).toBe("production");
+    const environments = (await fx.api.get("/api/v1/apps/checkout/environments")).json<{ name: string }[]>();
+    expect(environments.map((env) => env.name)).toEqual(["production"]);
+  });
+
   it("discovers one endpoint per route template and the environments, with last_seen_at fresh", async () => {
     const t1 = minutesAgo(30);
     const t2 = minutesAgo(10);

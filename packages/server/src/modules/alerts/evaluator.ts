@@ -89,6 +89,10 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
   function notificationOf(item: Evaluated, eventId: string, at: string): Notification {
     const { rule } = item;
     const ruleView = notificationRuleOf(rule);
+    const window = {
+      start: toIsoTimestamp(new Date(item.windowStartMs)),
+      end: toIsoTimestamp(new Date(item.windowEndMs)),
+    };
     return {
       kind: item.transition.state === "firing" ? "firing" : "resolved",
       event_id: eventId,
@@ -97,11 +101,8 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
       rule: ruleView,
       value: item.observation.value,
       request_count: item.observation.requestCount,
-      window: {
-        start: toIsoTimestamp(new Date(item.windowStartMs)),
-        end: toIsoTimestamp(new Date(item.windowEndMs)),
-      },
-      links: dashboardLinks(deps.publicUrl, rule.project_slug, rule.id, ruleView.scope),
+      window,
+      links: dashboardLinks(deps.publicUrl, rule.project_slug, rule.id, ruleView.scope, window),
     };
   }
 

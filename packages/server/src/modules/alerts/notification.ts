@@ -32,27 +32,34 @@ export interface Notification {
   readonly links: { readonly rule: string; readonly dashboard: string };
 }
 
-/** The rule's page and the traffic page the rule watches, under PUBLIC_URL. */
+/**
+ * The rule's page and the dashboard page showing what the rule watched, under PUBLIC_URL: the
+ * project's overview (filtered to the app and environment) or, for an endpoint rule, the endpoint's
+ * page, over the evaluated window so the figures there are the ones the notification reports.
+ * Query keys are the dashboard's own (`env`, `path`), not the rule's field names.
+ */
 export function dashboardLinks(
   publicUrl: string,
   projectSlug: string,
   ruleId: string,
   scope: Notification["rule"]["scope"],
+  window: Notification["window"],
 ): Notification["links"] {
   const project = `${publicUrl}/projects/${encodeURIComponent(projectSlug)}`;
   const query = new URLSearchParams();
   if (scope.app !== null) query.set("app", scope.app);
-  if (scope.environment !== null) query.set("environment", scope.environment);
-  let dashboard: string;
+  if (scope.environment !== null) query.set("env", scope.environment);
   if (scope.endpoint !== null) {
     query.set("method", scope.endpoint.method);
     query.set("path", scope.endpoint.route);
-    dashboard = `${project}/endpoints/detail?${query.toString()}`;
-  } else {
-    const text = query.toString();
-    dashboard = `${project}/traffic${text === "" ? "" : `?${text}`}`;
   }
-  return { rule: `${project}/alerts/${encodeURIComponent(ruleId)}`, dashboard };
+  query.set("since", window.start);
+  query.set("until", window.end);
+  const page = scope.endpoint !== null ? `${project}/endpoints/detail` : project;
+  return {
+    rule: `${project}/alerts/${encodeURIComponent(ruleId)}`,
+    dashboard: `${page}?${query.toString()}`,
+  };
 }
 
 const COMPARATOR_TEXT: Record<AlertComparator, string> = { gt: ">", gte: ">=", lt: "<", lte: "<=" };

@@ -300,6 +300,10 @@ export function createRulesService(deps: RulesServiceDeps) {
       const channelRows = await channels.findMany(scope.project.id, ids);
       const now = clock.now();
       const ruleView = notificationRuleOf(row);
+      const window = {
+        start: toIsoTimestamp(new Date(now.getTime() - row.window_seconds * 1000)),
+        end: toIsoTimestamp(now),
+      };
       const notification: Notification = {
         kind: "test",
         event_id: null,
@@ -308,11 +312,8 @@ export function createRulesService(deps: RulesServiceDeps) {
         rule: ruleView,
         value: row.last_value,
         request_count: 0,
-        window: {
-          start: toIsoTimestamp(new Date(now.getTime() - row.window_seconds * 1000)),
-          end: toIsoTimestamp(now),
-        },
-        links: dashboardLinks(deps.publicUrl, scope.project.slug, id, ruleView.scope),
+        window,
+        links: dashboardLinks(deps.publicUrl, scope.project.slug, id, ruleView.scope, window),
       };
       const results = await Promise.all(
         channelRows.map(async (channel) => {

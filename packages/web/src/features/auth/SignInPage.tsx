@@ -44,7 +44,8 @@ export function SignInPage() {
   const { next, reason, email: initialEmail } = route.useSearch();
   const signedIn = useSignedIn();
   const navigate = useNavigate();
-  const session = useQuery({ ...sessionQuery, staleTime: 0 });
+  // A 401 the route check just got (a first visit) is the answer: asked once, not again on mount.
+  const session = useQuery({ ...sessionQuery, staleTime: 0, retryOnMount: false });
   const [mode, setMode] = useState<Mode>("link");
   const [email, setEmail] = useState(initialEmail ?? "");
   const [rememberMe, setRememberMe] = useState(true);
