@@ -7,6 +7,7 @@ import type { Deps } from "./deps.js";
 import { dashboardDistDir } from "@sightline/web/dist-dir";
 import { bearerAuthPlugin } from "./http/bearer-auth.js";
 import { registerBodylessDrain } from "./http/bodyless-requests.js";
+import { registerClientDisconnect } from "./http/client-disconnect.js";
 import { createClientErrorHandler } from "./http/client-errors.js";
 import { registerContentEncodingGuard } from "./http/content-encoding.js";
 import { dashboardPlugin } from "./http/dashboard.plugin.js";
@@ -80,6 +81,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerContentEncodingGuard(app);
   registerWellFormedInput(app);
   registerGracefulClose(app);
+  registerClientDisconnect(app);
 
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, { metrics: deps.metrics, token: deps.config.metricsToken });
