@@ -81,7 +81,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerContentEncodingGuard(app);
   registerWellFormedInput(app);
   registerGracefulClose(app);
-  registerClientDisconnect(app);
 
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, { metrics: deps.metrics, token: deps.config.metricsToken });
@@ -98,6 +97,7 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   await app.register(
     async (api: App) => {
+      registerClientDisconnect(api);
       // Every route registered below must declare its access; see modules/access.
       await api.register(accessPlugin, {
         resolver: deps.access,
