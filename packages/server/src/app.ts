@@ -7,6 +7,7 @@ import type { Deps } from "./deps.js";
 import { dashboardDistDir } from "@sightline/web/dist-dir";
 import { bearerAuthPlugin } from "./http/bearer-auth.js";
 import { registerBodylessDrain } from "./http/bodyless-requests.js";
+import { registerClientDisconnect } from "./http/client-disconnect.js";
 import { createClientErrorHandler } from "./http/client-errors.js";
 import { registerContentEncodingGuard } from "./http/content-encoding.js";
 import { dashboardPlugin } from "./http/dashboard.plugin.js";
@@ -96,6 +97,7 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   await app.register(
     async (api: App) => {
+      registerClientDisconnect(api);
       // Every route registered below must declare its access; see modules/access.
       await api.register(accessPlugin, {
         resolver: deps.access,

@@ -95,6 +95,13 @@ export function toProblem(error: unknown, request: RequestFacts): ProblemReply {
       { "retry-after": "5" },
     );
   }
+  if (error instanceof EventsStoreError && error.kind === "aborted") {
+    // The client that asked is gone and will read no reply: not the server's fault, not logged.
+    return {
+      ...reply("service_unavailable", "The request was cancelled: the client disconnected."),
+      isServerFault: false,
+    };
+  }
   if (error instanceof MetadataConflictError) {
     // A race the service's own check lost (or a value only the store saw as equal): the unique
     // index decided. Column names are ours; the values are never repeated back.

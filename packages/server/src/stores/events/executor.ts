@@ -66,8 +66,9 @@ export interface EventsExecutor {
 
 /** Why a call failed: `unavailable` is the transport or the engine being down (answered 503),
  *  `rejected` an insert the engine refused for its rows' content (the batch is at fault: 422),
- *  `query` a statement the engine refused (a bug of ours: 500). */
-export type EventsFailureKind = "unavailable" | "rejected" | "query";
+ *  `query` a statement the engine refused (a bug of ours: 500), `aborted` a read cancelled because
+ *  the HTTP request it served went away (nobody is left to answer, and nothing failed). */
+export type EventsFailureKind = "unavailable" | "rejected" | "query" | "aborted";
 
 /** Raised by drivers for any engine failure. */
 export class EventsStoreError extends Error {

@@ -10,6 +10,7 @@ import {
   type ClickHouseSettings,
   createClient,
 } from "@clickhouse/client";
+import { currentRequestSignal } from "../../lib/request-signal.js";
 import { CallTracker } from "./calls.js";
 import {
   assertIdentifier,
@@ -283,18 +284,24 @@ class HttpExecutor implements EventsExecutor {
   // Every HTTP call is its own request on a pooled socket, so both lanes run concurrently.
   // A read changes nothing, so one lost to a dropped or refused connection (a restarting
   // server, a balancer closing an idle socket) is asked again, a few times, after a pause.
+  // A read made for an HTTP request is aborted when its client disconnects: closing our socket
+  // makes the server cancel it (cancel_http_readonly_queries_on_client_close).
   query<Row>(sql: string, params?: QueryParams, _lane: Lane = "read"): Promise<Row[]> {
+    const signal = currentRequestSignal();
     return this.#calls.run(async () => {
       for (let attempt = 0; ; attempt += 1) {
         try {
+          signal?.throwIfAborted();
           const result = await this.client.query({
             query: sql,
             format: "JSON",
             clickhouse_settings: this.#settings(this.scope, true),
+            ...(signal === undefined ? {} : { abort_signal: signal }),
             ...bind(params),
           });
           return (await result.json<Row>()).data;
         } catch (error) {
+          if (signal?.aborted === true) throw abortedRead(error, sql);
           const pause = READ_RETRY_PAUSES_MS[attempt];
           if (pause === undefined || !isConnectionError(error)) throw toStoreError(error, "query", sql);
           await delay(pause);
@@ -413,6 +420,14 @@ class HttpExecutor implements EventsExecutor {
     await this.#calls.close();
     await this.client.close();
   }
+}
+
+/** A read given up because the request it served is gone: not the store's failure. */
+function abortedRead(error: unknown, sql: string): EventsStoreError {
+  return new EventsStoreError("Events store query aborted: the client disconnected", "aborted", {
+    cause: error,
+    sql,
+  });
 }
 
 /** Pauses before each retry of a read lost to a connection error: two retries at most. */

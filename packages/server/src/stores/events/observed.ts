@@ -2,11 +2,12 @@
 // through: the composition root wraps the store once per consumer, so every query is labelled
 // with who asked (dashboard reads, alert evaluation, ingest probes, export) and every insert with
 // its table, without the services or the writer knowing they are measured.
-import type { EventsExecutor, KeysetQuery, QueryClass } from "./executor.js";
+import { type EventsExecutor, EventsStoreError, type KeysetQuery, type QueryClass } from "./executor.js";
 
 export type { QueryClass } from "./executor.js";
 
-export type CallOutcome = "ok" | "error";
+/** `aborted`: a read cancelled because its HTTP client went away, which is no store failure. */
+export type CallOutcome = "ok" | "error" | "aborted";
 
 export interface EventsObserver {
   query(queryClass: QueryClass, seconds: number, outcome: CallOutcome): void;
@@ -27,7 +28,7 @@ export function observeExecutor(
       report((performance.now() - started) / 1000, "ok");
       return result;
     } catch (error) {
-      report((performance.now() - started) / 1000, "error");
+      report((performance.now() - started) / 1000, outcomeOf(error));
       throw error;
     }
   };
@@ -54,6 +55,10 @@ export function observeExecutor(
     // The store is closed once, by its owner (deps), not by each consumer's view of it.
     close: () => Promise.resolve(),
   };
+}
+
+function outcomeOf(error: unknown): CallOutcome {
+  return error instanceof EventsStoreError && error.kind === "aborted" ? "aborted" : "error";
 }
 
 /** Passes a stream's pages on and reports its whole time: an error if it failed, ok if it ended
