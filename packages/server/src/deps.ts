@@ -50,6 +50,8 @@ import {
 } from "./stores/events/index.js";
 import { createRateLimitsRepo, type MetadataStore, openMetadataStore } from "./stores/metadata/index.js";
 import { createIngestIdempotencyRepo } from "./stores/metadata/repos/ingest-idempotency.repo.js";
+import { createLeasesRepo } from "./stores/metadata/repos/leases.repo.js";
+import { withMigrationLock } from "./stores/migration-lock.js";
 
 export interface Deps {
   readonly config: Config;
@@ -145,7 +147,17 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     closers.push(() => opened.close());
     const events = options.wrapEvents?.(opened) ?? opened;
     if (config.eventsDdl === "off") await verifyEventsSchema(events, eventsMigrations);
-    else await changeEventsSchema(events, config, logger);
+    else {
+      // One schema-changing job at a time across instances: a second waits, then finds nothing to do.
+      await withMigrationLock(
+        {
+          leases: createLeasesRepo(metadata.db),
+          clock,
+          onWait: () => logger.info("another job is migrating the events store; waiting for its lock"),
+        },
+        () => changeEventsSchema(events, config, logger),
+      );
+    }
     // Each consumer sees the store through its own view, so query times carry who asked.
     const eventsFor = (queryClass: QueryClass) => observeExecutor(events, metrics.events, queryClass);
     const ingest = observeIngest(
