@@ -100,8 +100,9 @@ async function start(config: Config): Promise<number> {
 
 async function migrate(config: Config): Promise<number> {
   const logger = createLogger(config.logLevel);
-  // createDeps runs both migration chains and logs what it applied.
-  const deps = await createDeps(config, { logger });
+  // createDeps runs both migration chains and logs what it applied; the migrator is the one job
+  // that changes schemas, whatever EVENTS_DDL says for serving instances.
+  const deps = await createDeps({ ...config, eventsDdl: "auto" }, { logger });
   await deps.close();
   process.stdout.write(`Migrations are up to date (${describeStorage(config)}).\n`);
   return 0;

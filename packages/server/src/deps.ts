@@ -40,14 +40,18 @@ import {
   applyRetention,
   applyTableSettings,
   type EventsExecutor,
+  eventsMigrations,
   loadEngineTimeZones,
   migrateEvents,
   observeExecutor,
   openEventsExecutor,
   type QueryClass,
+  verifyEventsSchema,
 } from "./stores/events/index.js";
 import { createRateLimitsRepo, type MetadataStore, openMetadataStore } from "./stores/metadata/index.js";
 import { createIngestIdempotencyRepo } from "./stores/metadata/repos/ingest-idempotency.repo.js";
+import { createLeasesRepo } from "./stores/metadata/repos/leases.repo.js";
+import { withMigrationLock } from "./stores/migration-lock.js";
 
 export interface Deps {
   readonly config: Config;
@@ -138,20 +142,22 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       chdbPath: options.storage?.chdbPath ?? config.paths.chdb,
       database: config.clickhouseDatabase,
       maxExecutionTime: config.clickhouseMaxExecutionTime,
+      ddl: config.eventsDdl,
     });
     closers.push(() => opened.close());
     const events = options.wrapEvents?.(opened) ?? opened;
-    const appliedEvents = await migrateEvents(events);
-    if (appliedEvents.length > 0) logger.info({ migrations: appliedEvents }, "events migrations applied");
-    const retentionChanged = await applyRetention(events, {
-      api_requests: config.retention.requestsDays,
-      api_logs: config.retention.logsDays,
-      api_spans: config.retention.spansDays,
-    });
-    if (retentionChanged.length > 0) logger.info({ tables: retentionChanged }, "events retention changed");
-    const tuned = await applyTableSettings(events);
-    if (tuned.length > 0)
-      logger.info({ tables: tuned, settings: events.tableSettings }, "events table settings applied");
+    if (config.eventsDdl === "off") await verifyEventsSchema(events, eventsMigrations);
+    else {
+      // One schema-changing job at a time across instances: a second waits, then finds nothing to do.
+      await withMigrationLock(
+        {
+          leases: createLeasesRepo(metadata.db),
+          clock,
+          onWait: () => logger.info("another job is migrating the events store; waiting for its lock"),
+        },
+        () => changeEventsSchema(events, config, logger),
+      );
+    }
     // Each consumer sees the store through its own view, so query times carry who asked.
     const eventsFor = (queryClass: QueryClass) => observeExecutor(events, metrics.events, queryClass);
     const ingest = observeIngest(
@@ -325,4 +331,20 @@ async function closeAll(closers: Array<() => Promise<void>>, logger: Logger): Pr
       logger.error({ err: error }, "failed to close a store");
     }
   }
+}
+
+/** Every DDL start-up may run on the events store (EVENTS_DDL=auto): pending migrations, then the
+ *  configured TTLs and the driver's table settings. */
+async function changeEventsSchema(events: EventsExecutor, config: Config, logger: Logger): Promise<void> {
+  const appliedEvents = await migrateEvents(events);
+  if (appliedEvents.length > 0) logger.info({ migrations: appliedEvents }, "events migrations applied");
+  const retentionChanged = await applyRetention(events, {
+    api_requests: config.retention.requestsDays,
+    api_logs: config.retention.logsDays,
+    api_spans: config.retention.spansDays,
+  });
+  if (retentionChanged.length > 0) logger.info({ tables: retentionChanged }, "events retention changed");
+  const tuned = await applyTableSettings(events);
+  if (tuned.length > 0)
+    logger.info({ tables: tuned, settings: events.tableSettings }, "events table settings applied");
 }

@@ -18,6 +18,8 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly clickhouseUrl: string | undefined;
   readonly clickhouseDatabase: string;
+  /** "off": this instance never changes the events schema and starts only when it is current. */
+  readonly eventsDdl: "auto" | "off";
   /** Seconds a ClickHouse server read may run, per class of caller (0: no limit). */
   readonly clickhouseMaxExecutionTime: {
     readonly dashboard: number;
@@ -133,6 +135,12 @@ export const knobs: readonly Knob[] = [
     name: "CLICKHOUSE_DATABASE",
     default: "sightline",
     description: "Database holding the events tables (embedded or server).",
+  },
+  {
+    name: "EVENTS_DDL",
+    default: "auto",
+    description:
+      "`off`: `start` never creates or alters anything in the events store (no database, tables, table settings or TTLs) and refuses to start until `sightline migrate` has applied every migration; `auto`: `start` migrates too.",
   },
   {
     name: "CLICKHOUSE_DASHBOARD_TIMEOUT",
@@ -336,6 +344,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     fail("CLICKHOUSE_DATABASE", "must be letters, digits and underscores, not starting with a digit", 0);
   }
 
+  const eventsDdlRaw = (read("EVENTS_DDL") ?? "auto").toLowerCase();
+  if (eventsDdlRaw !== "auto" && eventsDdlRaw !== "off") fail("EVENTS_DDL", "must be auto or off", 0);
+  const eventsDdl = eventsDdlRaw === "off" ? "off" : "auto";
+
   const smtpUrlRaw = read("SMTP_URL");
   const smtpUrl =
     smtpUrlRaw === undefined
@@ -416,6 +428,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     databaseUrl,
     clickhouseUrl,
     clickhouseDatabase,
+    eventsDdl,
     clickhouseMaxExecutionTime,
     smtpUrl,
     mailFrom,

@@ -120,6 +120,12 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("reads EVENTS_DDL as auto (default) or off and refuses anything else", () => {
+    expect(loadConfig({}).eventsDdl).toBe("auto");
+    expect(loadConfig({ EVENTS_DDL: "OFF" }).eventsDdl).toBe("off");
+    expect(problemsOf({ EVENTS_DDL: "never" })).toEqual(["EVENTS_DDL: must be auto or off"]);
+  });
+
   it.each([
     ["true", true],
     ["off", false],

@@ -83,6 +83,22 @@ describe("the sightline process", { timeout: 120_000 }, () => {
     expect((await again.exited()).code).toBe(0);
   });
 
+  it("with EVENTS_DDL=off refuses to start before `sightline migrate`, and starts after it", async () => {
+    const refused = spawnCli(["start"], { PORT: String(await freePort()), EVENTS_DDL: "off" });
+    expect((await refused.exited()).code).toBe(1);
+    expect(refused.stderr()).toContain("EVENTS_DDL=off");
+    expect(refused.stderr()).toContain("sightline migrate");
+    // The migrator changes the schema whatever EVENTS_DDL says.
+    const migrate = spawnCli(["migrate"], { EVENTS_DDL: "off" });
+    expect((await migrate.exited()).code).toBe(0);
+    const port = await freePort();
+    const serving = spawnCli(["start"], { PORT: String(port), EVENTS_DDL: "off" });
+    await serving.waitForLine(/API docs/);
+    expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status).toBe(200);
+    serving.process.kill("SIGTERM");
+    expect((await serving.exited()).code).toBe(0);
+  });
+
   it("refuses to start on an invalid variable, naming it", async () => {
     const child = spawnCli(["start"], { PORT: "eighty", LOG_LEVEL: "loud" });
     expect((await child.exited()).code).toBe(1);

@@ -16,6 +16,12 @@ const CHILD_PATH = fileURLToPath(new URL("./clickhouse-server.child.ts", import.
 /** The account tests connect with; only it can read or write data. */
 export const CLICKHOUSE_TEST_USER = "sightline";
 
+/** The README's least-privilege roles, granted on this one database only (same password as the
+ *  test user): the migrator changes its tables, the serving user reads and writes rows. */
+export const LEAST_PRIVILEGE_DATABASE = "t_least_privilege";
+export const CLICKHOUSE_MIGRATOR_USER = "sightline_migrator";
+export const CLICKHOUSE_SERVING_USER = "sightline_serving";
+
 export interface ClickhouseServer {
   /** `http://sightline:<password>@127.0.0.1:<port>`, the form CLICKHOUSE_URL takes. */
   readonly url: string;
@@ -178,6 +184,24 @@ function usersConfig(password: string): string {
       <quota>default</quota>
       <grants><query>GRANT ALL ON *.*</query></grants>
     </${CLICKHOUSE_TEST_USER}>
+    <${CLICKHOUSE_MIGRATOR_USER}>
+      <password_sha256_hex>${hash}</password_sha256_hex>
+      <networks><ip>127.0.0.1</ip></networks>
+      <profile>default</profile>
+      <quota>default</quota>
+      <grants>
+        <query>GRANT SELECT, INSERT, CREATE TABLE, ALTER TABLE ON ${LEAST_PRIVILEGE_DATABASE}.*</query>
+        <query>GRANT TABLE ENGINE ON MergeTree</query>
+        <query>GRANT TABLE ENGINE ON ReplacingMergeTree</query>
+      </grants>
+    </${CLICKHOUSE_MIGRATOR_USER}>
+    <${CLICKHOUSE_SERVING_USER}>
+      <password_sha256_hex>${hash}</password_sha256_hex>
+      <networks><ip>127.0.0.1</ip></networks>
+      <profile>default</profile>
+      <quota>default</quota>
+      <grants><query>GRANT SELECT, INSERT ON ${LEAST_PRIVILEGE_DATABASE}.*</query></grants>
+    </${CLICKHOUSE_SERVING_USER}>
   </users>
 </clickhouse>
 `;

@@ -4,7 +4,7 @@ import { assertIdentifier } from "./dialect.js";
 import { type EventsExecutor, EventsStoreError, type QueryClass } from "./executor.js";
 import { openHttpExecutor } from "./http.driver.js";
 import { type EventsMigration, eventsMigrations } from "./migrations/index.js";
-import { runEventsMigrations } from "./migrations/runner.js";
+import { EventsMigrationError, runEventsMigrations } from "./migrations/runner.js";
 
 export {
   type EventsExecutor,
@@ -37,6 +37,7 @@ export {
   EventsMigrationError,
   eventsMigrations,
   type RetentionDays,
+  verifyEventsSchema,
 } from "./migrations/index.js";
 
 export interface EventsStoreOptions {
@@ -45,8 +46,11 @@ export interface EventsStoreOptions {
   clickhouseUrl?: string | undefined;
   /** chDB data directory (one per process); ignored when clickhouseUrl is set. */
   chdbPath: string;
-  /** The events database, created if missing; a `?database=` in clickhouseUrl overrides it. */
+  /** The events database, created if missing (unless ddl is "off"); a `?database=` in
+   *  clickhouseUrl overrides it. */
   database: string;
+  /** "off": never run DDL, so a missing database is an error (EVENTS_DDL; default "auto"). */
+  ddl?: EventsDdl | undefined;
   /** Internal, for tests: the oldest ClickHouse server accepted (default
    *  MINIMUM_CLICKHOUSE_VERSION). */
   clickhouseMinimumVersion?: string | undefined;
@@ -55,6 +59,9 @@ export interface EventsStoreOptions {
   /** Names this process in every server statement's log_comment (default hostname-pid). */
   instanceId?: string | undefined;
 }
+
+/** Whether this instance may change the events schema (EVENTS_DDL). */
+export type EventsDdl = "auto" | "off";
 
 /** Opens the driver the options select and makes sure its database exists. */
 export async function openEventsExecutor(options: EventsStoreOptions): Promise<EventsExecutor> {
@@ -68,9 +75,7 @@ export async function openEventsExecutor(options: EventsStoreOptions): Promise<E
       })
     : await openChdbExecutor({ path: options.chdbPath, database: options.database });
   try {
-    await executor.command(
-      `CREATE DATABASE IF NOT EXISTS ${assertIdentifier(executor.database, "database")}`,
-    );
+    await ensureDatabase(executor, options.ddl ?? "auto");
     await verifyRowShape(executor);
     return executor;
   } catch (error) {
@@ -85,6 +90,25 @@ export function migrateEvents(
   migrations: readonly EventsMigration[] = eventsMigrations,
 ): Promise<string[]> {
   return runEventsMigrations(executor, migrations);
+}
+
+/** CREATE DATABASE only when the database is missing: a user granted rights on an existing
+ *  database's tables alone lacks the CREATE DATABASE right, even with IF NOT EXISTS. */
+async function ensureDatabase(executor: EventsExecutor, ddl: EventsDdl): Promise<void> {
+  const database = assertIdentifier(executor.database, "database");
+  const rows = await executor.query<{ name: string }>(
+    "SELECT name FROM system.databases WHERE name = {database:String}",
+    { database },
+    "write",
+  );
+  if (rows.length > 0) return;
+  if (ddl === "off") {
+    throw new EventsMigrationError(
+      `Events database ${database} does not exist and EVENTS_DDL=off forbids this instance to ` +
+        "create it: run `sightline migrate` first.",
+    );
+  }
+  await executor.command(`CREATE DATABASE IF NOT EXISTS ${database}`);
 }
 
 /**

@@ -7,7 +7,12 @@ import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
 export { applyTableSettings } from "./table-settings.js";
-export { type EventsMigration, type EventsMigrationContext, EventsMigrationError } from "./runner.js";
+export {
+  type EventsMigration,
+  type EventsMigrationContext,
+  EventsMigrationError,
+  verifyEventsSchema,
+} from "./runner.js";
 
 /** Append only; a released entry is never edited or renumbered. */
 export const eventsMigrations: readonly EventsMigration[] = [

@@ -44,6 +44,43 @@ export async function runEventsMigrations(
   return names;
 }
 
+/**
+ * For an instance that never runs DDL (EVENTS_DDL=off): resolves when the history records every
+ * migration this build knows, else throws naming the first missing version and the command that
+ * applies it. Reads only, so it works for a user holding SELECT alone.
+ */
+export async function verifyEventsSchema(
+  executor: EventsExecutor,
+  migrations: readonly EventsMigration[],
+): Promise<void> {
+  const ordered = checkedInOrder(migrations);
+  const database = assertIdentifier(executor.database, "database");
+  const tables = await executor.query<{ name: string }>(
+    "SELECT name FROM system.tables WHERE database = {database:String} AND name = 'schema_migrations'",
+    { database },
+  );
+  const applied =
+    tables.length === 0
+      ? new Set<number>()
+      : new Set(
+          (
+            await executor.query<{ version: number }>(
+              `SELECT DISTINCT version FROM ${database}.schema_migrations ORDER BY version`,
+            )
+          ).map((row) => row.version),
+        );
+  refuseUnknownHistory(applied, ordered, database);
+  const missing = ordered.filter((migration) => !applied.has(migration.version));
+  const first = missing[0];
+  if (first !== undefined) {
+    throw new EventsMigrationError(
+      `Events database ${database} lacks migration version ${first.version} (${first.name})` +
+        (missing.length > 1 ? ` and ${missing.length - 1} later one(s)` : "") +
+        " and EVENTS_DDL=off forbids this instance to apply it: run `sightline migrate` first.",
+    );
+  }
+}
+
 function checkedInOrder(migrations: readonly EventsMigration[]): EventsMigration[] {
   const ordered = [...migrations].sort((a, b) => a.version - b.version);
   ordered.forEach((migration, index) => {
