@@ -591,13 +591,19 @@ export const ErrorGroupSchema = Type.Object(
     affected_consumers: Count(7, "Distinct non-empty consumer_id values among them."),
     first_seen_at: Type.String({
       format: "date-time",
-      description: "Oldest such request in the window.",
+      description:
+        "Oldest such request retained up to the window's end (not only in the window: a " +
+        "long-standing error keeps its first occurrence).",
       examples: ["2026-11-20T06:12:01.004Z"],
     }),
     last_seen_at: Type.String({
       format: "date-time",
       description: "Newest such request in the window.",
       examples: ["2026-11-21T05:59:58.120Z"],
+    }),
+    is_new: Type.Boolean({
+      description: "Whether the group was first seen inside the window (`first_seen_at` >= `since`).",
+      examples: [false],
     }),
   },
   { additionalProperties: false },

@@ -116,10 +116,14 @@ export const TraceDetailSchema = Type.Object(
   {
     trace_id: TraceIdText,
     started_at: Type.Union([Instant, Type.Null()], {
-      description: "When the first span started; null when no span was received.",
+      description:
+        "When the first span started; when no span was received, the earliest request or log record " +
+        "with this trace id (null only when there is none of either).",
     }),
     duration_ms: Type.Number({
-      description: "First span's start to last span's end, over every span of the trace; 0 without spans.",
+      description:
+        "First span's start to last span's end, over every span of the trace; when no span was " +
+        "received, the earliest request or log record to the last request's end (or latest log).",
     }),
     span_count: Type.Integer({
       minimum: 0,
@@ -127,7 +131,9 @@ export const TraceDetailSchema = Type.Object(
       examples: [1001],
     }),
     error: Type.Boolean({
-      description: "Whether any span of the whole trace has status error or an HTTP status of 500 or more.",
+      description:
+        "Whether any span of the whole trace has status error or an HTTP status of 500 or more; when " +
+        "no span was received, whether a request answered 500 or more or a log is ERROR or CRITICAL.",
     }),
     truncated: Type.Boolean({
       description:

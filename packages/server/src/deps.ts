@@ -243,7 +243,13 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       requestsRetentionDays: config.retention.requestsDays,
       rateLimiter,
     });
-    const analytics = createAnalyticsService({ events: eventsFor("dashboard"), apps, users, clock });
+    const analytics = createAnalyticsService({
+      events: eventsFor("dashboard"),
+      apps,
+      users,
+      clock,
+      requestsRetentionDays: config.retention.requestsDays,
+    });
     const alerts = createAlertsModule({
       db: metadata.db,
       events: eventsFor("alerts"),

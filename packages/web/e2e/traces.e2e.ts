@@ -3,7 +3,8 @@
 // waterfall must list the spans in tree order with their durations, a span shows its attributes
 // when selected, the request and log are listed, the request and log drawers link to the trace,
 // the traces list shows it and filters by duration, an unknown trace says so, both pages pass
-// axe in both themes, and a trace of more than 1,000 spans says how many of how many it shows.
+// axe in both themes, a trace of more than 1,000 spans says how many of how many it shows, and a
+// trace with no spans takes its outcome and duration from its failing request and ERROR log.
 import type { CreatedApiKey } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
@@ -313,5 +314,58 @@ describe.skipIf(inject("browserSkipReason") !== "")("the trace page", () => {
     expect(facts).toContain("Has errors");
     expect(await page.locator('table[aria-label="Span waterfall"] tbody tr').count()).toBe(1000);
     await screenshot(page, "traces-truncated", "light");
+  });
+  it("a trace without spans takes its outcome and duration from its request and logs", async () => {
+    const { page } = me;
+    const api = apiAs(me.context.request, suite.server);
+    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "bare" });
+    const bare = "2a3b4c5d6e7f80910a1b2c3d4e5f6071";
+    const start = Date.now() - 2 * 60 * 60_000;
+    const result = await ingest(me.context.request, key.key, [
+      {
+        app_id: "checkout-api",
+        timestamp: new Date(start).toISOString(),
+        environment: "production",
+        method: "POST",
+        path: "/refunds",
+        status_code: 500,
+        response_time_ms: 84,
+        trace_id: bare,
+      },
+    ]);
+    expect(result).toMatchObject({ accepted: 1, rejected: 0 });
+    const logs = await me.context.request.post("/api/v1/ingest/logs", {
+      headers: { "x-api-key": key.key },
+      data: {
+        logs: [
+          {
+            app_id: "checkout-api",
+            timestamp: new Date(start + 20).toISOString(),
+            environment: "production",
+            level: "ERROR",
+            message: "refund ledger unavailable",
+            trace_id: bare,
+          },
+        ],
+      },
+    });
+    expect(logs.ok()).toBe(true);
+    await page.goto(`/projects/shop/traces/${bare}`);
+    await page.getByText("No spans received for this trace").waitFor();
+    const facts = await page.locator('dl[aria-label="Trace facts"]').textContent();
+    expect(facts).toContain("Duration84.0 ms");
+    expect(facts).toContain("SpansNone received");
+    expect(facts).toContain("Has errors");
+    expect(facts).not.toContain("Started—");
+    expect(await page.locator('table[aria-label="Span waterfall"]').count()).toBe(0);
+    expect(await page.locator('table[aria-label="Requests of this trace"] tbody tr').count()).toBe(1);
+    expect(await seriousAxeViolations(page), "trace without spans in light").toEqual([]);
+    await screenshot(page, "traces-no-spans", "light");
+    const dark = await suite.open({ colorScheme: "dark" });
+    await signInFast(dark.context, suite.server, "ada@example.com");
+    await dark.page.goto(`/projects/shop/traces/${bare}`);
+    await dark.page.getByText("No spans received for this trace").waitFor();
+    expect(await seriousAxeViolations(dark.page), "trace without spans in dark").toEqual([]);
+    await screenshot(dark.page, "traces-no-spans", "dark");
   });
 });

@@ -1,7 +1,7 @@
 // The trace routes over real ingest on every events backend: the span tree with depths and
 // offsets, the requests and logs that share the trace id, recent traces with their root, service,
 // duration, span count and error flag (the detail's over the whole trace even when its tree is
-// cut), every filter, stable paging, tenant isolation, 404/422,
+// cut, and from its requests and logs when it has no spans), every filter, stable paging, tenant isolation, 404/422,
 // and 503 (never an empty answer) when the events store is down.
 import { TRACE_LIMITS } from "@sightline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -285,6 +285,50 @@ describe.each(eventsBackends())("trace routes on $name", (backend: EventsBackend
     expect(detail.spans).toHaveLength(TRACE_LIMITS.spans);
     const whole = await fx.owner.get(`/api/v1/projects/shop/data/traces/${CHECKOUT_TRACE}`);
     expect(whole.json()).toMatchObject({ span_count: 5, truncated: false });
+  });
+
+  it("figures a trace without spans from its requests and logs", async () => {
+    const FAILED = "8d2c4e6f0a1b3c5d7e9f1a2b3c4d5e6f";
+    const QUIET = "9e3d5f7a1b2c4d6e8f0a2b3c4d5e6f70";
+    const at = minutesBefore(45);
+    const later = (ms: number) => new Date(at.getTime() + ms);
+    await ingest(
+      fx.ctx,
+      "requests",
+      [
+        request(at, { trace_id: FAILED, response_time_ms: 40 }),
+        request(later(100), { trace_id: FAILED, status_code: 500, response_time_ms: 250 }),
+        request(at, { trace_id: QUIET, response_time_ms: 12 }),
+      ],
+      fx.key,
+    );
+    await ingest(
+      fx.ctx,
+      "logs",
+      [
+        log(later(120), { trace_id: FAILED, level: "ERROR", message: "boom" }),
+        log(later(5), { trace_id: QUIET, level: "WARNING", message: "slow cache" }),
+      ],
+      fx.key,
+    );
+    const failed = await fx.owner.get(`/api/v1/projects/shop/data/traces/${FAILED}`);
+    expect(failed.statusCode, failed.body).toBe(200);
+    expect(failed.json()).toMatchObject({
+      span_count: 0,
+      spans: [],
+      truncated: false,
+      error: true,
+      // The first request's start to the second's end.
+      duration_ms: 350,
+      started_at: at.toISOString(),
+    });
+    const quiet = await fx.owner.get(`/api/v1/projects/shop/data/traces/${QUIET}`);
+    expect(quiet.json()).toMatchObject({ span_count: 0, error: false, duration_ms: 12 });
+    // A log alone: an ERROR fails the trace, starting at the log.
+    const LOG_ONLY = "a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5";
+    await ingest(fx.ctx, "logs", [log(at, { trace_id: LOG_ONLY, level: "CRITICAL" })], fx.key);
+    const lone = await fx.owner.get(`/api/v1/projects/shop/data/traces/${LOG_ONLY}`);
+    expect(lone.json()).toMatchObject({ error: true, duration_ms: 0, started_at: at.toISOString() });
   });
 
   it("answers 503, not an empty answer, when the events store is down", async () => {

@@ -74,6 +74,8 @@ export interface AnalyticsServiceDeps {
   /** The caller's profile zone is the default timeseries zone. */
   readonly users: UsersService;
   readonly clock: Clock;
+  /** Request retention in days: errors are first seen within it. Undefined: whatever is stored. */
+  readonly requestsRetentionDays?: number | undefined;
 }
 
 type WindowedFilter = RequestFilter & AnalyticsWindow;
@@ -327,6 +329,9 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         },
         readSortOf<ErrorSortKey>(query, "count", null),
         window,
+        deps.requestsRetentionDays === undefined
+          ? undefined
+          : clock.now().getTime() - deps.requestsRetentionDays * 86_400_000,
       );
       return {
         items: (await withAppSlugs(filter.projectId, result.items)).map(({ app_id, app_slug, ...group }) => ({

@@ -40,6 +40,7 @@ import type { RateLimiter, RateLimitRule } from "../rate-limits/index.js";
 import { type ExportRecord, formatRecords } from "./export-format.js";
 import { findLogPage, type LogFilter, streamLogs } from "./logs.query.js";
 import { findRequest, findRequestPage, type PageWindow, streamRequests } from "./requests.query.js";
+import { figuresFromRecords } from "./trace-records-figures.js";
 import { buildTraceTree } from "./trace-tree.js";
 import { findTracePage, findTraceRecords } from "./traces.query.js";
 
@@ -334,14 +335,18 @@ export function createDataService(deps: DataServiceDeps) {
         throw new AppError("not_found", `Trace ${id} not found in project "${project.slug}".`);
       }
       const tree = buildTraceTree(found.spans);
+      // Over the whole trace, as the list computes them (the tree holds at most
+      // TRACE_LIMITS.spans of its spans); without spans, over its requests and logs.
+      const figures =
+        found.spans.length === 0
+          ? figuresFromRecords(found.requests, found.logs)
+          : { ...found.figures, startedAtMs: tree.startedAtMs };
       return {
         trace_id: id,
-        started_at: tree.startedAtMs === null ? null : new Date(tree.startedAtMs).toISOString(),
-        // Over the whole trace, as the list computes them: the tree holds at most
-        // TRACE_LIMITS.spans of its spans.
-        duration_ms: found.figures.durationMs,
+        started_at: figures.startedAtMs === null ? null : new Date(figures.startedAtMs).toISOString(),
+        duration_ms: figures.durationMs,
         span_count: found.figures.spanCount,
-        error: found.figures.error,
+        error: figures.error,
         truncated: found.figures.spanCount > tree.spans.length,
         spans: tree.spans,
         requests: [...found.requests],

@@ -110,7 +110,7 @@ function TraceBody({
         </div>
         <div>
           <dt>Spans</dt>
-          <dd>{trace.span_count.toLocaleString("en-US")}</dd>
+          <dd>{trace.span_count === 0 ? "None received" : trace.span_count.toLocaleString("en-US")}</dd>
         </div>
         <div>
           <dt>Services</dt>
@@ -124,14 +124,16 @@ function TraceBody({
       <Card
         title="Spans"
         description={
-          trace.truncated
-            ? `Showing ${trace.spans.length.toLocaleString("en-US")} of ${trace.span_count.toLocaleString("en-US")} spans (the earliest to start); select one to see its attributes.`
-            : "Select a span to see its attributes."
+          trace.spans.length === 0
+            ? undefined
+            : trace.truncated
+              ? `Showing ${trace.spans.length.toLocaleString("en-US")} of ${trace.span_count.toLocaleString("en-US")} spans (the earliest to start); select one to see its attributes.`
+              : "Select a span to see its attributes."
         }
       >
         {trace.spans.length === 0 ? (
           <p className={trafficStyles.updating}>
-            No spans were received for this trace, only the records below.
+            No spans received for this trace: its duration and outcome come from the requests and logs below.
           </p>
         ) : (
           <Waterfall trace={trace} selected={selected} onSelect={onSelect} />

@@ -1,8 +1,10 @@
 // The errors page: 4xx and 5xx over time, and the (endpoint, status code) breakdown with counts,
-// affected consumers, first and last seen, each row linking to its sample requests.
+// affected consumers, first seen (over the retained data; a "New" badge when inside the window)
+// and last seen, each row linking to its sample requests.
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { TimeSeriesChart } from "../../components/charts";
+import { Badge } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
 import { formatDateTime } from "../../lib/format";
@@ -113,6 +115,12 @@ export function ErrorsPage() {
                       <td>
                         <MethodBadge method={row.method} /> <span className={styles.mono}>{row.path}</span>
                         {row.app_slug ? <span className={styles.updating}> · {row.app_slug}</span> : null}
+                        {row.is_new ? (
+                          <>
+                            {" "}
+                            <Badge tone="warning">New</Badge>
+                          </>
+                        ) : null}
                       </td>
                       <td>
                         <StatusPill code={row.status_code} />

@@ -1,5 +1,6 @@
 // The errors breakdown: failed requests grouped by endpoint (app, method, route template) and
-// status code, with the consumers they hit and when they were first and last seen in the window.
+// status code, with the consumers they hit, when they were last seen in the window and first seen
+// in all the retained data (so a long-standing error does not look new), and whether that is new.
 import type { ErrorSortKey } from "@sightline/contracts";
 import type { EventsExecutor } from "../../../stores/events/index.js";
 import { type RequestFilter, requestFilterClause } from "../../../stores/events/queries/request-filter.js";
@@ -26,6 +27,7 @@ export interface ErrorGroupRow {
   readonly affected_consumers: number;
   readonly first_seen_at: string;
   readonly last_seen_at: string;
+  readonly is_new: boolean;
 }
 
 const KEYS = "app_id, method, route, status_code";
@@ -37,21 +39,36 @@ const KEYS = "app_id, method, route, status_code";
  */
 export async function errorGroupsPage(
   events: EventsExecutor,
-  filter: RequestFilter,
+  filter: RequestFilter & { readonly since: number },
   sort: ErrorSort,
   window: { limit: number; offset: number },
+  /** The oldest time still retained, epoch milliseconds; undefined: whatever is stored. */
+  retainedSince?: number,
 ): Promise<{ items: ErrorGroupRow[]; total: number }> {
   const params = new SqlParams();
   const direction = sort.direction === "asc" ? "ASC" : "DESC";
+  const table = `${events.database}.api_requests`;
+  // The same filter over everything retained up to the window's end: every group of the window
+  // has a row there, holding its first occurrence.
+  const retained = requestFilterClause({ ...filter, since: retainedSince }, params);
+  const inWindow = requestFilterClause(filter, params);
   const rows = await events.query<
-    Omit<ErrorGroupRow, "count" | "path"> & { route: string; error_total: number; total_groups: number }
+    Omit<ErrorGroupRow, "count" | "path" | "is_new"> & {
+      route: string;
+      error_total: number;
+      total_groups: number;
+      is_new: number | boolean;
+    }
   >(
     // Aliases never reuse a column's name: ClickHouse would read them in WHERE too.
-    `SELECT ${KEYS}, count() AS error_total, ` +
+    `SELECT ${KEYS}, error_total, affected_consumers, first_ever AS first_seen_at, last_seen_at, ` +
+      `first_ever >= ${params.instant(filter.since)} AS is_new, count() OVER () AS total_groups FROM (` +
+      `SELECT ${KEYS}, count() AS error_total, ` +
       // Hashed, as the summary counts distinct values: faster, and collisions are negligible.
       "uniqExactIf(cityHash64(consumer_id), consumer_id != '') AS affected_consumers, " +
-      "min(timestamp) AS first_seen_at, max(timestamp) AS last_seen_at, count() OVER () AS total_groups " +
-      `FROM ${events.database}.api_requests ${requestFilterClause(filter, params)} GROUP BY ${KEYS} ` +
+      `max(timestamp) AS last_seen_at FROM ${table} ${inWindow} GROUP BY ${KEYS}` +
+      `) AS w INNER JOIN (SELECT ${KEYS}, min(timestamp) AS first_ever FROM ${table} ${retained} ` +
+      `GROUP BY ${KEYS}) AS r USING (${KEYS}) ` +
       `ORDER BY ${ERROR_SORT_SQL[sort.by]} ${direction}, app_id ASC, method ASC, route ASC, status_code ASC ` +
       `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
     params.values,
@@ -76,6 +93,7 @@ export async function errorGroupsPage(
       affected_consumers: row.affected_consumers,
       first_seen_at: row.first_seen_at,
       last_seen_at: row.last_seen_at,
+      is_new: row.is_new === true || row.is_new === 1,
     })),
     total: (rows[0] as { total_groups: number }).total_groups,
   };

@@ -1,0 +1,95 @@
+// The errors breakdown's first seen is the group's first occurrence in the retained data, not the
+// window's first: an error that has failed for days is not new, one that began in the window is.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EventsBackend, eventsBackends } from "../support/events.js";
+import {
+  createQueryFixture,
+  ingest,
+  minutesBefore,
+  qs,
+  type QueryFixture,
+  request,
+} from "../support/query-fixture.js";
+
+interface Group {
+  path: string;
+  status_code: number;
+  count: number;
+  first_seen_at: string;
+  last_seen_at: string;
+  is_new: boolean;
+}
+
+describe.each(eventsBackends())("errors first seen on $name", (backend: EventsBackend) => {
+  let fx: QueryFixture;
+  const threeDaysAgo = minutesBefore(3 * 24 * 60);
+  const hourAgo = minutesBefore(60);
+  const halfHourAgo = minutesBefore(30);
+
+  beforeAll(async () => {
+    fx = await createQueryFixture(backend);
+    await ingest(
+      fx.ctx,
+      "requests",
+      [
+        // Long-standing: failing three days ago and again in the window.
+        request(threeDaysAgo, { path: "/orders/1", route: "/orders/{id}", status_code: 503 }),
+        request(hourAgo, { path: "/orders/2", route: "/orders/{id}", status_code: 503 }),
+        // New: first failing inside the window.
+        request(halfHourAgo, { path: "/refunds", route: "/refunds", method: "POST", status_code: 500 }),
+      ],
+      fx.key,
+    );
+  });
+  afterAll(async () => {
+    await fx?.ctx.close();
+  });
+
+  const groups = async (params: Record<string, string>) => {
+    const response = await fx.owner.get(`/api/v1/projects/shop/analytics/errors${qs(params)}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ items: Group[] }>().items;
+  };
+
+  it("gives a long-standing group its first occurrence ever and marks only the new one new", async () => {
+    const items = await groups({ sort_by: "first_seen_at", sort_dir: "asc" });
+    expect(
+      items.map(({ path, count, first_seen_at, last_seen_at, is_new }) => ({
+        path,
+        count,
+        first_seen_at,
+        last_seen_at,
+        is_new,
+      })),
+    ).toEqual([
+      {
+        path: "/orders/{id}",
+        count: 1,
+        first_seen_at: threeDaysAgo.toISOString(),
+        last_seen_at: hourAgo.toISOString(),
+        is_new: false,
+      },
+      {
+        path: "/refunds",
+        count: 1,
+        first_seen_at: halfHourAgo.toISOString(),
+        last_seen_at: halfHourAgo.toISOString(),
+        is_new: true,
+      },
+    ]);
+  });
+
+  it("marks a group new when the window holds its first occurrence", async () => {
+    const items = await groups({
+      since: minutesBefore(4 * 24 * 60).toISOString(),
+      until: minutesBefore(2 * 24 * 60).toISOString(),
+    });
+    expect(items).toEqual([
+      expect.objectContaining({
+        path: "/orders/{id}",
+        first_seen_at: threeDaysAgo.toISOString(),
+        is_new: true,
+      }),
+    ]);
+  });
+});
