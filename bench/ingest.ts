@@ -48,7 +48,7 @@ import {
 } from "../packages/server/src/stores/events/index.js";
 import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
 import { NOISY_NEIGHBOUR, runNoisyNeighbour } from "./noisy-neighbour.js";
-import { BATCH, otlpBody, requestRecords, spanRecords } from "./records.js";
+import { BATCH, freshOtlpBody, otlpBody, requestRecords, spanRecords } from "./records.js";
 import { median } from "./stats.js";
 import { runWithAmplification } from "./amplification.js";
 
@@ -85,6 +85,8 @@ interface Scenario {
   readonly contentType: string;
   /** One posted body of BATCH records. */
   body(seed: number, appSlug: string): Buffer;
+  /** The body to post as send number `send`, when a body posted again must carry new records. */
+  fresh?(body: Buffer, send: number): Buffer;
   /** How many records an answer of 200 says were accepted. */
   accepted(answer: Buffer): number;
   /** The tables each accepted record is stored in. */
@@ -160,6 +162,7 @@ const SCENARIOS: readonly Scenario[] = [
     path: "/api/v1/otlp/v1/traces",
     contentType: "application/x-protobuf",
     body: (seed, appSlug) => otlpBody(requestRecords(seed, appSlug), appSlug, seed),
+    fresh: freshOtlpBody,
     accepted(answer) {
       const { response } = OTLP_MESSAGES.traces;
       const decoded = response.toObject(response.decode(answer), { longs: Number }) as {
@@ -279,6 +282,9 @@ function post(
   });
 }
 
+/** Bodies posted so far in this run, every scenario and round: what makes a fresh body new. */
+let sends = 0;
+
 /** CLIENTS closed-loop clients until `seconds` pass (or MAX_REQUESTS are sent). */
 async function drive(
   port: number,
@@ -294,10 +300,11 @@ async function drive(
   const client = async () => {
     while (performance.now() < deadline && tally.requests < MAX_REQUESTS) {
       const body = bodies[next++ % bodies.length] as Buffer;
+      const posted = scenario.fresh?.(body, ++sends) ?? body;
       const started = performance.now();
       tally.requests += 1;
       try {
-        const { status, accepted } = await post(agent, port, scenario, key, body);
+        const { status, accepted } = await post(agent, port, scenario, key, posted);
         tally.latencies.push(performance.now() - started);
         if (status === 200) tally.accepted += accepted;
         else if (status === 503) tally.unavailable += 1;

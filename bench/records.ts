@@ -159,3 +159,30 @@ export function otlpBody(batch: readonly Record<string, unknown>[], appSlug: str
       .finish(),
   );
 }
+
+/** Where each span's trace id lies in a protobuf export `otlpBody` made. */
+const traceIdOffsets = new WeakMap<Buffer, readonly number[]>();
+
+/**
+ * A copy of an `otlpBody` export whose spans are new ones: `send` is written into the first four
+ * bytes of every trace id. Spans are named by their trace and span ids and a resent export is
+ * stored once, so a bench that posts the same bodies over and over must make each send new, as
+ * real exporters' spans are.
+ */
+export function freshOtlpBody(body: Buffer, send: number): Buffer {
+  let offsets = traceIdOffsets.get(body);
+  if (offsets === undefined) {
+    const { request } = OTLP_MESSAGES.traces;
+    const decoded = request.toObject(request.decode(body), { bytes: Buffer }) as {
+      resourceSpans: { scopeSpans: { spans: { traceId: Buffer }[] }[] }[];
+    };
+    const ids = decoded.resourceSpans.flatMap((group) =>
+      group.scopeSpans.flatMap((scope) => scope.spans.map((span) => span.traceId)),
+    );
+    offsets = ids.map((id) => body.indexOf(id));
+    traceIdOffsets.set(body, offsets);
+  }
+  const copy = Buffer.from(body);
+  for (const offset of offsets) copy.writeUInt32BE((copy.readUInt32BE(offset) ^ send) >>> 0, offset);
+  return copy;
+}

@@ -4,10 +4,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createIngestService } from "../../src/modules/ingest/ingest.service.js";
 import { createOtlpService } from "../../src/modules/otlp/otlp.service.js";
-import { EventsStoreError } from "../../src/stores/events/index.js";
+import type { Clock } from "../../src/clock.js";
+import { type EventsExecutor, EventsStoreError } from "../../src/stores/events/index.js";
 import { createIngestIdempotencyRepo } from "../../src/stores/metadata/repos/ingest-idempotency.repo.js";
 import { createIngestFixture, type IngestFixture, storedCount } from "../ingest/helpers.js";
 import { createTestContext, type TestContext } from "../support/app.js";
+import { manualClock } from "../support/clock.js";
 import { delegatingExecutor } from "../support/events.js";
 
 const nanos = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
@@ -51,6 +53,22 @@ describe("a resent OTLP export", () => {
     await ctx.close();
   });
 
+  /** Ingest and OTLP services of their own over `events` (a real store, one behaviour changed). */
+  const services = (events: EventsExecutor, clock: Clock) => {
+    const ingest = createIngestService({
+      directory: ctx.deps.resources.ingestDirectory,
+      events,
+      idempotencyRepo: createIngestIdempotencyRepo(ctx.deps.metadata.db),
+      clock,
+      logger: ctx.deps.logger,
+      limits: { maxBatch: 1000, requestsRetentionDays: 90, logsRetentionDays: 30, spansRetentionDays: 30 },
+      writer: { flushRows: 10_000, flushIntervalMs: 5, maxPendingRows: 100_000, projectPendingShare: 0.5 },
+      admission: ctx.config.ingest,
+    });
+    const otlp = createOtlpService({ ingest, directory: ctx.deps.resources.ingestDirectory, maxBatch: 1000 });
+    return { ingest, otlp };
+  };
+
   const post = (body: object) =>
     ctx.app.inject({
       method: "POST",
@@ -78,6 +96,55 @@ describe("a resent OTLP export", () => {
     expect(await storedCount(ctx, "api_requests")).toBe(2_500);
   });
 
+  it("looks a new batch up once, and knows its resend from memory without looking again", async () => {
+    let lookups = 0;
+    const counting = delegatingExecutor(ctx.deps.events, {
+      close: async () => undefined,
+      query: (sql, params, lane) => {
+        lookups += 1;
+        return ctx.deps.events.query(sql, params, lane);
+      },
+    });
+    const { ingest, otlp } = services(counting, ctx.deps.clock);
+    const principal = await ingest.authenticate(fx.projectKey);
+    const payload = { bytes: Buffer.from(JSON.stringify(exportOf(3))), encoding: "json" as const };
+    try {
+      await otlp.exportTraces(principal, payload);
+      // One look-up per table: the spans batch and the request records' batch.
+      expect(lookups).toBe(2);
+      await otlp.exportTraces(principal, payload);
+      expect(lookups).toBe(2);
+    } finally {
+      await ingest.close();
+    }
+    expect(await storedCount(ctx, "api_spans")).toBe(3);
+    expect(await storedCount(ctx, "api_requests")).toBe(3);
+  });
+
+  it("on chDB, takes an unremembered batch as new without a look-up once the start-up minutes are over", async () => {
+    const clock = manualClock(new Date());
+    let lookups = 0;
+    const counting = delegatingExecutor(ctx.deps.events, {
+      close: async () => undefined,
+      query: (sql, params, lane) => {
+        lookups += 1;
+        return ctx.deps.events.query(sql, params, lane);
+      },
+    });
+    const { ingest, otlp } = services(counting, clock);
+    const principal = await ingest.authenticate(fx.projectKey);
+    const payload = { bytes: Buffer.from(JSON.stringify(exportOf(3))), encoding: "json" as const };
+    clock.advance(11 * 60_000);
+    try {
+      await otlp.exportTraces(principal, payload);
+      await otlp.exportTraces(principal, payload);
+    } finally {
+      await ingest.close();
+    }
+    expect(lookups).toBe(0);
+    expect(await storedCount(ctx, "api_spans")).toBe(3);
+  });
+
   it("answers the resend of an export whose acknowledgement was lost, storing nothing twice", async () => {
     // What a ClickHouse server behind a dropped connection does: it stores the rows, and the
     // answer is lost. The real store stores; only the acknowledgement is taken away, once.
@@ -90,17 +157,7 @@ describe("a resent OTLP export", () => {
         if (lose) throw new EventsStoreError("Events store insert failed: connection reset", "unavailable");
       },
     });
-    const ingest = createIngestService({
-      directory: ctx.deps.resources.ingestDirectory,
-      events: lossy,
-      idempotencyRepo: createIngestIdempotencyRepo(ctx.deps.metadata.db),
-      clock: ctx.deps.clock,
-      logger: ctx.deps.logger,
-      limits: { maxBatch: 1000, requestsRetentionDays: 90, logsRetentionDays: 30, spansRetentionDays: 30 },
-      writer: { flushRows: 10_000, flushIntervalMs: 5, maxPendingRows: 100_000, projectPendingShare: 0.5 },
-      admission: ctx.config.ingest,
-    });
-    const otlp = createOtlpService({ ingest, directory: ctx.deps.resources.ingestDirectory, maxBatch: 1000 });
+    const { ingest, otlp } = services(lossy, ctx.deps.clock);
     const principal = await ingest.authenticate(fx.projectKey);
     const payload = { bytes: Buffer.from(JSON.stringify(exportOf(4))), encoding: "json" as const };
     try {

@@ -35,6 +35,7 @@ import {
 import { logKind } from "./logs.records.js";
 import type { PlacedInput, RecordKind, RecordKindName, RowKind } from "./records.js";
 import { requestKind } from "./requests.records.js";
+import { createResendGuard, RESEND_MEMORY_MS } from "./resend-guard.js";
 import { spanKind } from "./spans.records.js";
 
 export interface IngestLimits {
@@ -159,6 +160,10 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
   type Entry = (typeof kinds)[RecordKindName];
   /** Resendable batches being stored, by table, project and first row id (see storeOnce). */
   const storing = new Map<string, Promise<void>>();
+  const resends = createResendGuard(
+    events,
+    events.engine === "chdb" ? clock.now().getTime() + RESEND_MEMORY_MS : Number.POSITIVE_INFINITY,
+  );
 
   /** `resolvesApps`: whether the records name their apps, so the project's live apps are needed.
    *  `resendable`: whether the rows' ids derive from the inputs, so a resent batch is stored once. */
@@ -243,8 +248,8 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
   /**
    * Stores a batch whose row ids derive from its inputs unless it is stored already: an exporter
    * resends a batch whose answer it lost (a crash, a dropped connection), and the batch's first
-   * row tells, in one primary-key lookup, since batches are stored whole or not at all. A resend
-   * racing its original in this process waits for it, then looks.
+   * row tells (resend-guard.ts), since batches are stored whole or not at all. A resend racing its
+   * original in this process waits for it, then looks.
    */
   async function storeOnce(entry: Entry, projectId: string, batch: PreparedBatch): Promise<void> {
     const { probe } = batch;
@@ -255,9 +260,9 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
       await earlier.catch(() => undefined);
     }
     const attempt = (async () => {
-      // A failed lookup stores: a duplicate is better than a lost batch.
-      if (await probeStored(events, table, projectId, probe).catch(() => false)) return;
+      if (await resends.stored(table, projectId, probe, clock.now().getTime())) return;
       await store(entry.writer, entry.kind.name, projectId, batch);
+      resends.remember(table, projectId, probe, clock.now().getTime());
     })();
     storing.set(key, attempt);
     try {

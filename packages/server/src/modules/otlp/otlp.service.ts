@@ -136,10 +136,10 @@ export function createOtlpService(options: OtlpServiceOptions): OtlpService {
       ingest.admit(principal, spans.length);
       // Two tables, two writers: both inserts run at once. A 503 from either fails the export
       // (the exporter retries it), though the other table may have kept its rows (ADR 0012).
-      const [storedSpans, storedRequests] = await Promise.all([
+      const [storedSpans, storedRequests] = await settledBoth(
         store(spans, (batch) => ingest.acceptPlaced(principal, otlpSpanRows, batch)),
         store(requests, (batch) => ingest.acceptPlaced(principal, otlpRequestRows, batch)),
-      ]);
+      );
       for (const error of storedSpans.errors) {
         reasons.add(`a span was rejected: ${fieldOf(error.pointer)} ${error.message}`);
       }
@@ -220,6 +220,15 @@ function resolveApp(
     `service.name "${name}" names no app of project "${principal.project.slug}"; apps are not created ` +
     `from telemetry: create an app with slug "${slug || name}" first`
   );
+}
+
+/** Both results once both have settled, or the first failure once both have settled: an export
+ *  is answered only when neither table is still storing its rows, so its resend never races them. */
+async function settledBoth<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [first, second] = await Promise.allSettled([a, b]);
+  if (first.status === "rejected") throw first.reason;
+  if (second.status === "rejected") throw second.reason;
+  return [first.value, second.value];
 }
 
 /** `/requests/3/status_code` -> `status_code`: the field, without the synthetic batch path. */
