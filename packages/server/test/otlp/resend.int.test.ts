@@ -69,6 +69,21 @@ describe("a resent OTLP export", () => {
     return { ingest, otlp };
   };
 
+  /** The real store, its reads counted. */
+  const countingQueries = () => {
+    const counted = {
+      queries: 0,
+      events: delegatingExecutor(ctx.deps.events, {
+        close: async () => undefined,
+        query: (sql, params, lane) => {
+          counted.queries += 1;
+          return ctx.deps.events.query(sql, params, lane);
+        },
+      }),
+    };
+    return counted;
+  };
+
   const post = (body: object) =>
     ctx.app.inject({
       method: "POST",
@@ -97,23 +112,16 @@ describe("a resent OTLP export", () => {
   });
 
   it("looks a new batch up once, and knows its resend from memory without looking again", async () => {
-    let lookups = 0;
-    const counting = delegatingExecutor(ctx.deps.events, {
-      close: async () => undefined,
-      query: (sql, params, lane) => {
-        lookups += 1;
-        return ctx.deps.events.query(sql, params, lane);
-      },
-    });
-    const { ingest, otlp } = services(counting, ctx.deps.clock);
+    const counting = countingQueries();
+    const { ingest, otlp } = services(counting.events, ctx.deps.clock);
     const principal = await ingest.authenticate(fx.projectKey);
     const payload = { bytes: Buffer.from(JSON.stringify(exportOf(3))), encoding: "json" as const };
     try {
       await otlp.exportTraces(principal, payload);
       // One look-up per table: the spans batch and the request records' batch.
-      expect(lookups).toBe(2);
+      expect(counting.queries).toBe(2);
       await otlp.exportTraces(principal, payload);
-      expect(lookups).toBe(2);
+      expect(counting.queries).toBe(2);
     } finally {
       await ingest.close();
     }
@@ -123,15 +131,8 @@ describe("a resent OTLP export", () => {
 
   it("on chDB, takes an unremembered batch as new without a look-up once the start-up minutes are over", async () => {
     const clock = manualClock(new Date());
-    let lookups = 0;
-    const counting = delegatingExecutor(ctx.deps.events, {
-      close: async () => undefined,
-      query: (sql, params, lane) => {
-        lookups += 1;
-        return ctx.deps.events.query(sql, params, lane);
-      },
-    });
-    const { ingest, otlp } = services(counting, clock);
+    const counting = countingQueries();
+    const { ingest, otlp } = services(counting.events, clock);
     const principal = await ingest.authenticate(fx.projectKey);
     const payload = { bytes: Buffer.from(JSON.stringify(exportOf(3))), encoding: "json" as const };
     clock.advance(11 * 60_000);
@@ -141,7 +142,7 @@ describe("a resent OTLP export", () => {
     } finally {
       await ingest.close();
     }
-    expect(lookups).toBe(0);
+    expect(counting.queries).toBe(0);
     expect(await storedCount(ctx, "api_spans")).toBe(3);
   });
 
