@@ -36,8 +36,10 @@ export async function resolveUrl(flag: string | undefined, env: CliEnvironment):
 }
 
 export async function resolveConnection(flag: string | undefined, env: CliEnvironment): Promise<Connection> {
-  const stored = await readStoredCredentials(env);
   const explicit = flag ?? env.url;
+  // The file is read only when the environment leaves something to it.
+  const stored =
+    explicit !== undefined && env.token !== undefined ? undefined : await readStoredCredentials(env);
   const url = explicit !== undefined ? normaliseUrl(explicit) : stored?.url;
   if (url === undefined) {
     throw usageError("no Sightline URL: pass --url, set SIGHTLINE_URL, or run `sightline login`");

@@ -61,10 +61,10 @@ export function addScopeOptions(command: Command, defaultWindow: string): Comman
     .option("--env <environment>", "only this environment")
     .option(
       "--since <when>",
-      `start: a duration ago (1h, 6h, 24h, 7d, 30d…) or an ISO date-time (${defaultWindow})`,
+      `start (or --from): a duration ago (1h, 6h, 24h, 7d, 30d…) or an ISO date-time (${defaultWindow})`,
     )
     .addOption(new Option("--from <when>", "same as --since").hideHelp())
-    .option("--until <when>", "end: a duration ago or an ISO date-time (default: now)")
+    .option("--until <when>", "end (or --to): a duration ago or an ISO date-time (default: now)")
     .addOption(new Option("--to <when>", "same as --until").hideHelp());
 }
 

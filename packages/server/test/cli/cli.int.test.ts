@@ -451,6 +451,9 @@ describe("the sightline CLI against a running server", { timeout: 120_000 }, () 
     const colored = await onTerminal("errors --since 1h");
     expect(colored).toContain("\u001b[31m503");
     expect(await onTerminal("errors --since 1h --no-color")).not.toContain("\u001b[");
+    // --json asks for the records on a terminal too: NDJSON, no colour, no footer.
+    const json = (await onTerminal("errors --since 1h --json")).trim().split("\n");
+    expect(json.map((line) => (JSON.parse(line) as { status_code: number }).status_code)).toEqual([503, 404]);
   });
 
   it("writes NDJSON when piped and stops quietly when the reader closes the pipe", async () => {
