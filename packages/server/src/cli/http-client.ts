@@ -32,13 +32,19 @@ export class HttpClient {
 
   /** A successful response whose body the caller streams (exports). */
   async download(path: string, query: QueryParams): Promise<Response> {
-    return this.send("GET", path, query);
+    return this.send("GET", path, query, undefined, "*/*");
   }
 
-  private async send(method: string, path: string, query: QueryParams, body?: unknown): Promise<Response> {
+  private async send(
+    method: string,
+    path: string,
+    query: QueryParams,
+    body?: unknown,
+    accept = "application/json",
+  ): Promise<Response> {
     const target = `${this.url}/api/v1${path}${queryString(query)}`;
     const headers: Record<string, string> = {
-      accept: "application/json",
+      accept,
       "user-agent": `sightline-cli/${SERVER_VERSION}`,
     };
     if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;

@@ -451,6 +451,23 @@ describe("the sightline CLI against a running server", { timeout: 120_000 }, () 
     const colored = await onTerminal("errors --since 1h");
     expect(colored).toContain("\u001b[31m503");
     expect(await onTerminal("errors --since 1h --no-color")).not.toContain("\u001b[");
+    // One record and one trace read as views; logs as aligned lines.
+    const [found] = ndjson<{ id: string }>(await authed(["requests", "--route", "/orders/{id}"]));
+    const request = await onTerminal(`request ${(found as { id: string }).id}`, { NO_COLOR: "1" });
+    expect(request).toContain("GET /orders/17");
+    expect(request).toMatch(/Status\s+404/);
+    expect(request).toContain("  x-request-id: r-17");
+    expect(request).toContain('Request payload\n{"looking":"for order 17"}');
+    const trace = await onTerminal(`trace ${TRACE}`, { NO_COLOR: "1" });
+    expect(trace).toContain(`Trace ${TRACE}`);
+    expect(trace).toMatch(/\n\s+0\.00\s+40\.0\s+GET \/orders\/\{id\}\s+server/);
+    expect(trace).toMatch(/\n\s+5\.00\s+20\.0\s+ {2}load order\s+db/);
+    expect(trace).toContain("Requests (1)");
+    expect(trace).toContain("Logs (1)");
+    const logs = (await onTerminal("logs --level error,warning", { NO_COLOR: "1" })).trim().split("\n");
+    expect(logs[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}WARNING {3}app\.orders order 17 not found$/);
+    expect(logs[1]).toMatch(/ {2}ERROR {5}app\.orders payment provider timed out$/);
+    expect(logs[2]).toBe("1–2 of 2");
     // --json asks for the records on a terminal too: NDJSON, no colour, no footer.
     const json = (await onTerminal("errors --since 1h --json")).trim().split("\n");
     expect(json.map((line) => (JSON.parse(line) as { status_code: number }).status_code)).toEqual([503, 404]);

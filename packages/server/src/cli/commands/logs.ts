@@ -36,7 +36,7 @@ interface LogsFlags extends LogFilterFlags, PagingFlags {
   readonly lines: number;
 }
 
-/** Pages one poll may read before it prints what it has (a burst larger than this is cut). */
+/** Pages one poll reads at most: a burst of more than 5,000 records between polls shows its newest 5,000. */
 const MAX_PAGES_PER_POLL = 25;
 
 /** The log search's filters, shared with `sightline export logs`. */
@@ -163,7 +163,10 @@ async function follow(
   }
 }
 
-/** Records after the cursor, oldest first: newest-first pages from the cursor's instant until one holds nothing new. */
+/**
+ * Records after the cursor, oldest first, read as newest-first pages of everything since the
+ * cursor's instant (inclusive: ties are told apart by id).
+ */
 async function newSince(
   run: ClientRun,
   project: string,

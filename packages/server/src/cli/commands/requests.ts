@@ -124,8 +124,10 @@ export function registerRequestsCommands(program: Command, context: CliContext):
 
 function describeRequest(detail: RequestDetail, output: Output): string {
   const { bold, dim } = output.colors;
-  const headers = (title: string, values: Record<string, string>) =>
-    [bold(title), ...Object.entries(values).map(([name, value]) => `  ${name}: ${value}`)].join("\n");
+  const headers = (title: string, values: Record<string, string>) => {
+    const lines = Object.entries(values).map(([name, value]) => `  ${name}: ${value}`);
+    return [bold(title), ...(lines.length === 0 ? [dim("  (none)")] : lines)].join("\n");
+  };
   const payload = (title: string, text: string) => `${bold(title)}\n${text === "" ? dim("  (empty)") : text}`;
   const fields: [string, string][] = [
     ["Time", `${formatInstant(detail.timestamp)} UTC`],
@@ -139,7 +141,7 @@ function describeRequest(detail: RequestDetail, output: Output): string {
     ],
     ["Client", `${detail.ip_address} ${detail.user_agent}`.trim()],
     ["Sizes", `request ${detail.request_size} B, response ${detail.response_size} B`],
-    ["Trace", detail.trace_id === "" ? "" : `${detail.trace_id} (sightline trace ${detail.trace_id})`],
+    ["Trace", detail.trace_id],
     ["ID", detail.id],
   ];
   const width = Math.max(...fields.map(([name]) => name.length));

@@ -53,7 +53,11 @@ export function registerTracesCommands(program: Command, context: CliContext): v
           { header: "ROOT SPAN", value: (row) => row.root.name, flex: true },
           { header: "MS", value: (row) => formatMs(row.duration_ms), align: "right" },
           { header: "SPANS", value: (row) => String(row.span_count), align: "right" },
-          { header: "ERROR", value: (row) => (row.error ? "error" : ""), paint: (_row, text) => red(text) },
+          {
+            header: "ERROR",
+            value: (row) => (row.error ? "error" : ""),
+            paint: (row, text) => (row.error ? red(text) : text),
+          },
         ],
         "No traces match.",
       );
