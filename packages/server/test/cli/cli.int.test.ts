@@ -542,4 +542,15 @@ describe("the sightline CLI against a running server", { timeout: 120_000 }, () 
     const [code] = (await exited) as [number | null];
     expect(code, err).toBe(0);
   });
+
+  // Last: it gives the owner a second project, which the tests above assume they do not have.
+  it("asks which project once you have several, and takes SIGHTLINE_PROJECT or --project", async () => {
+    const second = await owner.post("/api/v1/projects", { name: "Lab", slug: "lab" });
+    expect(second.statusCode, second.body).toBe(201);
+    const ambiguous = await authed(["requests"]);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain("choose one with --project or SIGHTLINE_PROJECT (lab, shop)");
+    expect(ndjson(await authed(["requests"], { SIGHTLINE_PROJECT: "shop" }))).toHaveLength(10);
+    expect(ndjson(await authed(["requests", "--project", "lab"], { SIGHTLINE_PROJECT: "shop" }))).toEqual([]);
+  });
 });
