@@ -94,6 +94,12 @@ export const errorCatalogue = {
     description:
       "A state-changing request authenticated by the session cookie lacks a same-origin Origin (or Referer) or the X-Sightline-CSRF header.",
   },
+  method_not_allowed: {
+    status: 405,
+    title: "Method not allowed",
+    description:
+      "The resource exists but does not answer this HTTP method; the Allow header lists those it does.",
+  },
 } as const satisfies Record<string, { status: number; title: string; description: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

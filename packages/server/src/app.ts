@@ -35,6 +35,7 @@ import { endpointsRoutes } from "./modules/endpoints/index.js";
 import { environmentsRoutes } from "./modules/environments/index.js";
 import { ingestRoutes } from "./modules/ingest/index.js";
 import { invitationsRoutes } from "./modules/invitations/index.js";
+import { mcpRoutes } from "./modules/mcp/index.js";
 import { membersRoutes } from "./modules/members/index.js";
 import { metaRoutes } from "./modules/meta/index.js";
 import { otlpRoutes } from "./modules/otlp/index.js";
@@ -127,6 +128,19 @@ export async function buildApp(deps: Deps): Promise<App> {
       await api.register(analyticsRoutes, { analytics: deps.analytics });
       await api.register(alertsRoutes, { rules: deps.alerts.rules });
       await api.register(channelsRoutes, { channels: deps.alerts.channels });
+      await api.register(mcpRoutes, {
+        services: {
+          analytics: deps.analytics,
+          data: deps.data,
+          rules: deps.alerts.rules,
+          projects,
+          apps,
+          access: deps.access,
+          clock: deps.clock,
+          logger: deps.logger,
+          openApi: () => app.swagger(),
+        },
+      });
       await api.register(ingestRoutes, {
         ingest: deps.ingest,
         maxBodyBytes: deps.config.ingest.maxBodyBytes,

@@ -2,7 +2,7 @@
 import { type ErrorCode, errorCatalogue } from "@sightline/contracts";
 import { type TSchema, Type } from "typebox";
 
-type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
+type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 503;
 
 /**
  * `{401: Problem, 404: Problem, …}` for a route's responses: references to the one shared

@@ -4,6 +4,7 @@
 import { Ajv, type ErrorObject, type Options } from "ajv";
 import formatsPlugin from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
+import type { FieldError } from "@sightline/contracts";
 
 function createAjv(options: Options): Ajv {
   const ajv = new Ajv({
@@ -62,4 +63,19 @@ export function messageOf(error: ErrorObject): string {
 
 function escapePointer(segment: string): string {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/**
+ * A checker of JSON arguments against a schema outside a route (MCP tool arguments): body rules
+ * (no coercion, defaults applied), every problem as a field error; an empty list when valid.
+ */
+export function compileArgumentsValidator(schema: object): (value: unknown) => FieldError[] {
+  const validate = bodyAjv.compile(schema);
+  return (value) =>
+    validate(value)
+      ? []
+      : (validate.errors ?? []).map((error) => ({
+          pointer: pointerOf(error, "body"),
+          message: messageOf(error),
+        }));
 }

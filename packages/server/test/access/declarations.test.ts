@@ -73,6 +73,18 @@ describe("route access declarations", () => {
       '"session" is true or absent, on scope "user" only',
     ],
     [
+      "a reads flag off the user scope",
+      { scope: "public", reads: true },
+      "/things",
+      '"reads" is true or absent, on scope "user" without "session" only',
+    ],
+    [
+      "a reads flag on a session route",
+      { scope: "user", session: true, reads: true },
+      "/things",
+      '"reads" is true or absent, on scope "user" without "session" only',
+    ],
+    [
       "a project scope without the slug",
       { scope: "project", permission: "data:read" },
       "/reports",

@@ -489,7 +489,9 @@ describe.each(metadataBackends())("role x route on $name", (backend: MetadataBac
         ["read", readOnly],
         ["read-write", readWrite],
       ] as const) {
-        const refused = session || (name === "read" && entry.method !== "GET");
+        // A route declared `reads` (the MCP endpoint) only reads whatever its method.
+        const reads = (entry.access as { reads?: true }).reads === true;
+        const refused = session || (name === "read" && entry.method !== "GET" && !reads);
         const reply = await ctx.app.inject({
           method: entry.method as "GET",
           url,

@@ -48,14 +48,18 @@ export interface QueryFixture {
 export async function createQueryFixture(
   backend: EventsBackend,
   metadata: MetadataBackend = { name: "sqlite" },
-  extra: Pick<TestContextOptions, "wrapEvents"> = {},
+  extra: Pick<TestContextOptions, "wrapEvents" | "logDestination"> & {
+    env?: Readonly<Record<string, string>>;
+  } = {},
 ): Promise<QueryFixture> {
   const clock = manualClock(NOW);
+  const { env: extraEnv, ...options } = extra;
   const ctx = await createTestContext({
-    ...extra,
+    ...options,
     metadata,
     clock,
     env: {
+      ...extraEnv,
       REQUESTS_RETENTION_DAYS: "3650",
       LOGS_RETENTION_DAYS: "3650",
       SPANS_RETENTION_DAYS: "3650",

@@ -128,7 +128,8 @@ function refuseToken(declared: RouteAccess, grant: TokenGrant, method: string): 
         "tokens or the account.",
     );
   }
-  if (grant.scope !== "read-write" && !SAFE_METHODS.has(method)) {
+  const readsOnly = declared.scope === "user" && declared.reads === true;
+  if (grant.scope !== "read-write" && !SAFE_METHODS.has(method) && !readsOnly) {
     throw new AppError("forbidden", "This personal access token is read-only: it cannot change anything.");
   }
 }
@@ -189,6 +190,8 @@ function document(route: RouteOptions, declared: RouteAccess): void {
     if (declared.scope === "app") addProblems(409);
   } else if (declared.scope === "user") {
     if (declared.session === true) note = "A signed-in session; personal access tokens get 403.";
+    if (declared.reads === true)
+      note = "Any signed-in user; the route only reads, so read-only personal access tokens may call it.";
     addProblems(401, 403);
   }
   route.schema = {

@@ -11,9 +11,11 @@ export type RouteAccess =
   /**
    * Any signed-in user, acting on their own account or collections (`GET /projects`). With
    * `session: true`, only a signed-in session: personal access tokens are refused (403), for
-   * routes that manage the sign-in itself (sessions, password, tokens, the account).
+   * routes that manage the sign-in itself (sessions, password, tokens, the account). With
+   * `reads: true`, a route that only reads whatever its method (the MCP endpoint, whose POST
+   * carries calls that each authorize their project): read-only tokens may call it.
    */
-  | { readonly scope: "user"; readonly session?: true }
+  | { readonly scope: "user"; readonly session?: true; readonly reads?: true }
   /**
    * A member of the project named by the `project_slug` path parameter (or body field, with
    * `projectIn: "body"`) whose role holds `permission`.
@@ -33,6 +35,8 @@ export const access = {
   apiKey: { scope: "api-key" } as const satisfies RouteAccess,
   user: { scope: "user" } as const satisfies RouteAccess,
   session: { scope: "user", session: true } as const satisfies RouteAccess,
+  /** A signed-in user's route that never writes, whatever its method (read-only tokens pass). */
+  userReads: { scope: "user", reads: true } as const satisfies RouteAccess,
   project: (permission: Permission, options: { projectIn?: "params" | "body" } = {}): RouteAccess => ({
     scope: "project",
     permission,
@@ -62,10 +66,12 @@ export function checkDeclaration(value: unknown): RouteAccess | string {
     case "api-key":
     case "user": {
       if (permission !== undefined) return `scope "${scope}" takes no permission`;
-      const { session } = value as { session?: unknown };
-      return session === undefined || (scope === "user" && session === true)
-        ? (value as RouteAccess)
-        : `"session" is true or absent, on scope "user" only`;
+      const { session, reads } = value as { session?: unknown; reads?: unknown };
+      if (!(session === undefined || (scope === "user" && session === true)))
+        return `"session" is true or absent, on scope "user" only`;
+      if (!(reads === undefined || (scope === "user" && reads === true && session === undefined)))
+        return `"reads" is true or absent, on scope "user" without "session" only`;
+      return value as RouteAccess;
     }
     case "project":
     case "app":
