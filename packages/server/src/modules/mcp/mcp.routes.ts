@@ -16,7 +16,12 @@ import type { McpServices } from "./services.js";
 const JsonRpcMessage = Type.Object(
   {
     jsonrpc: Type.Literal("2.0"),
-    id: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Integer()])),
+    id: Type.Optional(
+      Type.Union([
+        Type.String({ maxLength: 200 }),
+        Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
+      ]),
+    ),
     method: Type.Optional(Type.String({ maxLength: 200, examples: ["tools/call"] })),
     params: Type.Optional(Type.Object({}, { additionalProperties: true })),
     result: Type.Optional(Type.Object({}, { additionalProperties: true })),
