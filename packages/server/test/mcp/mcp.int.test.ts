@@ -14,7 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EventsBackend, eventsBackends } from "../support/events.js";
-import { CLI_PATH, cleanEnv } from "../support/process.js";
+import { CLI_PATH, cleanEnv, runTs } from "../support/process.js";
 import {
   createQueryFixture,
   ingest,
@@ -410,6 +410,12 @@ describe.each(eventsBackends())("the MCP server on $name", (backend: EventsBacke
       );
       const missing = await refused(client, "endpoint_detail", { ...shop, app: "nope", endpoint: "GET /x" });
       expect(missing.error).toBe("not_found");
+      const malformed = await refused(client, "endpoint_detail", {
+        ...shop,
+        app: "checkout",
+        endpoint: "orders",
+      });
+      expect(malformed.error).toBe("validation_error");
     });
 
     it("searches and ranks consumers and reads one consumer's usage", async () => {
@@ -683,6 +689,13 @@ describe.each(eventsBackends())("the MCP server on $name", (backend: EventsBacke
         expect(response.headers.get("content-type")).toContain("application/problem+json");
       }
     });
+
+    it("exits 2 from `sightline mcp` without credentials, saying where they come from", async () => {
+      const child = runTs(CLI_PATH, ["mcp"], cleanEnv({ XDG_CONFIG_HOME: configHome }));
+      const { code } = await child.exited();
+      expect(code).toBe(2);
+      expect(child.stderr()).toContain("set SIGHTLINE_URL and SIGHTLINE_TOKEN, or run `sightline login`");
+    }, 60_000);
 
     it("refuses an unauthenticated POST", async () => {
       const response = await fetch(`${baseUrl}/api/v1/mcp`, {

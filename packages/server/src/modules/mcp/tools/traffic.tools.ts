@@ -2,6 +2,7 @@
 // volume, errors, latency or change, one endpoint in detail, and the error groups.
 import type { EndpointSortKey } from "@sightline/contracts";
 import { Type } from "typebox";
+import { AppError } from "../../../errors.js";
 import { allEndpoints } from "../collect.js";
 import { changedItem, diff } from "../diff.js";
 import { change, endpointName, endpointRow, traffic } from "../shapes.js";
@@ -145,10 +146,18 @@ export const topEndpoints = projectTool({
   },
 });
 
-/** "GET /users/{id}" as method and route template. */
+/** "GET /users/{id}" as method and route template; anything else is a validation error. */
 function splitEndpoint(endpoint: string): { method: string; path: string } {
   const match = /^\s*([A-Za-z]+)\s+(\/\S*)\s*$/.exec(endpoint);
-  if (match === null) return { method: "", path: endpoint };
+  if (match === null) {
+    throw new AppError(
+      "validation_error",
+      'Invalid arguments: endpoint must be "METHOD /route/{template}".',
+      {
+        errors: [{ pointer: "/endpoint", message: 'must be "METHOD /route/{template}"' }],
+      },
+    );
+  }
   return { method: (match[1] as string).toUpperCase(), path: match[2] as string };
 }
 
