@@ -690,12 +690,23 @@ describe.each(eventsBackends())("the MCP server on $name", (backend: EventsBacke
       }
     });
 
-    it("exits 2 from `sightline mcp` without credentials, saying where they come from", async () => {
-      const child = runTs(CLI_PATH, ["mcp"], cleanEnv({ XDG_CONFIG_HOME: configHome }));
-      const { code } = await child.exited();
-      expect(code).toBe(2);
-      expect(child.stderr()).toContain("set SIGHTLINE_URL and SIGHTLINE_TOKEN, or run `sightline login`");
-    }, 60_000);
+    it("ends `sightline mcp` with the CLI's exit codes: no URL 1, no or a refused token 2", async () => {
+      const run = async (env: Record<string, string>) => {
+        const child = runTs(CLI_PATH, ["mcp"], cleanEnv({ XDG_CONFIG_HOME: configHome, ...env }));
+        return { code: (await child.exited()).code, stderr: child.stderr() };
+      };
+      expect(await run({})).toMatchObject({ code: 1, stderr: expect.stringContaining("no Sightline URL") });
+      expect(await run({ SIGHTLINE_URL: baseUrl })).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining("not signed in"),
+      });
+      expect(
+        await run({ SIGHTLINE_URL: baseUrl, SIGHTLINE_TOKEN: "sl_pat_nottherealtoken0000000000000000" }),
+      ).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining("refused the token"),
+      });
+    }, 90_000);
 
     it("refuses an unauthenticated POST", async () => {
       const response = await fetch(`${baseUrl}/api/v1/mcp`, {

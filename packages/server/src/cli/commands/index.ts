@@ -8,6 +8,7 @@ import { registerErrorsCommand } from "./errors.js";
 import { registerExportCommand } from "./export.js";
 import { registerLoginCommands } from "./login.js";
 import { registerLogsCommand } from "./logs.js";
+import { registerMcpCommand } from "./mcp.js";
 import { registerProjectsCommand } from "./projects.js";
 import { registerRequestsCommands } from "./requests.js";
 import { registerServerCommands } from "./server.js";
@@ -25,4 +26,5 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerTracesCommands,
   registerAlertsCommand,
   registerExportCommand,
+  registerMcpCommand,
 ];

@@ -4,5 +4,4 @@ export { callTool, createMcpServer, MCP_SERVER_NAME, toolList } from "./mcp.serv
 export { mcpRoutes } from "./mcp.routes.js";
 export type { McpServices } from "./services.js";
 export { TOOLS } from "./tools/index.js";
-export { type Credentials, credentialsPath, readCredentials } from "./credentials.js";
 export { mcpEndpoint, type McpStdioOptions, runMcpStdio } from "./stdio.js";
