@@ -716,6 +716,31 @@ describe.each(eventsBackends())("the MCP server on $name", (backend: EventsBacke
       });
       expect(response.status).toBe(401);
     });
+
+    it("answers a raw JSON-RPC POST with the request id and security headers every answer carries", async () => {
+      const response = await fetch(`${baseUrl}/api/v1/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${readOnly.token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("x-request-id")).toMatch(/.+/);
+      const body = (await response.json()) as { id: number; result: { tools: unknown[] } };
+      expect(body.id).toBe(7);
+      expect(body.result.tools).toHaveLength(16);
+      const refused = await fetch(`${baseUrl}/api/v1/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${readOnly.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list" }),
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get("content-type")).toContain("application/problem+json");
+    });
   });
 
   it("logs each tool call (tool, project, user, duration) and never a record's contents", () => {

@@ -8,6 +8,7 @@ import { Type } from "typebox";
 import { AppError } from "../../errors.js";
 import { requireAuth } from "../../http/bearer-auth.js";
 import { problemResponses } from "../../http/schemas.js";
+import { SECURITY_HEADERS } from "../../http/security-headers.js";
 import type { App } from "../../http/types.js";
 import { access } from "../access/index.js";
 import { createMcpServer } from "./mcp.server.js";
@@ -78,7 +79,8 @@ export async function mcpRoutes(app: App, { services }: { services: McpServices 
       });
       await server.connect(transport);
       // The transport writes the response itself; headers set so far (request id, security) go with it.
-      for (const [name, value] of Object.entries(reply.getHeaders()))
+      // onSend hooks do not run for a hijacked reply: its security headers are set here.
+      for (const [name, value] of Object.entries({ ...reply.getHeaders(), ...SECURITY_HEADERS }))
         if (value !== undefined) reply.raw.setHeader(name, value);
       reply.hijack();
       reply.raw.on("close", () => {
