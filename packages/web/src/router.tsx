@@ -19,7 +19,7 @@ import { ProjectsPage } from "./features/projects/ProjectsPage";
 import { isSessionEnded } from "./lib/api-client";
 import { sessionQuery } from "./lib/queries";
 import { validateTraceSearch } from "./features/traces/trace-search";
-import { validateTrafficSearch } from "./features/traffic/traffic-search";
+import { validateTrafficSearch } from "./lib/filters";
 import { optionalString, positiveInt, safeNext, type SignInReason, signInReason } from "./lib/search";
 
 export interface RouterContext {

@@ -16,7 +16,7 @@ import { formatDate } from "../../lib/format";
 import { frameworkLabel } from "../../lib/frameworks";
 import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
-import { CreateAppFields, useCreateApp } from "../apps/CreateAppForm";
+import { CreateAppFields, useCreateApp } from "../apps";
 import styles from "./Settings.module.css";
 
 const route = getRouteApi("/app/projects/$project/settings/apps");
