@@ -262,7 +262,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     await expect.poll(() => param("route"), quick).toBe("/orders/{id}");
     await page.getByText("1–24 of 24 requests").waitFor(quick);
     await page.getByLabel("Status codes").pressSequentially("404");
-    await expect.poll(() => param("codes"), quick).toBe("404");
+    // The router writes a number-like string JSON-quoted.
+    await expect.poll(() => param("codes")?.replaceAll('"', ""), quick).toBe("404");
     await page.getByText("1–4 of 4 requests").waitFor(quick);
     // Emptying a field drops its filter.
     await page.getByLabel("Status codes").fill("");

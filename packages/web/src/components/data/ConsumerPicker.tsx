@@ -55,9 +55,10 @@ export function ConsumerPicker({
     enabled: value !== undefined && draft === undefined,
   });
   const pickedRow = picked.data?.items.find((row) => row.consumer_id === value);
-  const options = (suggestions.isPlaceholderData ? [] : (suggestions.data?.items ?? [])).filter(
-    (row) => row.consumer_id !== "",
-  );
+  // Suggestions for other text than the field's (still debouncing, or loading) are not offered:
+  // Enter must never pick a consumer the person did not see.
+  const current = searched === text.trim() && !suggestions.isPlaceholderData;
+  const options = (current ? (suggestions.data?.items ?? []) : []).filter((row) => row.consumer_id !== "");
   const shown = draft ?? (value === undefined ? "" : pickedRow ? labelOf(pickedRow) : value);
   const expanded = open && draft !== undefined && options.length > 0;
 

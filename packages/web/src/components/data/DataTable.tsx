@@ -37,6 +37,8 @@ export interface DataTableProps<Row> {
   readonly onOpen?: (row: Row) => void;
   /** `data-*` attributes of a row (tests and the drawer's focus return find rows by them). */
   readonly rowData?: (row: Row) => Readonly<Record<`data-${string}`, string>>;
+  /** A row's own style (a revoked key greyed out). */
+  readonly rowClass?: (row: Row) => string | undefined;
   /** A row's accessible name, when its cells do not say what opening it does. */
   readonly rowLabel?: (row: Row) => string;
   /** The order on screen, when the server sorts by the URL. */
@@ -73,6 +75,7 @@ export function DataTable<Row extends object>({
   rowKey,
   onOpen,
   rowData,
+  rowClass,
   rowLabel,
   order,
   pager,
@@ -118,7 +121,9 @@ export function DataTable<Row extends object>({
             {rows.map((row) => (
               <tr
                 key={rowKey(row)}
-                className={onOpen ? styles.clickRow : undefined}
+                className={
+                  [onOpen ? styles.clickRow : "", rowClass?.(row) ?? ""].join(" ").trim() || undefined
+                }
                 tabIndex={onOpen ? 0 : undefined}
                 onClick={onOpen ? () => onOpen(row) : undefined}
                 aria-label={rowLabel?.(row)}
