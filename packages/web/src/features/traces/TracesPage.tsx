@@ -10,7 +10,7 @@ import { type Column, DataTable } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
 import { formatMs } from "../../components/data/parts";
 import { QueryCard, Quiet, noItems } from "../../components/data/QueryView";
-import { TextFilter } from "../../components/data/TextFilter";
+import { UrlNumberFilter } from "../../components/data/UrlFilters";
 import { Page, PageHeader } from "../../components/ui/Surface";
 import { tracesQuery } from "../../lib/api-params";
 import { formatDateTime } from "../../lib/format";
@@ -23,7 +23,7 @@ import styles from "./Traces.module.css";
 const PAGE_SIZE = 50;
 
 export function TracesPage() {
-  const { project, search, setSearch, window, refresh } = useDataPage();
+  const { project, search, window, refresh } = useDataPage();
   const navigate = useNavigate();
   const zone = useTimeZone();
   const page = search.page ?? 1;
@@ -43,15 +43,7 @@ export function TracesPage() {
         description="Recent traces, newest first: one row per trace, named by its root span."
       />
       <FilterBar search={search} window={window} onRefresh={refresh}>
-        <TextFilter
-          label="Min duration ms"
-          type="number"
-          width="8"
-          value={search.min_ms?.toString()}
-          onCommit={(v, options) =>
-            setSearch({ min_ms: v === undefined ? undefined : Number(v), page: undefined }, options)
-          }
-        />
+        <UrlNumberFilter param="min_ms" label="Min duration ms" width="8" />
       </FilterBar>
       <QueryCard
         title="Traces"

@@ -8,7 +8,7 @@ import { type Column, DataTable } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
 import { formatCount, formatMs, formatRate } from "../../components/data/parts";
 import { noItems, QueryCard, Quiet } from "../../components/data/QueryView";
-import { TextFilter } from "../../components/data/TextFilter";
+import { UrlTextFilter } from "../../components/data/UrlFilters";
 import { Page, PageHeader } from "../../components/ui/Surface";
 import { consumersOrder, consumersQuery } from "../../lib/api-params";
 import { sharedSearch } from "../../lib/filters";
@@ -20,7 +20,7 @@ import { useTimeZone } from "../../lib/use-time-zone";
 const PAGE_SIZE = 50;
 
 export function ConsumersPage() {
-  const { project, search, setSearch, window, refresh } = useDataPage();
+  const { project, search, window, refresh } = useDataPage();
   const navigate = useNavigate();
   const zone = useTimeZone();
   const order = consumersOrder(search);
@@ -88,13 +88,7 @@ export function ConsumersPage() {
         description="Who calls your API, how much, and how often it fails them."
       />
       <FilterBar search={search} window={window} onRefresh={refresh}>
-        <TextFilter
-          label="Search consumers"
-          type="search"
-          value={search.q}
-          placeholder="Id, name or group"
-          onCommit={(q, options) => setSearch({ q, page: undefined }, options)}
-        />
+        <UrlTextFilter param="q" label="Search consumers" type="search" placeholder="Id, name or group" />
       </FilterBar>
       <QueryCard
         title="Consumers"

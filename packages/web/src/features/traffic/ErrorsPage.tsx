@@ -3,13 +3,13 @@
 // and last seen, each row linking to its sample requests.
 import { useQuery } from "@tanstack/react-query";
 import { TimeSeriesChart } from "../../components/charts";
-import styles from "../../components/data/Data.module.css";
 import { DataTable } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
+import { UrlChoiceFilter } from "../../components/data/UrlFilters";
 import { errorSeries, formatCount } from "../../components/data/parts";
 import { noItems, QueryCard, QueryView, Quiet } from "../../components/data/QueryView";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { errorClass, errorsOrder, errorsQuery, windowQuery } from "../../lib/api-params";
+import { errorsOrder, errorsQuery, windowQuery } from "../../lib/api-params";
 import { intervalMs } from "../../lib/filters";
 import { useDataPage, useDataPainted } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
@@ -23,7 +23,6 @@ export function ErrorsPage() {
   const zone = useTimeZone();
   const series = useQuery(trafficApi.timeseries(project, windowQuery(search, window)));
   const order = errorsOrder(search);
-  const classes = errorClass(search);
   const errors = useQuery(
     trafficApi.errors(project, { ...errorsQuery(search, window), page: order.page, page_size: PAGE_SIZE }),
   );
@@ -33,17 +32,15 @@ export function ErrorsPage() {
     <Page>
       <PageHeader title="Errors" description="Failed requests over time, by endpoint and status code." />
       <FilterBar search={search} window={window} onRefresh={refresh}>
-        <label className={styles.filter}>
-          <span>Class</span>
-          <select
-            value={classes ?? ""}
-            onChange={(e) => setSearch({ status: e.target.value || undefined, page: undefined })}
-          >
-            <option value="">4xx and 5xx</option>
-            <option value="4xx">4xx only</option>
-            <option value="5xx">5xx only</option>
-          </select>
-        </label>
+        <UrlChoiceFilter
+          param="status"
+          label="Class"
+          anyLabel="4xx and 5xx"
+          choices={[
+            { value: "4xx", label: "4xx only" },
+            { value: "5xx", label: "5xx only" },
+          ]}
+        />
       </FilterBar>
       <Card title="Errors over time">
         <QueryView query={series} what="the errors chart" rows={4}>

@@ -11,7 +11,7 @@ import { Drawer } from "../../components/data/Drawer";
 import { FilterBar } from "../../components/data/FilterBar";
 import { Level, logColumns, logRowData } from "../../components/data/log-columns";
 import { noItems, QueryCard, Quiet } from "../../components/data/QueryView";
-import { TextFilter } from "../../components/data/TextFilter";
+import { UrlChoiceFilter, UrlTextFilter } from "../../components/data/UrlFilters";
 import { buttonClass } from "../../components/ui/Button";
 import { CodeBlock } from "../../components/ui/Code";
 import { Page, PageHeader } from "../../components/ui/Surface";
@@ -42,38 +42,14 @@ export function LogsPage() {
         actions={<DownloadLinks project={project} kind="logs" params={filters} />}
       />
       <FilterBar search={search} window={window} onRefresh={refresh}>
-        <label className={styles.filter}>
-          <span>Level</span>
-          <select
-            value={search.levels ?? ""}
-            onChange={(e) => setSearch({ levels: e.target.value || undefined, page: undefined })}
-          >
-            <option value="">Any</option>
-            {LOG_LEVELS.map((level) => (
-              <option key={level} value={level}>
-                {level}
-              </option>
-            ))}
-            <option value="WARNING,ERROR,CRITICAL">WARNING and above</option>
-          </select>
-        </label>
-        <TextFilter
-          label="Search"
-          type="search"
-          value={search.q}
-          onCommit={(q, options) => setSearch({ q, page: undefined }, options)}
+        <UrlChoiceFilter
+          param="levels"
+          label="Level"
+          choices={[...LOG_LEVELS, { value: "WARNING,ERROR,CRITICAL", label: "WARNING and above" }]}
         />
-        <TextFilter
-          label="Logger"
-          value={search.logger}
-          onCommit={(logger, options) => setSearch({ logger, page: undefined }, options)}
-        />
-        <TextFilter
-          label="Trace id"
-          value={search.trace}
-          width="20"
-          onCommit={(trace, options) => setSearch({ trace, page: undefined }, options)}
-        />
+        <UrlTextFilter param="q" label="Search" type="search" />
+        <UrlTextFilter param="logger" label="Logger" />
+        <UrlTextFilter param="trace" label="Trace id" width="20" />
       </FilterBar>
       <QueryCard
         title="Logs"

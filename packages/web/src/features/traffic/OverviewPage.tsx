@@ -8,7 +8,7 @@ import { DataTable } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
 import { formatBytes, formatCount, formatMs, formatRate, Kpi, KpiGrid } from "../../components/data/parts";
 import { noItems, QueryCard, QueryView, Quiet } from "../../components/data/QueryView";
-import { TextFilter } from "../../components/data/TextFilter";
+import { UrlTextFilter } from "../../components/data/UrlFilters";
 import { buttonClass } from "../../components/ui/Button";
 import { EmptyState } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
@@ -50,13 +50,7 @@ export function OverviewPage() {
     <Page>
       <PageHeader title="Overview" description="What your API did in this window, and what failed." />
       <FilterBar search={search} window={window} onRefresh={refresh}>
-        <TextFilter
-          label="Search endpoints"
-          type="search"
-          value={search.q}
-          placeholder="Route or method"
-          onCommit={(q, options) => setSearch({ q, page: undefined }, options)}
-        />
+        <UrlTextFilter param="q" label="Search endpoints" type="search" placeholder="Route or method" />
       </FilterBar>
       <QueryView
         query={summary}

@@ -10,7 +10,7 @@ import { FilterBar } from "../../components/data/FilterBar";
 import { noItems, QueryCard, Quiet } from "../../components/data/QueryView";
 import { RequestDrawer } from "../../components/data/RequestDrawer";
 import { requestColumns, requestRowData } from "../../components/data/request-columns";
-import { TextFilter } from "../../components/data/TextFilter";
+import { UrlChoiceFilter, UrlNumberFilter, UrlTextFilter } from "../../components/data/UrlFilters";
 import { Page, PageHeader } from "../../components/ui/Surface";
 import { Switch } from "../../components/ui/Switch";
 import { requestsQuery, windowQuery } from "../../lib/api-params";
@@ -23,8 +23,7 @@ import { useTimeZone } from "../../lib/use-time-zone";
 
 const PAGE_SIZE = 50;
 const LIVE_MS = 5000;
-const STATUS_CHOICES = [...STATUS_CLASSES, "4xx,5xx"];
-const toNumber = (value: string | undefined) => (value === undefined ? undefined : Number(value));
+const STATUS_CHOICES = [...STATUS_CLASSES, { value: "4xx,5xx", label: "4xx and 5xx" }];
 
 export function RequestsPage() {
   const { project, search, setSearch, window, refresh } = useDataPage();
@@ -64,81 +63,19 @@ export function RequestsPage() {
         }
       />
       <FilterBar search={search} window={window} onRefresh={refresh}>
-        <label className={styles.filter}>
-          <span>Method</span>
-          <select
-            value={search.method ?? ""}
-            onChange={(e) => setSearch({ method: e.target.value || undefined, page: undefined })}
-          >
-            <option value="">Any</option>
-            {HTTP_METHODS.map((method) => (
-              <option key={method} value={method}>
-                {method}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={styles.filter}>
-          <span>Status</span>
-          <select
-            value={search.status ?? ""}
-            onChange={(e) => setSearch({ status: e.target.value || undefined, page: undefined })}
-          >
-            <option value="">Any</option>
-            {STATUS_CHOICES.map((choice) => (
-              <option key={choice} value={choice}>
-                {choice === "4xx,5xx" ? "4xx and 5xx" : choice}
-              </option>
-            ))}
-            {search.status !== undefined && !STATUS_CHOICES.includes(search.status) ? (
-              <option value={search.status}>{search.status}</option>
-            ) : null}
-          </select>
-        </label>
-        <TextFilter
-          label="Status codes"
-          value={search.codes}
-          placeholder="404,500"
-          width="8"
-          onCommit={(codes, options) => setSearch({ codes, page: undefined }, options)}
-        />
-        <TextFilter
-          label="Route"
-          value={search.route}
-          placeholder="/orders/{id}"
-          onCommit={(route, options) => setSearch({ route, page: undefined }, options)}
-        />
-        <TextFilter
-          label="Path pattern"
-          value={search.path}
-          placeholder="/orders/*"
-          onCommit={(path, options) => setSearch({ path, page: undefined }, options)}
-        />
+        <UrlChoiceFilter param="method" label="Method" choices={HTTP_METHODS} />
+        <UrlChoiceFilter param="status" label="Status" choices={STATUS_CHOICES} />
+        <UrlTextFilter param="codes" label="Status codes" placeholder="404,500" width="8" />
+        <UrlTextFilter param="route" label="Route" placeholder="/orders/{id}" />
+        <UrlTextFilter param="path" label="Path pattern" placeholder="/orders/*" />
         <ConsumerPicker
           value={search.consumer}
           window={windowQuery(search, window)}
           onPick={(consumer) => setSearch({ consumer, page: undefined })}
         />
-        <TextFilter
-          label="Min ms"
-          type="number"
-          width="6"
-          value={search.min_ms?.toString()}
-          onCommit={(v, options) => setSearch({ min_ms: toNumber(v), page: undefined }, options)}
-        />
-        <TextFilter
-          label="Max ms"
-          type="number"
-          width="6"
-          value={search.max_ms?.toString()}
-          onCommit={(v, options) => setSearch({ max_ms: toNumber(v), page: undefined }, options)}
-        />
-        <TextFilter
-          label="Trace id"
-          value={search.trace}
-          width="20"
-          onCommit={(trace, options) => setSearch({ trace, page: undefined }, options)}
-        />
+        <UrlNumberFilter param="min_ms" label="Min ms" />
+        <UrlNumberFilter param="max_ms" label="Max ms" />
+        <UrlTextFilter param="trace" label="Trace id" width="20" />
       </FilterBar>
       <QueryCard
         title="Requests"
