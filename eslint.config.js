@@ -119,7 +119,7 @@ export default tseslint.config(
     },
   },
   // Import boundaries of the Node SDK: the core (client, transport, capture) never imports a
-  // framework adapter or a logging integration, and those never import one another.
+  // framework adapter or a logging integration, and adapters and integrations never import each other.
   {
     files: [`${SDK}/**/*.ts`],
     ignores: [`${SDK}/**/*.test.ts`],
@@ -127,8 +127,8 @@ export default tseslint.config(
     settings: {
       ...resolverSettings,
       "boundaries/elements": [
-        { type: "adapter", pattern: `${SDK}/adapters/*`, partialMatch: false, capture: ["name"] },
-        { type: "integration", pattern: `${SDK}/logs/*`, partialMatch: false, capture: ["name"] },
+        { type: "adapter", pattern: `${SDK}/adapters` },
+        { type: "integration", pattern: `${SDK}/logs` },
         { type: "core", pattern: [`${SDK}/capture`, `${SDK}/transport`] },
         // The public entry and the client: index.ts re-exports the integrations.
         { type: "root", pattern: SDK },
