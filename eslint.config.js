@@ -7,6 +7,11 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 const SERVER = "packages/server/src";
+const WEB = "packages/web/src";
+const SDK = "packages/sdk-node/src";
+const resolverSettings = {
+  "import/resolver": { [fileURLToPath(import.meta.resolve("./eslint.resolver.cjs"))]: {} },
+};
 
 export default tseslint.config(
   {
@@ -46,7 +51,7 @@ export default tseslint.config(
     files: [`${SERVER}/**/*.ts`],
     plugins: { boundaries },
     settings: {
-      "import/resolver": { [fileURLToPath(import.meta.resolve("./eslint.resolver.cjs"))]: {} },
+      ...resolverSettings,
       "boundaries/elements": [
         { type: "module", pattern: `${SERVER}/modules/*`, capture: ["name"] },
         { type: "http", pattern: `${SERVER}/http` },
@@ -70,6 +75,81 @@ export default tseslint.config(
             {
               disallow: { to: { element: { type: "module", fileInternalPath: "!index.ts" } } },
               message: "Import another module through its index.ts, its public surface.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Import boundaries of the dashboard (packages/web/README.md, "Building a page"): the shared
+  // layer (`components/`, `lib/`) never imports a feature; a feature uses another only through
+  // its `index.ts`.
+  {
+    files: [`${WEB}/**/*.{ts,tsx}`],
+    ignores: [`${WEB}/**/*.test.{ts,tsx}`],
+    plugins: { boundaries },
+    settings: {
+      ...resolverSettings,
+      "boundaries/elements": [
+        { type: "feature", pattern: `${WEB}/features/*`, capture: ["name"] },
+        { type: "shared", pattern: [`${WEB}/components`, `${WEB}/lib`, `${WEB}/styles`] },
+        // The composition root: main.tsx and the route tree.
+        { type: "root", pattern: WEB },
+      ],
+    },
+    rules: {
+      "boundaries/dependencies": [
+        "error",
+        {
+          default: "allow",
+          policies: [
+            {
+              from: { element: { types: ["shared"] } },
+              disallow: { to: { element: { type: "feature" } } },
+              message: "components/ and lib/ are the shared layer: they must not import a feature.",
+            },
+            {
+              from: { element: { types: ["feature"] } },
+              disallow: { to: { element: { type: "feature", fileInternalPath: "!index.ts" } } },
+              message: "Import another feature through its index.ts, its public surface.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Import boundaries of the Node SDK: the core (client, transport, capture) never imports a
+  // framework adapter or a logging integration, and adapters and integrations never import each other.
+  {
+    files: [`${SDK}/**/*.ts`],
+    ignores: [`${SDK}/**/*.test.ts`],
+    plugins: { boundaries },
+    settings: {
+      ...resolverSettings,
+      "boundaries/elements": [
+        { type: "adapter", pattern: `${SDK}/adapters` },
+        { type: "integration", pattern: `${SDK}/logs` },
+        { type: "core", pattern: [`${SDK}/capture`, `${SDK}/transport`] },
+        // The public entry and the client: index.ts re-exports the integrations.
+        { type: "root", pattern: SDK },
+      ],
+    },
+    rules: {
+      "boundaries/dependencies": [
+        "error",
+        {
+          default: "allow",
+          policies: [
+            {
+              from: { element: { types: ["core"] } },
+              disallow: { to: { element: { types: ["adapter", "integration"] } } },
+              message:
+                "capture/ and transport/ are the SDK's core: they must not import adapters or integrations.",
+            },
+            {
+              from: { element: { types: ["adapter", "integration"] } },
+              disallow: { to: { element: { types: ["adapter", "integration"] } } },
+              message: "A framework adapter or log integration stands alone: share code through capture/.",
             },
           ],
         },

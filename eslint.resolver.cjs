@@ -1,5 +1,6 @@
 // Import resolver for the boundary lint (eslint-plugin-boundaries): our sources import each
-// other as `./x.js` (NodeNext) while the files are `x.ts`. Resolving that ourselves keeps the
+// other as `./x.js` (NodeNext) while the files are `x.ts`, and the dashboard as `./x` (bundler
+// resolution) for `x.ts` or `x.tsx`. Resolving that ourselves keeps the
 // lint free of native resolver bindings. Package imports are left unresolved: the boundary
 // rules are about our own folders only.
 const { existsSync } = require("node:fs");
@@ -10,7 +11,13 @@ exports.interfaceVersion = 2;
 exports.resolve = (source, file) => {
   if (!source.startsWith(".")) return { found: false };
   const target = path.resolve(path.dirname(file), source);
-  const candidates = [target.replace(/\.js$/, ".ts"), target, `${target}.ts`, path.join(target, "index.ts")];
+  const candidates = [
+    target.replace(/\.js$/, ".ts"),
+    target,
+    `${target}.ts`,
+    `${target}.tsx`,
+    path.join(target, "index.ts"),
+  ];
   const found = candidates.find((candidate) => existsSync(candidate) && !candidate.endsWith(path.sep));
   return found === undefined ? { found: false } : { found: true, path: found };
 };

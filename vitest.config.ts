@@ -10,6 +10,10 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: {
     alias: {
+      // The plain word lists first: the entry below would otherwise swallow the subpath.
+      "@sightline/contracts/vocabulary": fileURLToPath(
+        new URL("./packages/contracts/src/vocabulary.ts", import.meta.url),
+      ),
       "@sightline/contracts": fileURLToPath(new URL("./packages/contracts/src/index.ts", import.meta.url)),
     },
   },

@@ -4,12 +4,18 @@ import { fileURLToPath, URL } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 
-/** The dashboard may import only types from @sightline/contracts: TypeBox must not ship. */
+/**
+ * The dashboard may import only types from @sightline/contracts (TypeBox must not ship), except
+ * its plain word lists (`@sightline/contracts/vocabulary`, no TypeBox), read from the source.
+ */
+const VOCABULARY = "@sightline/contracts/vocabulary";
+
 function contractsTypesOnly(): Plugin {
   return {
     name: "sightline-contracts-types-only",
     enforce: "pre",
     resolveId(source, importer) {
+      if (source === VOCABULARY) return null;
       if (source === "@sightline/contracts" || source.startsWith("@sightline/contracts/")) {
         this.error(`${importer ?? "?"} imports @sightline/contracts at run time; use \`import type\`.`);
       }
@@ -22,7 +28,10 @@ export default defineConfig({
   plugins: [react(), contractsTypesOnly()],
   resolve: {
     // Radix's scroll lock would inject a <style> element, which the CSP refuses: see the module.
-    alias: { "react-remove-scroll": fileURLToPath(new URL("./src/lib/remove-scroll.tsx", import.meta.url)) },
+    alias: {
+      "react-remove-scroll": fileURLToPath(new URL("./src/lib/remove-scroll.tsx", import.meta.url)),
+      [VOCABULARY]: fileURLToPath(new URL("../contracts/src/vocabulary.ts", import.meta.url)),
+    },
   },
   build: {
     outDir: "dist",

@@ -15,6 +15,7 @@ import {
   StatusCodesParam,
   untilParam,
 } from "./data.js";
+import { CONSUMER_SORT_KEYS, ENDPOINT_SORT_KEYS, ERROR_SORT_KEYS } from "./vocabulary.js";
 
 /** Timeseries bucket widths, and the limits the server applies to analytics queries. */
 export const TIMESERIES_INTERVALS = ["1m", "5m", "15m", "1h", "6h", "1d"] as const;
@@ -40,40 +41,6 @@ export const ANALYTICS_LIMITS = {
   /** Repeated `endpoint=` parameters accepted by endpoint-stats. */
   maxEndpoints: 100,
 } as const;
-
-/** Sort keys of endpoint-stats and the project endpoints list. */
-export const ENDPOINT_SORT_KEYS = [
-  "endpoint",
-  "total_requests",
-  "error_count",
-  "error_rate",
-  "avg_response_time_ms",
-  "p50_response_time_ms",
-  "p95_response_time_ms",
-  "p99_response_time_ms",
-  "data_transfer",
-  "last_seen_at",
-] as const;
-export type EndpointSortKey = (typeof ENDPOINT_SORT_KEYS)[number];
-
-/** Sort keys of the project consumers list. */
-export const CONSUMER_SORT_KEYS = [
-  "consumer",
-  "total_requests",
-  "error_count",
-  "error_rate",
-  "avg_response_time_ms",
-  "p50_response_time_ms",
-  "p95_response_time_ms",
-  "p99_response_time_ms",
-  "data_transfer",
-  "last_seen_at",
-] as const;
-export type ConsumerSortKey = (typeof CONSUMER_SORT_KEYS)[number];
-
-/** Sort keys of the project errors breakdown. */
-export const ERROR_SORT_KEYS = ["count", "affected_consumers", "first_seen_at", "last_seen_at"] as const;
-export type ErrorSortKey = (typeof ERROR_SORT_KEYS)[number];
 
 /** A union of string literals with its Static type intact (a mapped array would lose it). */
 function literals<const T extends readonly string[]>(

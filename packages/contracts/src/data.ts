@@ -2,6 +2,7 @@
 // their paged envelope (spec 2.10), one request in full, and the paging limits the server applies.
 import { type Static, type TSchema, Type } from "typebox";
 import { INGEST_LIMITS } from "./ingest.js";
+import { EXPORT_FORMATS } from "./vocabulary.js";
 
 /** Paging of the data queries: `page_size` above the cap is served as the cap and echoed. */
 export const DATA_PAGING = { defaultPageSize: 50, maxPageSize: 200, maxPage: 1_000_000 } as const;
@@ -158,10 +159,6 @@ export const RequestsQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 export type RequestsQuery = Static<typeof RequestsQuerySchema>;
-
-/** The formats an export is written in. */
-export const EXPORT_FORMATS = ["ndjson", "csv"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Exports a user may start per minute, over every project (429 rate_limited beyond). */
 export const EXPORT_LIMITS = { perUserPerMinute: 10 } as const;

@@ -13,3 +13,4 @@ export * from "./users.js";
 export * from "./roles.js";
 export * from "./teams.js";
 export * from "./tokens.js";
+export * from "./vocabulary.js";

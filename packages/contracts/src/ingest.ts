@@ -1,6 +1,7 @@
 // Wire shapes of ingest: request records (spec 2.8 plus documented extensions), log records,
 // the batch answer, and the limits and log-level spellings the server applies to them.
 import { type Static, Type } from "typebox";
+import { LOG_LEVELS, type LogLevel } from "./vocabulary.js";
 
 /** Limits applied to ingested records. Strings marked "cut" are truncated, not rejected. */
 export const INGEST_LIMITS = {
@@ -69,10 +70,6 @@ export const INGEST_LIMITS = {
   /** Span service names: cut to this many characters. */
   serviceNameLength: 128,
 } as const;
-
-/** The stored log levels, least to most severe. */
-export const LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Accepted spellings besides the levels themselves (any letter case). */
 export const LOG_LEVEL_ALIASES: Readonly<Record<string, LogLevel>> = {

@@ -199,8 +199,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     await expect.poll(() => new URL(page.url()).searchParams.get("status")).toBe("5xx");
     await page.getByText("1–2 of 2 requests").waitFor();
     await page.getByRole("combobox", { name: /^Status/ }).selectOption("");
-    await page.getByLabel("Consumer id").fill("initech");
-    await page.getByLabel("Consumer id").press("Enter");
+    await page.getByRole("combobox", { name: "Consumer" }).fill("initech");
+    await page.getByRole("combobox", { name: "Consumer" }).press("Enter");
     await page.getByText("1–8 of 8 requests").waitFor();
     await page.goBack();
     await page.getByText(`1–41 of ${ALL_REQUESTS} requests`).waitFor();
@@ -230,6 +230,77 @@ describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
     await page.getByRole("heading", { name: "Logs", level: 1 }).waitFor();
     await page.getByText("order step 3 payment declined").waitFor();
     expect(await page.locator("tr[data-log-id]").count()).toBe(3);
+  });
+
+  // Issue 23 §1.2: text filters apply as the person types (debounced), never waiting for Enter,
+  // and what they set is in the URL.
+  it("text filters apply as you type, without Enter, and keep their state in the URL", async () => {
+    const { page } = me;
+    const param = (name: string) => new URL(page.url()).searchParams.get(name);
+    const quick = { timeout: 5_000 };
+
+    await page.goto("/projects/shop/logs?range=1h");
+    await page.locator("tr[data-log-id]").first().waitFor();
+    expect(await page.locator("tr[data-log-id]").count()).toBe(3);
+    await page.getByLabel("Search", { exact: true }).pressSequentially("declined");
+    await expect.poll(() => param("q"), quick).toBe("declined");
+    await expect.poll(() => page.locator("tr[data-log-id]").count(), quick).toBe(1);
+    // The URL opens the same filtered list, the field filled in.
+    await page.reload();
+    await page.getByText("order step 3 payment declined").waitFor();
+    expect(await page.getByLabel("Search", { exact: true }).inputValue()).toBe("declined");
+
+    await page.goto("/projects/shop/consumers?range=1h");
+    await page.locator('table[aria-label="Consumers"] tbody tr').first().waitFor();
+    await page.getByLabel("Search consumers").pressSequentially("glob");
+    await expect.poll(() => param("q"), quick).toBe("glob");
+    await expect.poll(() => page.locator('table[aria-label="Consumers"] tbody tr').count(), quick).toBe(1);
+
+    await page.goto("/projects/shop/requests?range=1h");
+    await page.getByText(`1–41 of ${ALL_REQUESTS} requests`).waitFor();
+    await page.getByLabel("Route").pressSequentially("/orders/{id}");
+    await expect.poll(() => param("route"), quick).toBe("/orders/{id}");
+    await page.getByText("1–24 of 24 requests").waitFor(quick);
+    await page.getByLabel("Status codes").pressSequentially("404");
+    // The router writes a number-like string JSON-quoted.
+    await expect.poll(() => param("codes")?.replaceAll('"', ""), quick).toBe("404");
+    await page.getByText("1–4 of 4 requests").waitFor(quick);
+    // Emptying a field drops its filter.
+    await page.getByLabel("Status codes").fill("");
+    await expect.poll(() => param("codes"), quick).toBeNull();
+    await page.getByText("1–24 of 24 requests").waitFor(quick);
+  });
+
+  // Issue 23 §1.3: the consumer filter finds consumers by the name the tables show.
+  it("the consumer picker finds a consumer by name and filters the requests by its id", async () => {
+    const { page } = me;
+    await page.goto("/projects/shop/requests?range=1h");
+    await page.getByText(`1–41 of ${ALL_REQUESTS} requests`).waitFor();
+    const picker = page.getByRole("combobox", { name: "Consumer" });
+    await picker.fill("Acme Corp");
+    await page.getByRole("option", { name: /Acme Corp/ }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("consumer")).toBe("acme");
+    // 20 of the dataset and the detailed request.
+    await page.getByText("1–21 of 21 requests").waitFor();
+    expect(await picker.inputValue()).toBe("Acme Corp (acme)");
+    // Rows move with j/k and open with Enter.
+    await page.locator("tr[data-request-id]").first().focus();
+    await page.keyboard.press("j");
+    const second = await page.locator("tr[data-request-id]").nth(1).getAttribute("data-request-id");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-request-id"))).toBe(second);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => new URL(page.url()).searchParams.get("req")).toBe(second);
+    await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+
+    // The open list of suggestions is accessible in both themes.
+    for (const theme of ["light", "dark"] as const) {
+      const opened = theme === "light" ? me : await darkContext();
+      await opened.page.goto("/projects/shop/requests?range=1h");
+      await opened.page.getByRole("combobox", { name: "Consumer" }).fill("c");
+      await opened.page.getByRole("option", { name: /Acme Corp/ }).waitFor();
+      expect(await seriousAxeViolations(opened.page), `consumer picker in ${theme}`).toEqual([]);
+      await screenshot(opened.page, "requests-consumer-picker", theme);
+    }
   });
 
   it("each page's first paint makes at most three analytics or data calls", async () => {

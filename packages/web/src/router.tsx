@@ -1,6 +1,7 @@
 // The route tree (code-based, typed): public sign-in pages, and behind the session check the
 // shell with projects, a project's setup and settings, and the account. Settings, account and
-// setup load as separate chunks; every view's state is in its URL.
+// setup load as separate chunks; every view's state is in its URL. Each route's `staticData`
+// (title, sidebar entry) is the one source of the sidebar, breadcrumbs and page list.
 import type { QueryClient } from "@tanstack/react-query";
 import {
   createRootRouteWithContext,
@@ -10,7 +11,22 @@ import {
   Outlet,
   redirect,
 } from "@tanstack/react-router";
+import {
+  AlertOctagon,
+  BellRing,
+  Inbox,
+  LayoutDashboard,
+  LayoutGrid,
+  List,
+  Rocket,
+  ScrollText,
+  Settings2,
+  UserRound,
+  Users,
+  Waypoints,
+} from "lucide-react";
 import { AppShell } from "./components/shell/AppShell";
+import type { RouteMeta } from "./components/shell/navigation";
 import { NotFoundPage, RouteErrorPage } from "./components/shell/StatusPages";
 import { SignInPage } from "./features/auth/SignInPage";
 import { VerifyPage } from "./features/auth/VerifyPage";
@@ -19,7 +35,7 @@ import { ProjectsPage } from "./features/projects/ProjectsPage";
 import { isSessionEnded } from "./lib/api-client";
 import { sessionQuery } from "./lib/queries";
 import { validateTraceSearch } from "./features/traces/trace-search";
-import { validateTrafficSearch } from "./features/traffic/traffic-search";
+import { validateTrafficSearch } from "./lib/filters";
 import { optionalString, positiveInt, safeNext, type SignInReason, signInReason } from "./lib/search";
 
 export interface RouterContext {
@@ -88,18 +104,24 @@ const appRoute = createRoute({
 });
 
 const projectsRoute = createRoute({
+  staticData: {
+    title: "Projects",
+    nav: { section: "workspace", label: "All projects", icon: LayoutGrid, exact: true },
+  },
   getParentRoute: () => appRoute,
   path: "/projects",
   component: ProjectsPage,
 });
 
 const newProjectRoute = createRoute({
+  staticData: { title: "New project" },
   getParentRoute: () => appRoute,
   path: "/projects/new",
   component: NewProjectPage,
 });
 
 export const projectRoute = createRoute({
+  staticData: { title: "Project", crumb: "project" },
   getParentRoute: () => appRoute,
   path: "/projects/$project",
   component: Outlet,
@@ -107,6 +129,10 @@ export const projectRoute = createRoute({
 
 // The traffic pages share one URL schema (filters carry across them) and load as lazy chunks.
 const projectIndexRoute = createRoute({
+  staticData: {
+    title: "Overview",
+    nav: { section: "project", icon: LayoutDashboard, exact: true, keepFilters: true },
+  },
   getParentRoute: () => projectRoute,
   path: "/",
   validateSearch: validateTrafficSearch,
@@ -114,6 +140,7 @@ const projectIndexRoute = createRoute({
 });
 
 export const endpointDetailRoute = createRoute({
+  staticData: { title: "Endpoint" },
   getParentRoute: () => projectRoute,
   path: "/endpoints/detail",
   validateSearch: validateTrafficSearch,
@@ -121,6 +148,7 @@ export const endpointDetailRoute = createRoute({
 });
 
 export const requestsRoute = createRoute({
+  staticData: { title: "Requests", nav: { section: "project", icon: List, keepFilters: true } },
   getParentRoute: () => projectRoute,
   path: "/requests",
   validateSearch: validateTrafficSearch,
@@ -128,6 +156,7 @@ export const requestsRoute = createRoute({
 });
 
 export const logsRoute = createRoute({
+  staticData: { title: "Logs", nav: { section: "project", icon: ScrollText, keepFilters: true } },
   getParentRoute: () => projectRoute,
   path: "/logs",
   validateSearch: validateTrafficSearch,
@@ -135,6 +164,7 @@ export const logsRoute = createRoute({
 });
 
 export const tracesRoute = createRoute({
+  staticData: { title: "Traces", nav: { section: "project", icon: Waypoints, keepFilters: true } },
   getParentRoute: () => projectRoute,
   path: "/traces",
   validateSearch: validateTrafficSearch,
@@ -142,6 +172,7 @@ export const tracesRoute = createRoute({
 });
 
 export const traceRoute = createRoute({
+  staticData: { title: "Trace" },
   getParentRoute: () => projectRoute,
   path: "/traces/$traceId",
   validateSearch: validateTraceSearch,
@@ -149,6 +180,7 @@ export const traceRoute = createRoute({
 });
 
 export const consumersRoute = createRoute({
+  staticData: { title: "Consumers", nav: { section: "project", icon: Users, keepFilters: true } },
   getParentRoute: () => projectRoute,
   path: "/consumers",
   validateSearch: validateTrafficSearch,
@@ -156,6 +188,7 @@ export const consumersRoute = createRoute({
 });
 
 export const consumerRoute = createRoute({
+  staticData: { title: "Consumer", crumb: "consumer" },
   getParentRoute: () => projectRoute,
   path: "/consumers/$consumer",
   validateSearch: validateTrafficSearch,
@@ -163,6 +196,7 @@ export const consumerRoute = createRoute({
 });
 
 export const errorsRoute = createRoute({
+  staticData: { title: "Errors", nav: { section: "project", icon: AlertOctagon, keepFilters: true } },
   getParentRoute: () => projectRoute,
   path: "/errors",
   validateSearch: validateTrafficSearch,
@@ -170,6 +204,7 @@ export const errorsRoute = createRoute({
 });
 
 export const setupRoute = createRoute({
+  staticData: { title: "Setup", nav: { section: "project", icon: Rocket } },
   getParentRoute: () => projectRoute,
   path: "/setup",
   validateSearch: (search: Record<string, unknown>): { app?: string } => ({
@@ -179,6 +214,7 @@ export const setupRoute = createRoute({
 });
 
 const settingsRoute = createRoute({
+  staticData: { title: "Settings", nav: { section: "project", icon: Settings2 } },
   getParentRoute: () => projectRoute,
   path: "/settings",
   component: lazyRouteComponent(() => import("./features/settings/SettingsLayout"), "SettingsLayout"),
@@ -191,30 +227,35 @@ const settingsGeneralRoute = createRoute({
 });
 
 const settingsAppsRoute = createRoute({
+  staticData: { title: "Apps" },
   getParentRoute: () => settingsRoute,
   path: "/apps",
   component: lazyRouteComponent(() => import("./features/settings/AppsSettings"), "AppsSettings"),
 });
 
 export const settingsAppRoute = createRoute({
+  staticData: { title: "App", crumb: "app" },
   getParentRoute: () => settingsRoute,
   path: "/apps/$app",
   component: lazyRouteComponent(() => import("./features/settings/AppSettings"), "AppSettings"),
 });
 
 const settingsKeysRoute = createRoute({
+  staticData: { title: "API keys" },
   getParentRoute: () => settingsRoute,
   path: "/keys",
   component: lazyRouteComponent(() => import("./features/settings/KeysSettings"), "KeysSettings"),
 });
 
 const settingsMembersRoute = createRoute({
+  staticData: { title: "Members" },
   getParentRoute: () => settingsRoute,
   path: "/members",
   component: lazyRouteComponent(() => import("./features/team/MembersPage"), "MembersPage"),
 });
 
 const settingsAuditRoute = createRoute({
+  staticData: { title: "Audit log" },
   getParentRoute: () => settingsRoute,
   path: "/audit-log",
   validateSearch: (search: Record<string, unknown>): { page: number } => ({
@@ -224,6 +265,7 @@ const settingsAuditRoute = createRoute({
 });
 
 const invitationsRoute = createRoute({
+  staticData: { title: "Invitations", nav: { section: "workspace", icon: Inbox, exact: true } },
   getParentRoute: () => appRoute,
   path: "/invitations",
   component: lazyRouteComponent(() => import("./features/invitations/InvitationsPage"), "InvitationsPage"),
@@ -231,6 +273,7 @@ const invitationsRoute = createRoute({
 
 /** The e-mailed link: behind the session check, so a signed-out visitor signs in and comes back. */
 const acceptInvitationRoute = createRoute({
+  staticData: { title: "Accept invitation" },
   getParentRoute: () => appRoute,
   path: "/invitations/accept",
   validateSearch: (search: Record<string, unknown>): { token?: string } => ({
@@ -244,30 +287,35 @@ const acceptInvitationRoute = createRoute({
 
 // Alerts: the rules list with channels, a rule (notifications link to it), its editor.
 const alertsRoute = createRoute({
+  staticData: { title: "Alerts", nav: { section: "project", icon: BellRing } },
   getParentRoute: () => projectRoute,
   path: "/alerts",
   component: lazyRouteComponent(() => import("./features/alerts/AlertsPage"), "AlertsPage"),
 });
 
 const newAlertRoute = createRoute({
+  staticData: { title: "New rule" },
   getParentRoute: () => projectRoute,
   path: "/alerts/new",
   component: lazyRouteComponent(() => import("./features/alerts/RuleEditor"), "NewRulePage"),
 });
 
 const alertRoute = createRoute({
+  staticData: { title: "Rule" },
   getParentRoute: () => projectRoute,
   path: "/alerts/$alertId",
   component: lazyRouteComponent(() => import("./features/alerts/RuleDetailPage"), "RuleDetailPage"),
 });
 
 const editAlertRoute = createRoute({
+  staticData: { title: "Edit" },
   getParentRoute: () => projectRoute,
   path: "/alerts/$alertId/edit",
   component: lazyRouteComponent(() => import("./features/alerts/RuleEditor"), "EditRulePage"),
 });
 
 const accountRoute = createRoute({
+  staticData: { title: "Account", nav: { section: "workspace", icon: UserRound } },
   getParentRoute: () => appRoute,
   path: "/account",
   component: lazyRouteComponent(() => import("./features/account/AccountLayout"), "AccountLayout"),
@@ -280,6 +328,7 @@ const accountProfileRoute = createRoute({
 });
 
 const accountSecurityRoute = createRoute({
+  staticData: { title: "Security" },
   getParentRoute: () => accountRoute,
   path: "/security",
   component: lazyRouteComponent(() => import("./features/account/SecurityPage"), "SecurityPage"),
@@ -303,6 +352,10 @@ const routeTree = rootRoute.addChildren([
       consumerRoute,
       errorsRoute,
       setupRoute,
+      alertsRoute,
+      newAlertRoute,
+      alertRoute,
+      editAlertRoute,
       settingsRoute.addChildren([
         settingsGeneralRoute,
         settingsAppsRoute,
@@ -311,14 +364,10 @@ const routeTree = rootRoute.addChildren([
         settingsMembersRoute,
         settingsAuditRoute,
       ]),
-      alertsRoute,
-      newAlertRoute,
-      alertRoute,
-      editAlertRoute,
     ]),
-    accountRoute.addChildren([accountProfileRoute, accountSecurityRoute]),
     invitationsRoute,
     acceptInvitationRoute,
+    accountRoute.addChildren([accountProfileRoute, accountSecurityRoute]),
   ]),
 ]);
 
@@ -337,4 +386,10 @@ declare module "@tanstack/react-router" {
   interface Register {
     router: ReturnType<typeof createAppRouter>;
   }
+}
+declare module "@tanstack/react-router" {
+  /** What the sidebar, the breadcrumbs and the command palette read from each route. */
+  // An interface merge needs the extends form; the members are RouteMeta's.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface StaticDataRouteOption extends RouteMeta {}
 }

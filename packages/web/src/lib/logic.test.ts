@@ -3,7 +3,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { crumbsFor } from "../components/shell/Breadcrumbs";
+import { QueryClient } from "@tanstack/react-query";
+import { crumbsFor, navigablePages } from "../components/shell/navigation";
+import { createAppRouter } from "../router";
 import { describeUserAgent } from "../features/account/user-agent";
 import { moved, reorderPatches } from "../features/settings/EnvironmentsCard";
 import { PATIENCE_MS, POLL_INTERVAL_MS, pollInterval } from "../features/setup/FirstRequestPanel";
@@ -231,25 +233,51 @@ describe("small helpers", () => {
     expect(new Set(FRAMEWORK_OPTIONS.map((option) => option.value)).size).toBe(FRAMEWORK_OPTIONS.length);
   });
 
-  it("builds breadcrumbs from the matched routes", () => {
-    const labels = (ids: string[], params: Record<string, string>) =>
-      crumbsFor(ids, params).map((crumb) => (typeof crumb.label === "string" ? crumb.label : "<name>"));
-    expect(labels(["/app", "/app/projects"], {})).toEqual(["Projects"]);
-    expect(
-      labels(
-        [
-          "/app",
-          "/app/projects/$project",
-          "/app/projects/$project/settings",
-          "/app/projects/$project/settings/keys",
-        ],
-        { project: "shop" },
-      ),
-    ).toEqual(["Projects", "<name>", "Settings", "API keys"]);
-    expect(labels(["/app", "/app/account", "/app/account/security"], {})).toEqual(["Account", "Security"]);
+  it("builds breadcrumbs and the page list from the route tree", () => {
+    const routes = Object.values(createAppRouter(new QueryClient()).routesById);
+    const labels = (path: string) =>
+      crumbsFor(routes, path).map((crumb) => {
+        const meta = crumb.route.options.staticData;
+        return meta?.crumb !== undefined ? `<${meta.crumb}>` : meta?.title;
+      });
+    expect(labels("/projects")).toEqual(["Projects"]);
+    expect(labels("/projects/new")).toEqual(["Projects", "New project"]);
+    expect(labels("/projects/shop/settings/keys")).toEqual(["Projects", "<project>", "Settings", "API keys"]);
+    expect(labels("/projects/shop/settings/apps/checkout")).toEqual([
+      "Projects",
+      "<project>",
+      "Settings",
+      "Apps",
+      "<app>",
+    ]);
+    expect(labels("/projects/shop/alerts/42/edit")).toEqual([
+      "Projects",
+      "<project>",
+      "Alerts",
+      "Rule",
+      "Edit",
+    ]);
+    expect(labels("/account/security")).toEqual(["Account", "Security"]);
     // The project's crumb opens its Overview.
+    expect(crumbsFor(routes, "/projects/shop/setup")[1]).toMatchObject({
+      href: "/projects/shop",
+      params: { project: "shop" },
+    });
+    // Every page a palette could offer has a title; the sidebar's sections come from the same tree.
+    const pages = navigablePages(routes).map((page) => page.title);
+    expect(pages).toEqual(expect.arrayContaining(["Overview", "Requests", "Logs", "Consumers", "Settings"]));
     expect(
-      crumbsFor(["/app", "/app/projects/$project", "/app/projects/$project/setup"], { project: "shop" })[1],
-    ).toMatchObject({ to: "/projects/$project", params: { project: "shop" } });
+      routes.filter((route) => route.options.staticData?.nav?.section === "project").map((r) => r.to),
+    ).toEqual([
+      "/projects/$project",
+      "/projects/$project/requests",
+      "/projects/$project/logs",
+      "/projects/$project/traces",
+      "/projects/$project/consumers",
+      "/projects/$project/errors",
+      "/projects/$project/setup",
+      "/projects/$project/alerts",
+      "/projects/$project/settings",
+    ]);
   });
 });

@@ -24,3 +24,10 @@ export type SignInReason = (typeof SIGN_IN_REASONS)[number];
 export function signInReason(value: unknown): SignInReason | undefined {
   return SIGN_IN_REASONS.find((reason) => reason === value);
 }
+
+/** The same object without its undefined keys, so links and cache keys carry only what is set. */
+export function compact<T extends object>(value: T): T {
+  const out = { ...value };
+  for (const key in out) if (out[key] === undefined) delete out[key];
+  return out;
+}

@@ -1,16 +1,11 @@
-// Where the person is, from the matched routes: Projects › Shop › Settings › Apps › Checkout.
+// Where the person is, from the route tree: each prefix of the path that a titled route matches
+// is a crumb (Projects › Shop › Settings › Apps › Checkout), records named by their own names.
 import { useQuery } from "@tanstack/react-query";
-import { Link, useMatches } from "@tanstack/react-router";
+import { Link, useLocation } from "@tanstack/react-router";
 import { ChevronRight } from "lucide-react";
-import type { ReactNode } from "react";
 import { appQuery, projectQuery } from "../../lib/queries";
+import { crumbsFor, type RouteMeta, useTitledRoutes } from "./navigation";
 import styles from "./Shell.module.css";
-
-interface Crumb {
-  readonly label: ReactNode;
-  readonly to?: string;
-  readonly params?: Record<string, string>;
-}
 
 function ProjectName({ slug }: { slug: string }) {
   const { data } = useQuery(projectQuery(slug));
@@ -22,71 +17,33 @@ function AppName({ project, app }: { project: string; app: string }) {
   return <>{data?.name ?? app}</>;
 }
 
-export function crumbsFor(routeIds: readonly string[], params: Record<string, string>): Crumb[] {
-  const has = (id: string) => routeIds.includes(id);
-  const crumbs: Crumb[] = [];
-  const project = params.project;
-  if (has("/app/projects") || has("/app/projects/new") || project !== undefined) {
-    crumbs.push({ label: "Projects", to: "/projects" });
+function CrumbLabel({ meta, params }: { meta: RouteMeta; params: Readonly<Record<string, string>> }) {
+  if (meta.crumb === "project" && params.project) return <ProjectName slug={params.project} />;
+  if (meta.crumb === "app" && params.project && params.app) {
+    return <AppName project={params.project} app={params.app} />;
   }
-  if (has("/app/projects/new")) crumbs.push({ label: "New project" });
-  if (project !== undefined) {
-    crumbs.push({
-      label: <ProjectName slug={project} />,
-      to: "/projects/$project",
-      params: { project },
-    });
-    if (has("/app/projects/$project/setup")) crumbs.push({ label: "Setup" });
-    if (has("/app/projects/$project/settings")) {
-      crumbs.push({ label: "Settings", to: "/projects/$project/settings", params: { project } });
-      if (has("/app/projects/$project/settings/apps") || has("/app/projects/$project/settings/apps/$app")) {
-        crumbs.push({ label: "Apps", to: "/projects/$project/settings/apps", params: { project } });
-      }
-      if (params.app !== undefined) crumbs.push({ label: <AppName project={project} app={params.app} /> });
-      if (has("/app/projects/$project/settings/keys")) crumbs.push({ label: "API keys" });
-    }
-    if (routeIds.some((id) => id.startsWith("/app/projects/$project/alerts"))) {
-      crumbs.push({ label: "Alerts", to: "/projects/$project/alerts", params: { project } });
-      if (has("/app/projects/$project/alerts/new")) crumbs.push({ label: "New rule" });
-      if (params.alertId !== undefined) {
-        crumbs.push({
-          label: "Rule",
-          to: "/projects/$project/alerts/$alertId",
-          params: { project, alertId: params.alertId },
-        });
-      }
-      if (has("/app/projects/$project/alerts/$alertId/edit")) crumbs.push({ label: "Edit" });
-    }
-  }
-  if (has("/app/account")) {
-    crumbs.push({ label: "Account", to: "/account" });
-    if (has("/app/account/security")) crumbs.push({ label: "Security" });
-  }
-  return crumbs;
+  if (meta.crumb === "consumer" && params.consumer) return <>{params.consumer}</>;
+  return <>{meta.title}</>;
 }
 
 export function Breadcrumbs() {
-  const matches = useMatches();
-  const last = matches[matches.length - 1];
-  const params = (last?.params ?? {}) as Record<string, string>;
-  const crumbs = crumbsFor(
-    matches.map((match) => match.routeId),
-    params,
-  );
+  const routes = useTitledRoutes();
+  const pathname = useLocation({ select: (location) => location.pathname });
+  const crumbs = crumbsFor(routes, pathname);
   return (
     <nav aria-label="Breadcrumb">
       <ol className={styles.crumbs}>
         {crumbs.map((crumb, index) => {
           const isLast = index === crumbs.length - 1;
+          const label = <CrumbLabel meta={crumb.route.options.staticData ?? {}} params={crumb.params} />;
           return (
-            <li key={index}>
+            <li key={crumb.href}>
               {index > 0 ? <ChevronRight size={14} aria-hidden="true" /> : null}
-              {isLast || crumb.to === undefined ? (
-                <span aria-current={isLast ? "page" : undefined}>{crumb.label}</span>
+              {isLast ? (
+                <span aria-current="page">{label}</span>
               ) : (
-                // The paths come from the route tree above; the router checks them at run time.
-                <Link to={crumb.to as never} params={crumb.params as never} activeOptions={{ exact: true }}>
-                  {crumb.label}
+                <Link to={crumb.route.to} params={crumb.params} activeOptions={{ exact: true }}>
+                  {label}
                 </Link>
               )}
             </li>

@@ -14,12 +14,15 @@ import { Button } from "../../components/ui/Button";
 import { Mono } from "../../components/ui/Code";
 import { ConfirmOn, Dialog, SecretShownOnceDialog } from "../../components/ui/Dialog";
 import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
-import { Badge, ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
+import { Badge, Notice } from "../../components/ui/Feedback";
 import { Card, Stack } from "../../components/ui/Surface";
-import { HiddenHeader, table } from "../../components/ui/Table";
+import { table } from "../../components/ui/Table";
+import { Actions, WhenCell } from "../../components/data/cells";
+import { DataTable } from "../../components/data/DataTable";
+import { QueryView } from "../../components/data/QueryView";
 import { useToast } from "../../components/ui/Toast";
 import { api, isApiError } from "../../lib/api-client";
-import { formatDateTime, relativeTime } from "../../lib/format";
+import { formatDateTime } from "../../lib/format";
 import { keys, personalTokensQuery, projectsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
 import styles from "./Account.module.css";
@@ -59,76 +62,70 @@ export function AccessTokensCard() {
         </Button>
       }
     >
-      {tokens.isPending ? (
-        <SkeletonRows rows={2} label="Loading access tokens" />
-      ) : tokens.isError ? (
-        <ErrorPanel what="your access tokens" error={tokens.error} onRetry={() => void tokens.refetch()} />
-      ) : tokens.data.tokens.length === 0 ? (
-        <p className={styles.muted}>No access tokens yet. Create one for a script or a CI job.</p>
-      ) : (
-        <div className={table.wrap}>
-          <table className={table.table}>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Token</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <HiddenHeader label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.tokens.map((token) => (
-                <tr key={token.id}>
-                  <td>{token.name}</td>
-                  <td>
-                    <Mono>{token.prefix}…</Mono>
-                  </td>
-                  <td>
-                    <span className={styles.tokenScope}>
-                      {token.scope === "read" ? "Read-only" : "Read and write"}
-                      <span className={table.muted}>
-                        {token.projects === null
-                          ? "All your projects"
-                          : token.projects.map((project) => project.name).join(", ") || "No projects left"}
-                      </span>
+      <QueryView
+        query={tokens}
+        what="your access tokens"
+        rows={2}
+        empty={{
+          when: (data) => data.tokens.length === 0,
+          show: <p className={styles.muted}>No access tokens yet. Create one for a script or a CI job.</p>,
+        }}
+      >
+        {(data) => (
+          <DataTable
+            label="Access tokens"
+            rows={data.tokens}
+            rowKey={(token) => token.id}
+            columns={[
+              { header: "Name", cell: (token) => token.name },
+              { header: "Token", cell: (token) => <Mono>{token.prefix}…</Mono> },
+              {
+                header: "Scope",
+                cell: (token) => (
+                  <span className={styles.tokenScope}>
+                    {token.scope === "read" ? "Read-only" : "Read and write"}
+                    <span className={table.muted}>
+                      {token.projects === null
+                        ? "All your projects"
+                        : token.projects.map((project) => project.name).join(", ") || "No projects left"}
                     </span>
-                  </td>
-                  <td className={table.muted} title={formatDateTime(token.created_at, timeZone)}>
-                    {relativeTime(token.created_at)}
-                  </td>
-                  <td className={table.muted}>
-                    {token.last_used_at === null ? "Never" : relativeTime(token.last_used_at)}
-                  </td>
-                  <td className={table.muted}>
-                    {token.is_expired ? (
-                      <Badge tone="warning">Expired</Badge>
-                    ) : token.expires_at === null ? (
-                      "Never"
-                    ) : (
-                      formatDateTime(token.expires_at, timeZone)
-                    )}
-                  </td>
-                  <td>
-                    <div className={table.actions}>
-                      <Button
-                        size="sm"
-                        variant="dangerOutline"
-                        onClick={() => setRevoking(token)}
-                        aria-label={`Revoke token ${token.name}`}
-                      >
-                        Revoke
-                      </Button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                  </span>
+                ),
+              },
+              { header: "Created", cell: (token) => <WhenCell iso={token.created_at} zone={timeZone} /> },
+              { header: "Last used", cell: (token) => <WhenCell iso={token.last_used_at} zone={timeZone} /> },
+              {
+                header: "Expires",
+                className: table.muted,
+                cell: (token) =>
+                  token.is_expired ? (
+                    <Badge tone="warning">Expired</Badge>
+                  ) : token.expires_at === null ? (
+                    "Never"
+                  ) : (
+                    formatDateTime(token.expires_at, timeZone)
+                  ),
+              },
+              {
+                header: "Actions",
+                hiddenHeader: true,
+                cell: (token) => (
+                  <Actions>
+                    <Button
+                      size="sm"
+                      variant="dangerOutline"
+                      onClick={() => setRevoking(token)}
+                      aria-label={`Revoke token ${token.name}`}
+                    >
+                      Revoke
+                    </Button>
+                  </Actions>
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryView>
       <CreateTokenDialog open={creating} onOpenChange={setCreating} onCreated={() => void refresh()} />
       <ConfirmOn
         target={revoking}

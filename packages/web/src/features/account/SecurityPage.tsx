@@ -8,12 +8,14 @@ import { useEndSession } from "../../components/shell/useSignOut";
 import { Button } from "../../components/ui/Button";
 import { ConfirmDialog } from "../../components/ui/Dialog";
 import { TextField } from "../../components/ui/Field";
-import { HiddenHeader, table } from "../../components/ui/Table";
+import { table } from "../../components/ui/Table";
+import { Actions, WhenCell } from "../../components/data/cells";
+import { DataTable } from "../../components/data/DataTable";
 import { useToast } from "../../components/ui/Toast";
 import { Badge, ErrorPanel, FailureNotice, Notice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card, FormColumn, Stack, SubmitRow } from "../../components/ui/Surface";
 import { api, isApiError } from "../../lib/api-client";
-import { formatDateTime, relativeTime } from "../../lib/format";
+import { formatDateTime } from "../../lib/format";
 import { keys, meQuery, sessionsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { AccessTokensCard } from "./AccessTokensCard";
@@ -181,63 +183,71 @@ function SessionsCard() {
       ) : sessions.isError ? (
         <ErrorPanel what="your sessions" error={sessions.error} onRetry={() => void sessions.refetch()} />
       ) : (
-        <div className={table.wrap}>
-          <table className={table.table}>
-            <thead>
-              <tr>
-                <th scope="col">Device</th>
-                <th scope="col">IP address</th>
-                <th scope="col">Last active</th>
-                <th scope="col">Signed in</th>
-                <HiddenHeader label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.data.map((session) => (
-                <tr key={session.id} data-current={session.is_current || undefined}>
-                  <td>
-                    <div className={styles.device}>
-                      <span className={styles.deviceIcon} aria-hidden="true">
-                        <Monitor size={16} />
-                      </span>
-                      <span className={styles.deviceText}>
-                        <span className={styles.deviceName}>
-                          {describeUserAgent(session.device_info)}
-                          {session.is_current ? <Badge tone="success">This device</Badge> : null}
-                        </span>
-                        <span className={styles.deviceAgent} title={session.device_info}>
-                          {session.device_info || "No user agent"}
-                        </span>
-                      </span>
-                    </div>
-                  </td>
-                  <td className={table.muted}>{session.ip_address || "—"}</td>
-                  <td className={table.muted} title={formatDateTime(session.last_used_at, timeZone)}>
-                    {session.is_current ? "Now" : relativeTime(session.last_used_at)}
-                  </td>
-                  <td className={table.muted}>{formatDateTime(session.created_at, timeZone)}</td>
-                  <td>
-                    <div className={table.actions}>
-                      <Button
-                        size="sm"
-                        variant={session.is_current ? "ghost" : "secondary"}
-                        onClick={() => revoke.mutate(session)}
-                        disabled={revoke.isPending}
-                        aria-label={
-                          session.is_current
-                            ? "Sign out this device"
-                            : `Sign out ${describeUserAgent(session.device_info)} (${session.ip_address})`
-                        }
-                      >
-                        Sign out
-                      </Button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Sessions"
+          rows={sessions.data}
+          rowKey={(session) => session.id}
+          rowData={(session): Record<`data-${string}`, string> =>
+            session.is_current ? { "data-current": "true" } : {}
+          }
+          columns={[
+            {
+              header: "Device",
+              cell: (session) => (
+                <div className={styles.device}>
+                  <span className={styles.deviceIcon} aria-hidden="true">
+                    <Monitor size={16} />
+                  </span>
+                  <span className={styles.deviceText}>
+                    <span className={styles.deviceName}>
+                      {describeUserAgent(session.device_info)}
+                      {session.is_current ? <Badge tone="success">This device</Badge> : null}
+                    </span>
+                    <span className={styles.deviceAgent} title={session.device_info}>
+                      {session.device_info || "No user agent"}
+                    </span>
+                  </span>
+                </div>
+              ),
+            },
+            { header: "IP address", className: table.muted, cell: (session) => session.ip_address || "—" },
+            {
+              header: "Last active",
+              cell: (session) =>
+                session.is_current ? (
+                  <span className={table.muted}>Now</span>
+                ) : (
+                  <WhenCell iso={session.last_used_at} zone={timeZone} />
+                ),
+            },
+            {
+              header: "Signed in",
+              className: table.muted,
+              cell: (session) => formatDateTime(session.created_at, timeZone),
+            },
+            {
+              header: "Actions",
+              hiddenHeader: true,
+              cell: (session) => (
+                <Actions>
+                  <Button
+                    size="sm"
+                    variant={session.is_current ? "ghost" : "secondary"}
+                    onClick={() => revoke.mutate(session)}
+                    disabled={revoke.isPending}
+                    aria-label={
+                      session.is_current
+                        ? "Sign out this device"
+                        : `Sign out ${describeUserAgent(session.device_info)} (${session.ip_address})`
+                    }
+                  >
+                    Sign out
+                  </Button>
+                </Actions>
+              ),
+            },
+          ]}
+        />
       )}
       <ConfirmDialog
         open={confirmAll}

@@ -6,8 +6,8 @@ import { BellRing, Plus } from "lucide-react";
 import { buttonClass } from "../../components/ui/Button";
 import { EmptyState, loadingOrFailed, Notice } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { table } from "../../components/ui/Table";
-import { relativeTime } from "../../lib/format";
+import { WhenCell } from "../../components/data/cells";
+import { DataTable } from "../../components/data/DataTable";
 import { useProjectAccess } from "../../lib/access";
 import { rulesQuery } from "./api";
 import styles from "./Alerts.module.css";
@@ -52,47 +52,39 @@ export function AlertsPage() {
               threshold.
             </EmptyState>
           ) : (
-            <div className={table.wrap}>
-              <table className={table.table}>
-                <thead>
-                  <tr>
-                    <th scope="col">Rule</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Condition</th>
-                    <th scope="col" className={table.right}>
-                      Last value
-                    </th>
-                    <th scope="col">Evaluated</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {(rules.data ?? []).map((rule) => (
-                    <tr key={rule.id}>
-                      <td>
-                        <Link
-                          className={styles.ruleName}
-                          to="/projects/$project/alerts/$alertId"
-                          params={{ project, alertId: rule.id }}
-                        >
-                          {rule.name}
-                        </Link>
-                        <span className={styles.sub}>{scopeText(rule.scope)}</span>
-                      </td>
-                      <td>
-                        <StateBadges rule={rule} />
-                      </td>
-                      <td>{conditionText(rule)}</td>
-                      <td className={[table.right, styles.numeric].join(" ")}>
-                        {formatMetricValue(rule.metric, rule.last_value)}
-                      </td>
-                      <td className={table.muted}>
-                        {rule.last_evaluated_at === null ? "Not yet" : relativeTime(rule.last_evaluated_at)}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              label="Alert rules"
+              rows={rules.data ?? []}
+              rowKey={(rule) => rule.id}
+              columns={[
+                {
+                  header: "Rule",
+                  cell: (rule) => (
+                    <>
+                      <Link
+                        className={styles.ruleName}
+                        to="/projects/$project/alerts/$alertId"
+                        params={{ project, alertId: rule.id }}
+                      >
+                        {rule.name}
+                      </Link>
+                      <span className={styles.sub}>{scopeText(rule.scope)}</span>
+                    </>
+                  ),
+                },
+                { header: "State", cell: (rule) => <StateBadges rule={rule} /> },
+                { header: "Condition", cell: (rule) => conditionText(rule) },
+                {
+                  header: "Last value",
+                  numeric: true,
+                  cell: (rule) => formatMetricValue(rule.metric, rule.last_value),
+                },
+                {
+                  header: "Evaluated",
+                  cell: (rule) => <WhenCell iso={rule.last_evaluated_at} zone={undefined} never="Not yet" />,
+                },
+              ]}
+            />
           )}
         </Card>
       )}

@@ -16,7 +16,9 @@ import { ConfirmOn, Dialog } from "../../components/ui/Dialog";
 import { Checkbox, SelectField, TextAreaField, TextField } from "../../components/ui/Field";
 import { Badge, EmptyState, ErrorPanel, FailureNotice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
-import { HiddenHeader, table } from "../../components/ui/Table";
+import { table } from "../../components/ui/Table";
+import { Actions } from "../../components/data/cells";
+import { DataTable } from "../../components/data/DataTable";
 import { useToast } from "../../components/ui/Toast";
 import { isApiError } from "../../lib/api-client";
 import { alertKeys, alertsApi, channelsQuery } from "./api";
@@ -71,27 +73,25 @@ export function ChannelsCard({ project, canWrite }: { project: string; canWrite:
             : "An admin or owner of the project adds them."}
         </EmptyState>
       ) : (
-        <div className={table.wrap}>
-          <table className={table.table}>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Sends to</th>
-                {canWrite ? <HiddenHeader label="Actions" /> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {channels.data.map((channel) => (
-                <tr key={channel.id}>
-                  <td className={table.strong}>{channel.name}</td>
-                  <td>
-                    <Badge>{TYPE_LABELS[channel.type]}</Badge>
-                  </td>
-                  <td className={styles.channelTarget}>{channelTarget(channel)}</td>
-                  {canWrite ? (
-                    <td>
-                      <div className={table.actions}>
+        <DataTable
+          label="Channels"
+          rows={channels.data}
+          rowKey={(channel) => channel.id}
+          columns={[
+            { header: "Name", className: table.strong, cell: (channel) => channel.name },
+            { header: "Type", cell: (channel) => <Badge>{TYPE_LABELS[channel.type]}</Badge> },
+            {
+              header: "Sends to",
+              className: styles.channelTarget,
+              cell: (channel) => channelTarget(channel),
+            },
+            ...(canWrite
+              ? [
+                  {
+                    header: "Actions",
+                    hiddenHeader: true,
+                    cell: (channel: (typeof channels.data)[number]) => (
+                      <Actions>
                         <Button
                           size="sm"
                           variant="ghost"
@@ -110,14 +110,13 @@ export function ChannelsCard({ project, canWrite }: { project: string; canWrite:
                         >
                           <Trash2 size={15} aria-hidden="true" />
                         </Button>
-                      </div>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                      </Actions>
+                    ),
+                  },
+                ]
+              : []),
+          ]}
+        />
       )}
       {editing !== null ? (
         <ChannelDialog

@@ -11,7 +11,7 @@ import { useToast } from "../../components/ui/Toast";
 import { api, type ApiError, isApiError } from "../../lib/api-client";
 import { meQuery } from "../../lib/queries";
 import { teamApi } from "../../lib/team-api";
-import styles from "../team/Team.module.css";
+import { teamStyles as styles } from "../team";
 import { refreshAfterAnswer } from "./InvitationsPage";
 
 const route = getRouteApi("/app/invitations/accept");

@@ -13,7 +13,7 @@ import { formatDateTime, relativeTime } from "../../lib/format";
 import { keys, receivedInvitationsQuery } from "../../lib/queries";
 import { teamApi } from "../../lib/team-api";
 import { useTimeZone } from "../../lib/use-time-zone";
-import styles from "../team/Team.module.css";
+import { teamStyles as styles } from "../team";
 
 export function InvitationsPage() {
   const invitations = useQuery(receivedInvitationsQuery);

@@ -9,14 +9,15 @@ import { Button } from "../../components/ui/Button";
 import { Dialog } from "../../components/ui/Dialog";
 import { EmptyState, ErrorPanel, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
-import { HiddenHeader, table } from "../../components/ui/Table";
+import { table } from "../../components/ui/Table";
+import { DataTable } from "../../components/data/DataTable";
 import { useToast } from "../../components/ui/Toast";
 import { useProjectAccess } from "../../lib/access";
 import { formatDate } from "../../lib/format";
 import { frameworkLabel } from "../../lib/frameworks";
 import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
-import { CreateAppFields, useCreateApp } from "../apps/CreateAppForm";
+import { CreateAppFields, useCreateApp } from "../apps";
 import styles from "./Settings.module.css";
 
 const route = getRouteApi("/app/projects/$project/settings/apps");
@@ -48,45 +49,44 @@ export function AppsSettings() {
           Create an app for each service you want to watch, then send its records with an API key.
         </EmptyState>
       ) : (
-        <div className={table.wrap}>
-          <table className={table.table}>
-            <thead>
-              <tr>
-                <th scope="col">App</th>
-                <th scope="col">Framework</th>
-                <th scope="col">Created</th>
-                <HiddenHeader label="Open" />
-              </tr>
-            </thead>
-            <tbody>
-              {apps.data.map((app) => (
-                <tr key={app.id}>
-                  <td>
-                    <Link
-                      to="/projects/$project/settings/apps/$app"
-                      params={{ project, app: app.slug }}
-                      className={styles.appName}
-                    >
-                      <span className={styles.appIcon} aria-hidden="true">
-                        {app.icon || initialsOf(app.name)}
-                      </span>
-                      <span>
-                        {app.name}
-                        <br />
-                        <span className={styles.slug}>{app.slug}</span>
-                      </span>
-                    </Link>
-                  </td>
-                  <td>{frameworkLabel(app.framework)}</td>
-                  <td className={table.muted}>{formatDate(app.created_at, timeZone)}</td>
-                  <td className={table.right}>
-                    <ChevronRight size={16} aria-hidden="true" />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Apps"
+          rows={apps.data}
+          rowKey={(app) => app.id}
+          columns={[
+            {
+              header: "App",
+              cell: (app) => (
+                <Link
+                  to="/projects/$project/settings/apps/$app"
+                  params={{ project, app: app.slug }}
+                  className={styles.appName}
+                >
+                  <span className={styles.appIcon} aria-hidden="true">
+                    {app.icon || initialsOf(app.name)}
+                  </span>
+                  <span>
+                    {app.name}
+                    <br />
+                    <span className={styles.slug}>{app.slug}</span>
+                  </span>
+                </Link>
+              ),
+            },
+            { header: "Framework", cell: (app) => frameworkLabel(app.framework) },
+            {
+              header: "Created",
+              className: table.muted,
+              cell: (app) => formatDate(app.created_at, timeZone),
+            },
+            {
+              header: "Open",
+              hiddenHeader: true,
+              className: table.right,
+              cell: () => <ChevronRight size={16} aria-hidden="true" />,
+            },
+          ]}
+        />
       )}
       <NewAppDialog project={project} open={creating} onOpenChange={setCreating} />
     </Card>

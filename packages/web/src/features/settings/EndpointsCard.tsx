@@ -9,11 +9,12 @@ import { ConfirmOn } from "../../components/ui/Dialog";
 import { EmptyState, ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
 import { Switch } from "../../components/ui/Switch";
-import { HiddenHeader, table } from "../../components/ui/Table";
+import { table } from "../../components/ui/Table";
+import { Actions, WhenCell } from "../../components/data/cells";
+import { DataTable } from "../../components/data/DataTable";
 import { useToast } from "../../components/ui/Toast";
 import { useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
-import { relativeTime } from "../../lib/format";
 import { endpointsQuery, keys } from "../../lib/queries";
 import { endpointsApi } from "../../lib/resources-api";
 import styles from "./Settings.module.css";
@@ -63,67 +64,66 @@ export function EndpointsCard({ project, app }: { project: string; app: AppRecor
               {isApiError(update.error) ? update.error.detail : "The change could not be saved."}
             </Notice>
           ) : null}
-          <div className={table.wrap}>
-            <table className={table.table}>
-              <thead>
-                <tr>
-                  <th scope="col">Method</th>
-                  <th scope="col">Route</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Last seen</th>
-                  <th scope="col">Tracked</th>
-                  <HiddenHeader label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {endpoints.data.map((endpoint) => (
-                  <tr key={endpoint.id} className={endpoint.is_active ? undefined : table.revoked}>
-                    <td>
-                      <span className={styles.method}>{endpoint.method}</span>
-                    </td>
-                    <td className={styles.path}>{endpoint.path}</td>
-                    <td>
-                      {canEdit ? (
-                        <DescriptionInput
-                          key={endpoint.updated_at}
-                          endpoint={endpoint}
-                          onSave={(description) => update.mutate({ id: endpoint.id, description })}
-                        />
-                      ) : (
-                        endpoint.description || <span className={table.muted}>No description</span>
-                      )}
-                    </td>
-                    <td className={table.muted}>
-                      {endpoint.last_seen_at ? relativeTime(endpoint.last_seen_at) : "Never"}
-                    </td>
-                    <td>
-                      <Switch
-                        checked={endpoint.is_active}
-                        label={`Track ${endpoint.method} ${endpoint.path}`}
-                        disabled={update.isPending || !canEdit}
-                        onChange={(checked) => update.mutate({ id: endpoint.id, is_active: checked })}
-                      />
-                    </td>
-                    <td>
-                      <div className={table.actions}>
-                        {canEdit ? (
-                          <Button
-                            size="sm"
-                            variant="ghost"
-                            iconOnly
-                            aria-label={`Delete ${endpoint.method} ${endpoint.path}`}
-                            onClick={() => setDeleting(endpoint)}
-                          >
-                            <Trash2 size={15} aria-hidden="true" />
-                          </Button>
-                        ) : null}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Endpoints"
+            rows={endpoints.data}
+            rowKey={(endpoint) => endpoint.id}
+            rowClass={(endpoint) => (endpoint.is_active ? undefined : table.revoked)}
+            columns={[
+              {
+                header: "Method",
+                cell: (endpoint) => <span className={styles.method}>{endpoint.method}</span>,
+              },
+              { header: "Route", className: styles.path, cell: (endpoint) => endpoint.path },
+              {
+                header: "Description",
+                cell: (endpoint) =>
+                  canEdit ? (
+                    <DescriptionInput
+                      key={endpoint.updated_at}
+                      endpoint={endpoint}
+                      onSave={(description) => update.mutate({ id: endpoint.id, description })}
+                    />
+                  ) : (
+                    endpoint.description || <span className={table.muted}>No description</span>
+                  ),
+              },
+              {
+                header: "Last seen",
+                cell: (endpoint) => <WhenCell iso={endpoint.last_seen_at} zone={undefined} />,
+              },
+              {
+                header: "Tracked",
+                cell: (endpoint) => (
+                  <Switch
+                    checked={endpoint.is_active}
+                    label={`Track ${endpoint.method} ${endpoint.path}`}
+                    disabled={update.isPending || !canEdit}
+                    onChange={(checked) => update.mutate({ id: endpoint.id, is_active: checked })}
+                  />
+                ),
+              },
+              {
+                header: "Actions",
+                hiddenHeader: true,
+                cell: (endpoint) => (
+                  <Actions>
+                    {canEdit ? (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        iconOnly
+                        aria-label={`Delete ${endpoint.method} ${endpoint.path}`}
+                        onClick={() => setDeleting(endpoint)}
+                      >
+                        <Trash2 size={15} aria-hidden="true" />
+                      </Button>
+                    ) : null}
+                  </Actions>
+                ),
+              },
+            ]}
+          />
         </>
       )}
       <ConfirmOn

@@ -8,9 +8,10 @@ import { Mono } from "../../components/ui/Code";
 import { ConfirmOn, Dialog, SecretShownOnceDialog } from "../../components/ui/Dialog";
 import { TextField } from "../../components/ui/Field";
 import { Badge, Notice } from "../../components/ui/Feedback";
-import { HiddenHeader, table } from "../../components/ui/Table";
+import { table } from "../../components/ui/Table";
+import { Actions, WhenCell } from "../../components/data/cells";
+import { DataTable } from "../../components/data/DataTable";
 import { isApiError } from "../../lib/api-client";
-import { formatDateTime, relativeTime } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
 import styles from "./Settings.module.css";
 
@@ -38,52 +39,42 @@ export function KeysTable({
     },
   });
   return (
-    <div className={table.wrap}>
-      <table className={table.table}>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Scope</th>
-            <th scope="col">Key</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">State</th>
-            <HiddenHeader label="Actions" />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.key.id} className={row.key.is_revoked ? table.revoked : undefined}>
-              <td className={styles.keyName}>{row.key.name}</td>
-              <td>{row.scope}</td>
-              <td>
-                <Mono>{row.key.prefix}…</Mono>
-              </td>
-              <td className={table.muted} title={formatDateTime(row.key.created_at, timeZone)}>
-                {relativeTime(row.key.created_at)}
-              </td>
-              <td className={table.muted}>
-                {row.key.last_used_at ? relativeTime(row.key.last_used_at) : "Never"}
-              </td>
-              <td>{row.key.is_revoked ? <Badge>Revoked</Badge> : <Badge tone="success">Live</Badge>}</td>
-              <td>
-                <div className={table.actions}>
-                  {row.key.is_revoked ? null : (
-                    <Button
-                      size="sm"
-                      variant="dangerOutline"
-                      onClick={() => setRevoking(row)}
-                      aria-label={`Revoke key ${row.key.name}`}
-                    >
-                      Revoke
-                    </Button>
-                  )}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <div>
+      <DataTable
+        label="API keys"
+        rows={rows}
+        rowKey={(row) => row.key.id}
+        rowClass={(row) => (row.key.is_revoked ? table.revoked : undefined)}
+        columns={[
+          { header: "Name", className: styles.keyName, cell: (row) => row.key.name },
+          { header: "Scope", cell: (row) => row.scope },
+          { header: "Key", cell: (row) => <Mono>{row.key.prefix}…</Mono> },
+          { header: "Created", cell: (row) => <WhenCell iso={row.key.created_at} zone={timeZone} /> },
+          { header: "Last used", cell: (row) => <WhenCell iso={row.key.last_used_at} zone={timeZone} /> },
+          {
+            header: "State",
+            cell: (row) => (row.key.is_revoked ? <Badge>Revoked</Badge> : <Badge tone="success">Live</Badge>),
+          },
+          {
+            header: "Actions",
+            hiddenHeader: true,
+            cell: (row) => (
+              <Actions>
+                {row.key.is_revoked ? null : (
+                  <Button
+                    size="sm"
+                    variant="dangerOutline"
+                    onClick={() => setRevoking(row)}
+                    aria-label={`Revoke key ${row.key.name}`}
+                  >
+                    Revoke
+                  </Button>
+                )}
+              </Actions>
+            ),
+          },
+        ]}
+      />
       <ConfirmOn
         target={revoking}
         onClose={() => setRevoking(null)}

@@ -23,7 +23,7 @@ import {
   projectQuery,
 } from "../../lib/queries";
 import { appsApi } from "../../lib/resources-api";
-import { CreateAppFields, useCreateApp } from "../apps/CreateAppForm";
+import { CreateAppFields, useCreateApp } from "../apps";
 import { FirstRequestPanel } from "./FirstRequestPanel";
 import styles from "./Setup.module.css";
 import { SnippetTabs } from "./SnippetTabs";

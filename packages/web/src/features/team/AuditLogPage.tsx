@@ -8,8 +8,9 @@ import { buttonClass } from "../../components/ui/Button";
 import { EmptyState, ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
+import { WhenCell } from "../../components/data/cells";
+import { DataTable } from "../../components/data/DataTable";
 import { useProjectAccess } from "../../lib/access";
-import { formatDateTime, relativeTime } from "../../lib/format";
 import { AUDIT_PAGE_SIZE, auditLogQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
 import styles from "./Team.module.css";
@@ -135,36 +136,34 @@ export function AuditLogPage() {
           Changes to keys, members, apps and settings appear here.
         </EmptyState>
       ) : (
-        <div className={table.wrap}>
-          <table className={table.table}>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {log.data.items.map((event) => (
-                <tr key={event.id} data-action={event.action}>
-                  <td className={table.muted} title={formatDateTime(event.created_at, timeZone)}>
-                    {relativeTime(event.created_at)}
-                  </td>
-                  <td className={[table.strong, styles.nowrap].join(" ")}>{actorOf(event)}</td>
-                  <td>
-                    {ACTIONS[event.action] ?? event.action}{" "}
-                    {/* "grace joined", not "grace joined grace@…": the actor is the target. */}
-                    {event.target.label && event.actor?.user_id !== event.target.id ? (
-                      <strong>{event.target.label}</strong>
-                    ) : null}
-                  </td>
-                  <td className={styles.details}>{describeDetails(event.details)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Audit log"
+          rows={log.data.items}
+          rowKey={(event) => event.id}
+          rowData={(event) => ({ "data-action": event.action })}
+          exportName={`${project}-audit-log`}
+          columns={[
+            { header: "When", cell: (event) => <WhenCell iso={event.created_at} zone={timeZone} /> },
+            {
+              header: "Who",
+              className: [table.strong, styles.nowrap].join(" "),
+              cell: (event) => actorOf(event),
+            },
+            {
+              header: "What",
+              cell: (event) => (
+                <>
+                  {ACTIONS[event.action] ?? event.action}{" "}
+                  {/* "grace joined", not "grace joined grace@…": the actor is the target. */}
+                  {event.target.label && event.actor?.user_id !== event.target.id ? (
+                    <strong>{event.target.label}</strong>
+                  ) : null}
+                </>
+              ),
+            },
+            { header: "Details", className: styles.details, cell: (event) => describeDetails(event.details) },
+          ]}
+        />
       )}
     </Card>
   );

@@ -12,11 +12,13 @@ import { ConfirmDialog, ConfirmOn, Dialog } from "../../components/ui/Dialog";
 import { SelectField, TextField } from "../../components/ui/Field";
 import { Badge, EmptyState, ErrorPanel, FailureNotice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
-import { HiddenHeader, table } from "../../components/ui/Table";
+import { table } from "../../components/ui/Table";
+import { Actions, WhenCell } from "../../components/data/cells";
+import { DataTable } from "../../components/data/DataTable";
 import { useToast } from "../../components/ui/Toast";
 import { type ProjectAccess, ROLE_LABELS, ROLE_ORDER, useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
-import { formatDate, formatDateTime, relativeTime } from "../../lib/format";
+import { formatDate, formatDateTime } from "../../lib/format";
 import { invitationsQuery, keys, meQuery, membersQuery } from "../../lib/queries";
 import { teamApi } from "../../lib/team-api";
 import { useTimeZone } from "../../lib/use-time-zone";
@@ -150,80 +152,86 @@ function MembersTable({
   return (
     <>
       <FailureNotice error={changeRole.error} />
-      <div className={table.wrap}>
-        <table className={table.table}>
-          <thead>
-            <tr>
-              <th scope="col">Person</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              <HiddenHeader label="Actions" />
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((member) => {
+      <DataTable
+        label="Members"
+        rows={members}
+        rowKey={(member) => member.user_id}
+        columns={[
+          {
+            header: "Person",
+            cell: (member) => (
+              <Person
+                name={member.name}
+                email={member.email}
+                picture={member.picture_url}
+                you={member.user_id === myId}
+              />
+            ),
+          },
+          {
+            header: "Role",
+            cell: (member) =>
+              member.user_id !== myId && mayManage(access, member) ? (
+                <select
+                  className={styles.roleSelect}
+                  // Named by e-mail: unique, where display names may repeat.
+                  aria-label={`Role of ${member.email || member.name}`}
+                  value={member.role}
+                  disabled={changeRole.isPending}
+                  onChange={(event) => changeRole.mutate({ member, role: event.target.value as Role })}
+                >
+                  {roles.map((role) => (
+                    <option key={role} value={role}>
+                      {ROLE_LABELS[role].label}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <span data-role={member.role}>{ROLE_LABELS[member.role].label}</span>
+              ),
+          },
+          {
+            header: "Joined",
+            cell: (member) => (
+              <span className={table.muted} title={formatDateTime(member.joined_at, timeZone)}>
+                {formatDate(member.joined_at, timeZone)}
+              </span>
+            ),
+          },
+          {
+            header: "Actions",
+            hiddenHeader: true,
+            cell: (member) => {
               const you = member.user_id === myId;
               const lastOwner = member.role === "owner" && owners <= 1;
-              const editable = !you && mayManage(access, member);
-              // Named by e-mail: unique, where display names may repeat.
-              const label = member.email || member.name;
               return (
-                <tr key={member.user_id}>
-                  <td>
-                    <Person name={member.name} email={member.email} picture={member.picture_url} you={you} />
-                  </td>
-                  <td>
-                    {editable ? (
-                      <select
-                        className={styles.roleSelect}
-                        aria-label={`Role of ${label}`}
-                        value={member.role}
-                        disabled={changeRole.isPending}
-                        onChange={(event) => changeRole.mutate({ member, role: event.target.value as Role })}
-                      >
-                        {roles.map((role) => (
-                          <option key={role} value={role}>
-                            {ROLE_LABELS[role].label}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      <span data-role={member.role}>{ROLE_LABELS[member.role].label}</span>
-                    )}
-                  </td>
-                  <td className={table.muted} title={formatDateTime(member.joined_at, timeZone)}>
-                    {formatDate(member.joined_at, timeZone)}
-                  </td>
-                  <td>
-                    <div className={table.actions}>
-                      {you && access.can("project:leave") ? (
-                        <Button
-                          size="sm"
-                          variant="dangerOutline"
-                          onClick={() => setRemoving(member)}
-                          disabled={lastOwner}
-                          title={lastOwner ? "Hand the project to someone else first." : undefined}
-                        >
-                          Leave project
-                        </Button>
-                      ) : editable ? (
-                        <Button
-                          size="sm"
-                          variant="dangerOutline"
-                          onClick={() => setRemoving(member)}
-                          aria-label={`Remove ${label}`}
-                        >
-                          Remove
-                        </Button>
-                      ) : null}
-                    </div>
-                  </td>
-                </tr>
+                <Actions>
+                  {you && access.can("project:leave") ? (
+                    <Button
+                      size="sm"
+                      variant="dangerOutline"
+                      onClick={() => setRemoving(member)}
+                      disabled={lastOwner}
+                      title={lastOwner ? "Hand the project to someone else first." : undefined}
+                    >
+                      Leave project
+                    </Button>
+                  ) : !you && mayManage(access, member) ? (
+                    <Button
+                      size="sm"
+                      variant="dangerOutline"
+                      onClick={() => setRemoving(member)}
+                      aria-label={`Remove ${member.email || member.name}`}
+                    >
+                      Remove
+                    </Button>
+                  ) : null}
+                </Actions>
               );
-            })}
-          </tbody>
-        </table>
-      </div>
+            },
+          },
+        ]}
+      />
       <ConfirmOn
         target={removing}
         onClose={() => setRemoving(null)}
@@ -274,47 +282,43 @@ function InvitationsCard({ project, access }: { project: string; access: Project
           People you invite appear here until they accept or decline.
         </EmptyState>
       ) : (
-        <div className={table.wrap}>
-          <table className={table.table}>
-            <thead>
-              <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                <th scope="col">Invited by</th>
-                <th scope="col">Expires</th>
-                <HiddenHeader label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.data.invitations.map((invitation) => (
-                <tr key={invitation.id}>
-                  <td className={table.strong}>{invitation.email}</td>
-                  <td>{ROLE_LABELS[invitation.role].label}</td>
-                  <td className={table.muted}>
-                    {invitation.invited_by.name || invitation.invited_by.email || "Deleted user"}
-                  </td>
-                  <td className={table.muted} title={formatDateTime(invitation.expires_at, timeZone)}>
-                    {relativeTime(invitation.expires_at)}
-                  </td>
-                  <td>
-                    <div className={table.actions}>
-                      {invitation.role !== "owner" || access.can("owners:manage") ? (
-                        <Button
-                          size="sm"
-                          variant="dangerOutline"
-                          onClick={() => setRevoking(invitation)}
-                          aria-label={`Revoke invitation to ${invitation.email}`}
-                        >
-                          Revoke
-                        </Button>
-                      ) : null}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Pending invitations"
+          rows={invitations.data.invitations}
+          rowKey={(invitation) => invitation.id}
+          columns={[
+            { header: "E-mail", className: table.strong, cell: (invitation) => invitation.email },
+            { header: "Role", cell: (invitation) => ROLE_LABELS[invitation.role].label },
+            {
+              header: "Invited by",
+              className: table.muted,
+              cell: (invitation) =>
+                invitation.invited_by.name || invitation.invited_by.email || "Deleted user",
+            },
+            {
+              header: "Expires",
+              cell: (invitation) => <WhenCell iso={invitation.expires_at} zone={timeZone} />,
+            },
+            {
+              header: "Actions",
+              hiddenHeader: true,
+              cell: (invitation) => (
+                <Actions>
+                  {invitation.role !== "owner" || access.can("owners:manage") ? (
+                    <Button
+                      size="sm"
+                      variant="dangerOutline"
+                      onClick={() => setRevoking(invitation)}
+                      aria-label={`Revoke invitation to ${invitation.email}`}
+                    >
+                      Revoke
+                    </Button>
+                  ) : null}
+                </Actions>
+              ),
+            },
+          ]}
+        />
       )}
       <ConfirmOn
         target={revoking}

@@ -3,31 +3,33 @@
 // records carrying the trace id (a request opens the usual drawer). Selection lives in the URL.
 import type { LogRecord, RequestRecord, TraceDetail, TraceSpan } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { Link, useParams, useSearch } from "@tanstack/react-router";
+import { Link, useParams } from "@tanstack/react-router";
 import { AlertOctagon, SearchX } from "lucide-react";
 import { buttonClass } from "../../components/ui/Button";
 import { EmptyState, SkeletonRows } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { table } from "../../components/ui/Table";
 import { isApiError } from "../../lib/api-client";
 import { formatDateTime } from "../../lib/format";
 import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
-import { RequestDrawer } from "../traffic/RequestDrawer";
-import { Failed, formatMs, MethodBadge, StatusPill } from "../traffic/parts";
-import trafficStyles from "../traffic/Traffic.module.css";
-import { useDataPainted, useProjectSlug, useSetSearch } from "../traffic/use-traffic";
+import { RequestDrawer } from "../../components/data/RequestDrawer";
+import { DataTable } from "../../components/data/DataTable";
+import { table } from "../../components/ui/Table";
+import { logColumns, logRowData } from "../../components/data/log-columns";
+import { Failed, formatMs } from "../../components/data/parts";
+import { requestColumns, requestRowData } from "../../components/data/request-columns";
+import trafficStyles from "../../components/data/Data.module.css";
+import { useDataPainted, useProjectSlug, useSetSearch, useUrlSearch } from "../../lib/page-state";
 import { traceApi } from "./trace-api";
-import type { TraceSearch } from "./trace-search";
 import styles from "./Traces.module.css";
 
 const TRACE_ID = /^[0-9a-fA-F]{32}$/;
 
 export function TracePage() {
   const project = useProjectSlug();
-  const traceId = ((useParams({ strict: false }) as { traceId?: string }).traceId ?? "").toLowerCase();
-  const search = useSearch({ strict: false }) as TraceSearch;
-  const setSearch = useSetSearch() as (patch: Partial<TraceSearch>) => void;
+  const traceId = (useParams({ strict: false }).traceId ?? "").toLowerCase();
+  const search = useUrlSearch();
+  const setSearch = useSetSearch();
   const valid = TRACE_ID.test(traceId);
   const trace = useQuery({ ...traceApi.trace(project, traceId), enabled: valid });
   useDataPainted(trace.isSuccess);
@@ -330,81 +332,29 @@ function TraceRequests({
   appSlugOf: (id: string) => string | undefined;
   onOpen: (id: string) => void;
 }) {
+  // A trace's requests are its own: the consumer column gives way to app and environment.
+  const columns = requestColumns({ zone, appSlugOf }).filter((column) => column.header !== "Consumer");
   return (
-    <div className={table.wrap}>
-      <table className={table.table} aria-label="Requests of this trace">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Request</th>
-            <th scope="col">Status</th>
-            <th scope="col" className={trafficStyles.num}>
-              Time taken
-            </th>
-            <th scope="col">App · env</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr
-              key={row.id}
-              className={trafficStyles.clickRow}
-              tabIndex={0}
-              data-request-id={row.id}
-              aria-label={`Open request ${row.method} ${row.path}`}
-              onClick={() => onOpen(row.id)}
-              onKeyDown={(event) => {
-                if (event.key === "Enter") onOpen(row.id);
-              }}
-            >
-              <td className={trafficStyles.num}>{formatDateTime(row.timestamp, zone)}</td>
-              <td>
-                <MethodBadge method={row.method} /> <span className={trafficStyles.mono}>{row.path}</span>
-              </td>
-              <td>
-                <StatusPill code={row.status_code} />
-              </td>
-              <td className={trafficStyles.num}>{formatMs(row.response_time_ms)}</td>
-              <td>
-                {appSlugOf(row.app_id) ?? "—"} · {row.environment}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label="Requests of this trace"
+      rows={rows}
+      columns={columns}
+      rowKey={(row) => row.id}
+      rowData={requestRowData}
+      rowLabel={(row) => `Open request ${row.method} ${row.path}`}
+      onOpen={(row) => onOpen(row.id)}
+    />
   );
 }
 
 function TraceLogs({ rows, zone }: { rows: readonly LogRecord[]; zone: string | undefined }) {
   return (
-    <div className={table.wrap}>
-      <table className={table.table} aria-label="Logs of this trace">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Level</th>
-            <th scope="col">Message</th>
-            <th scope="col">Logger</th>
-            <th scope="col">Span</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id} data-log-id={row.id}>
-              <td className={trafficStyles.num}>{formatDateTime(row.timestamp, zone)}</td>
-              <td>
-                <span className={[trafficStyles.level, trafficStyles[`l${row.level}`]].join(" ")}>
-                  {row.level}
-                </span>
-              </td>
-              <td>{row.message}</td>
-              <td className={trafficStyles.mono}>{row.logger_name || "—"}</td>
-              <td className={trafficStyles.mono}>{row.span_id || "—"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label="Logs of this trace"
+      rows={rows}
+      columns={logColumns(zone, true)}
+      rowKey={(row) => row.id}
+      rowData={logRowData}
+    />
   );
 }

@@ -1,49 +1,34 @@
 // Recent traces: one row per trace (root span, service, duration, span count, whether any span
 // failed), filtered by the shared bar's range, app and environment plus a minimum duration, paged
 // through the URL; each row opens the trace.
+import type { TraceSummary } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { AlertOctagon } from "lucide-react";
-import { SkeletonRows } from "../../components/ui/Feedback";
-import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { table } from "../../components/ui/Table";
+import trafficStyles from "../../components/data/Data.module.css";
+import { type Column, DataTable } from "../../components/data/DataTable";
+import { FilterBar } from "../../components/data/FilterBar";
+import { formatMs } from "../../components/data/parts";
+import { QueryCard, Quiet, noItems } from "../../components/data/QueryView";
+import { UrlNumberFilter } from "../../components/data/UrlFilters";
+import { Page, PageHeader } from "../../components/ui/Surface";
+import { tracesQuery } from "../../lib/api-params";
 import { formatDateTime } from "../../lib/format";
+import { useDataPage, useDataPainted } from "../../lib/page-state";
 import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
-import { FilterBar } from "../traffic/FilterBar";
-import { Failed, formatMs, Pager, Updating } from "../traffic/parts";
-import { TextFilter } from "../traffic/TextFilter";
-import trafficStyles from "../traffic/Traffic.module.css";
-import {
-  useDataPainted,
-  useProjectSlug,
-  useSetSearch,
-  useTimeWindow,
-  useTrafficSearch,
-} from "../traffic/use-traffic";
 import { traceApi } from "./trace-api";
 import styles from "./Traces.module.css";
 
 const PAGE_SIZE = 50;
 
 export function TracesPage() {
-  const project = useProjectSlug();
-  const search = useTrafficSearch();
-  const setSearch = useSetSearch();
+  const { project, search, window, refresh } = useDataPage();
   const navigate = useNavigate();
   const zone = useTimeZone();
-  const { window, refresh } = useTimeWindow(search);
   const page = search.page ?? 1;
   const traces = useQuery(
-    traceApi.traces(project, {
-      app_slugs: search.app,
-      environment: search.env,
-      since: window.since,
-      until: window.until,
-      min_duration: search.min_ms,
-      page,
-      page_size: PAGE_SIZE,
-    }),
+    traceApi.traces(project, { ...tracesQuery(search, window), page, page_size: PAGE_SIZE }),
   );
   useDataPainted(traces.isSuccess);
   const apps = useQuery(appsQuery(project));
@@ -58,96 +43,81 @@ export function TracesPage() {
         description="Recent traces, newest first: one row per trace, named by its root span."
       />
       <FilterBar search={search} window={window} onRefresh={refresh}>
-        <TextFilter
-          label="Min duration ms"
-          type="number"
-          width="8"
-          value={search.min_ms?.toString()}
-          onCommit={(v) => setSearch({ min_ms: v === undefined ? undefined : Number(v), page: undefined })}
-        />
+        <UrlNumberFilter param="min_ms" label="Min duration ms" width="8" />
       </FilterBar>
-      <Card
-        title={
-          <>
-            Traces <Updating active={traces.isPlaceholderData} />
-          </>
-        }
+      <QueryCard
+        title="Traces"
+        query={traces}
+        what="the traces"
+        rows={8}
+        empty={{
+          when: noItems,
+          show: (
+            <Quiet>
+              No traces match between {formatDateTime(window.since, zone)} and{" "}
+              {formatDateTime(window.until, zone)}.
+            </Quiet>
+          ),
+        }}
       >
-        {traces.isError ? (
-          <Failed error={traces.error} what="the traces" retry={() => void traces.refetch()} />
-        ) : traces.data === undefined ? (
-          <SkeletonRows rows={8} label="Loading the traces" />
-        ) : traces.data.items.length === 0 ? (
-          <p className={trafficStyles.updating}>
-            No traces match between {formatDateTime(window.since, zone)} and{" "}
-            {formatDateTime(window.until, zone)}.
-          </p>
-        ) : (
-          <>
-            <div className={table.wrap}>
-              <table className={table.table} aria-label="Traces">
-                <thead>
-                  <tr>
-                    <th scope="col">Started</th>
-                    <th scope="col">Root span</th>
-                    <th scope="col">Service</th>
-                    <th scope="col">App · env</th>
-                    <th scope="col" className={trafficStyles.num}>
-                      Duration
-                    </th>
-                    <th scope="col" className={trafficStyles.num}>
-                      Spans
-                    </th>
-                    <th scope="col">Outcome</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {traces.data.items.map((row) => (
-                    <tr
-                      key={row.trace_id}
-                      className={trafficStyles.clickRow}
-                      data-trace-id={row.trace_id}
-                      onClick={() => open(row.trace_id)}
-                    >
-                      <td className={trafficStyles.num}>{formatDateTime(row.started_at, zone)}</td>
-                      <td>
-                        {/* The link is the keyboard's way in; the whole row is the pointer's. */}
-                        <Link
-                          className={trafficStyles.rowLink}
-                          to="/projects/$project/traces/$traceId"
-                          params={{ project, traceId: row.trace_id }}
-                        >
-                          {row.root.name}
-                        </Link>{" "}
-                        <span className={styles.kind}>{row.root.kind}</span>
-                      </td>
-                      <td className={[trafficStyles.mono, styles.nowrap].join(" ")}>
-                        {row.root.service_name || "—"}
-                      </td>
-                      <td>
-                        {appSlugOf(row.root.app_id) ?? "—"} · {row.root.environment}
-                      </td>
-                      <td className={trafficStyles.num}>{formatMs(row.duration_ms)}</td>
-                      <td className={trafficStyles.num}>{row.span_count}</td>
-                      <td>
-                        {row.error ? (
-                          <span className={styles.errorMark}>
-                            <AlertOctagon size={12} aria-hidden="true" />
-                            error
-                          </span>
-                        ) : (
-                          "ok"
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={page} pageSize={PAGE_SIZE} total={traces.data.total_count} what="traces" />
-          </>
+        {(data) => (
+          <DataTable
+            label="Traces"
+            rows={data.items}
+            columns={traceColumns(project, zone, appSlugOf)}
+            rowKey={(row) => row.trace_id}
+            rowData={(row) => ({ "data-trace-id": row.trace_id })}
+            onOpen={(row) => open(row.trace_id)}
+            pager={{ page, pageSize: PAGE_SIZE, total: data.total_count, what: "traces" }}
+            exportName={`${project}-traces`}
+          />
         )}
-      </Card>
+      </QueryCard>
     </Page>
   );
+}
+
+function traceColumns(
+  project: string,
+  zone: string | undefined,
+  appSlugOf: (id: string) => string | undefined,
+): Column<TraceSummary>[] {
+  return [
+    { header: "Started", numeric: true, cell: (row) => formatDateTime(row.started_at, zone) },
+    {
+      header: "Root span",
+      cell: (row) => (
+        <>
+          <Link
+            className={trafficStyles.rowLink}
+            to="/projects/$project/traces/$traceId"
+            params={{ project, traceId: row.trace_id }}
+          >
+            {row.root.name}
+          </Link>{" "}
+          <span className={styles.kind}>{row.root.kind}</span>
+        </>
+      ),
+    },
+    {
+      header: "Service",
+      className: [trafficStyles.mono, styles.nowrap].join(" "),
+      cell: (row) => row.root.service_name || "—",
+    },
+    { header: "App · env", cell: (row) => `${appSlugOf(row.root.app_id) ?? "—"} · ${row.root.environment}` },
+    { header: "Duration", numeric: true, cell: (row) => formatMs(row.duration_ms) },
+    { header: "Spans", numeric: true, cell: (row) => row.span_count },
+    {
+      header: "Outcome",
+      cell: (row) =>
+        row.error ? (
+          <span className={styles.errorMark}>
+            <AlertOctagon size={12} aria-hidden="true" />
+            error
+          </span>
+        ) : (
+          "ok"
+        ),
+    },
+  ];
 }

@@ -1,10 +1,10 @@
 // The trace reads as TanStack Query options: one trace in full (immutable once its spans are in,
 // so kept while the page is open) and the recent-traces list.
-import type { TraceDetail, TracesPage } from "@sightline/contracts";
+import type { TraceDetail, TracesPage, TracesQuery } from "@sightline/contracts";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api, isApiError } from "../../lib/api-client";
+import { cleanQuery } from "../../lib/traffic-api";
 
-type Params = Readonly<Record<string, string | number | undefined>>;
 const p = encodeURIComponent;
 
 export const traceApi = {
@@ -16,10 +16,8 @@ export const traceApi = {
       // A 404 stays a 404 for a while; retrying it only delays the message.
       retry: (count, error) => count < 2 && !(isApiError(error) && error.status === 404),
     }),
-  traces: (project: string, params: Params) => {
-    const query = Object.fromEntries(
-      Object.entries(params).filter(([, value]) => value !== undefined && value !== ""),
-    ) as Record<string, string | number>;
+  traces: (project: string, params: TracesQuery) => {
+    const query = cleanQuery(params);
     return queryOptions({
       queryKey: ["projects", project, "traffic", "data/traces", query] as const,
       queryFn: ({ signal }) => api.get<TracesPage>(`/projects/${p(project)}/data/traces`, { signal, query }),

@@ -1,24 +1,25 @@
 // One consumer: KPIs, traffic over time, the endpoints it calls (three calls, all with the
 // consumer filter), then its recent requests and errors once those are on screen.
 import { useQuery } from "@tanstack/react-query";
-import { Link, useParams } from "@tanstack/react-router";
+import { useParams } from "@tanstack/react-router";
+import { DataTable } from "../../components/data/DataTable";
+import { FilterBar } from "../../components/data/FilterBar";
+import { formatBytes, formatCount, formatMs, formatRate, Kpi, KpiGrid } from "../../components/data/parts";
+import { noItems, QueryView, Quiet } from "../../components/data/QueryView";
 import { SkeletonRows } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { table } from "../../components/ui/Table";
-import { FilterBar } from "./FilterBar";
-import { pickShared, TrafficCharts } from "./OverviewPage";
-import { formatBytes, formatCount, formatMs, formatRate, Kpi, KpiGrid, MethodBadge } from "./parts";
-import { noItems, QueryView, Quiet } from "./query-view";
+import { windowQuery } from "../../lib/api-params";
+import type { TimeWindow } from "../../lib/filters";
+import { useDataPage, useDataPainted, useTrafficSearch } from "../../lib/page-state";
+import { trafficApi } from "../../lib/traffic-api";
+import { endpointColumns, endpointKey, errorColumns, errorKey } from "./columns";
 import { RecentRequests } from "./RecentRequests";
-import { trafficApi } from "./traffic-api";
-import type { TimeWindow } from "./traffic-search";
-import styles from "./Traffic.module.css";
-import { useDataPainted, useTrafficPage, useTrafficSearch, windowParams } from "./use-traffic";
+import { TrafficCharts } from "./TrafficCharts";
 
 export function ConsumerPage() {
-  const { project, search, setSearch, window, refresh } = useTrafficPage();
-  const consumer = (useParams({ strict: false }) as { consumer?: string }).consumer ?? "";
-  const base = { ...windowParams(search, window), consumer };
+  const { project, search, setSearch, window, refresh } = useDataPage();
+  const consumer = useParams({ strict: false }).consumer ?? "";
+  const base = { ...windowQuery(search, window), consumer };
   const summary = useQuery(trafficApi.summary(project, base));
   const series = useQuery(trafficApi.timeseries(project, base));
   const endpoints = useQuery(
@@ -52,49 +53,12 @@ export function ConsumerPage() {
       <Card title="Endpoints it calls">
         <QueryView query={endpoints} what="the endpoints" rows={4}>
           {(data) => (
-            <div className={table.wrap}>
-              <table className={table.table} aria-label="Endpoints of this consumer">
-                <thead>
-                  <tr>
-                    <th scope="col">Endpoint</th>
-                    <th scope="col" className={styles.num}>
-                      Requests
-                    </th>
-                    <th scope="col" className={styles.num}>
-                      Error rate
-                    </th>
-                    <th scope="col" className={styles.num}>
-                      p95
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((row) => (
-                    <tr key={`${row.app_id} ${row.method} ${row.path}`}>
-                      <td>
-                        <MethodBadge method={row.method} />{" "}
-                        <Link
-                          className={[styles.rowLink, styles.mono].join(" ")}
-                          to="/projects/$project/endpoints/detail"
-                          params={{ project }}
-                          search={(previous: Record<string, unknown>) => ({
-                            ...pickShared(previous),
-                            app: row.app_slug ?? undefined,
-                            method: row.method,
-                            path: row.path,
-                          })}
-                        >
-                          {row.path}
-                        </Link>
-                      </td>
-                      <td className={styles.num}>{formatCount(row.total_requests)}</td>
-                      <td className={styles.num}>{formatRate(row.error_rate)}</td>
-                      <td className={styles.num}>{formatMs(row.p95_response_time_ms)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              label="Endpoints of this consumer"
+              rows={data.items}
+              columns={endpointColumns(project, undefined, false)}
+              rowKey={endpointKey}
+            />
           )}
         </QueryView>
       </Card>
@@ -133,7 +97,7 @@ function RecentErrors({
 }) {
   const search = useTrafficSearch();
   const errors = useQuery(
-    trafficApi.errors(project, { ...windowParams(search, window), consumer, page_size: 10 }),
+    trafficApi.errors(project, { ...windowQuery(search, window), consumer, page_size: 10 }),
   );
   return (
     <QueryView
@@ -143,30 +107,12 @@ function RecentErrors({
       empty={{ when: noItems, show: <Quiet>No failed requests for this consumer.</Quiet> }}
     >
       {(data) => (
-        <div className={table.wrap}>
-          <table className={table.table} aria-label="Errors of this consumer">
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Status</th>
-                <th scope="col" className={styles.num}>
-                  Count
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((row) => (
-                <tr key={`${row.app_id} ${row.method} ${row.path} ${row.status_code}`}>
-                  <td>
-                    <MethodBadge method={row.method} /> <span className={styles.mono}>{row.path}</span>
-                  </td>
-                  <td>{row.status_code}</td>
-                  <td className={styles.num}>{formatCount(row.count)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Errors of this consumer"
+          rows={data.items}
+          columns={errorColumns(project, undefined, undefined)}
+          rowKey={errorKey}
+        />
       )}
     </QueryView>
   );

@@ -1,35 +1,85 @@
-// The consumers list: search, sort and paging on the server, each row opening the consumer page.
+// The consumers list: search (as you type), sort and paging on the server, each row opening the
+// consumer page; the rows on screen can be downloaded.
+import type { ProjectConsumerStats } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
+import styles from "../../components/data/Data.module.css";
+import { type Column, DataTable } from "../../components/data/DataTable";
+import { FilterBar } from "../../components/data/FilterBar";
+import { formatCount, formatMs, formatRate } from "../../components/data/parts";
+import { noItems, QueryCard, Quiet } from "../../components/data/QueryView";
+import { UrlTextFilter } from "../../components/data/UrlFilters";
 import { Page, PageHeader } from "../../components/ui/Surface";
-import { table } from "../../components/ui/Table";
+import { consumersOrder, consumersQuery } from "../../lib/api-params";
+import { sharedSearch } from "../../lib/filters";
 import { formatDateTime } from "../../lib/format";
+import { useDataPage, useDataPainted } from "../../lib/page-state";
+import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
-import { FilterBar } from "./FilterBar";
-import { formatCount, formatMs, formatRate, Pager, SortHeader } from "./parts";
-import { noItems, QueryCard, Quiet } from "./query-view";
-import { TextFilter } from "./TextFilter";
-import { trafficApi } from "./traffic-api";
-import styles from "./Traffic.module.css";
-import { tableOrder, useDataPainted, useTrafficPage, windowParams } from "./use-traffic";
 
 const PAGE_SIZE = 50;
 
 export function ConsumersPage() {
-  const { project, search, setSearch, window, refresh } = useTrafficPage();
+  const { project, search, window, refresh } = useDataPage();
+  const navigate = useNavigate();
   const zone = useTimeZone();
-  const { sort, dir, page } = tableOrder(search, "total_requests", "consumer");
+  const order = consumersOrder(search);
   const consumers = useQuery(
     trafficApi.consumers(project, {
-      ...windowParams(search, window),
-      q: search.q,
-      sort_by: sort,
-      sort_dir: dir,
-      page,
+      ...consumersQuery(search, window),
+      page: order.page,
       page_size: PAGE_SIZE,
     }),
   );
   useDataPainted(consumers.isSuccess);
+  const carried = sharedSearch(search);
+
+  const columns: Column<ProjectConsumerStats>[] = [
+    {
+      header: "Consumer",
+      sortKey: "consumer",
+      defaultDir: "asc",
+      cell: (row) => (
+        <>
+          {row.consumer_id === "" ? (
+            <span>unknown (no consumer id)</span>
+          ) : (
+            <Link
+              className={styles.rowLink}
+              to="/projects/$project/consumers/$consumer"
+              params={{ project, consumer: row.consumer_id }}
+              search={carried}
+            >
+              {row.consumer}
+            </Link>
+          )}
+          {row.consumer_name && row.consumer_id ? (
+            <span className={styles.updating}> · {row.consumer_id}</span>
+          ) : null}
+        </>
+      ),
+    },
+    { header: "Group", cell: (row) => row.consumer_group || "—" },
+    {
+      header: "Requests",
+      sortKey: "total_requests",
+      numeric: true,
+      cell: (row) => formatCount(row.total_requests),
+    },
+    { header: "Error rate", sortKey: "error_rate", numeric: true, cell: (row) => formatRate(row.error_rate) },
+    {
+      header: "p95",
+      sortKey: "p95_response_time_ms",
+      numeric: true,
+      cell: (row) => formatMs(row.p95_response_time_ms),
+    },
+    {
+      header: "Last seen",
+      sortKey: "last_seen_at",
+      numeric: true,
+      cell: (row) => formatDateTime(row.last_seen_at, zone),
+    },
+  ];
 
   return (
     <Page>
@@ -38,13 +88,7 @@ export function ConsumersPage() {
         description="Who calls your API, how much, and how often it fails them."
       />
       <FilterBar search={search} window={window} onRefresh={refresh}>
-        <TextFilter
-          label="Search consumers"
-          type="search"
-          value={search.q}
-          placeholder="Id, name or group"
-          onCommit={(q) => setSearch({ q, page: undefined })}
-        />
+        <UrlTextFilter param="q" label="Search consumers" type="search" placeholder="Id, name or group" />
       </FilterBar>
       <QueryCard
         title="Consumers"
@@ -54,87 +98,23 @@ export function ConsumersPage() {
         empty={{ when: noItems, show: <Quiet>No consumer matches in this window.</Quiet> }}
       >
         {(data) => (
-          <>
-            <div className={table.wrap}>
-              <table className={table.table} aria-label="Consumers">
-                <thead>
-                  <tr>
-                    <SortHeader
-                      label="Consumer"
-                      sortKey="consumer"
-                      current={sort}
-                      dir={dir}
-                      defaultDir="asc"
-                    />
-                    <th scope="col">Group</th>
-                    <SortHeader
-                      label="Requests"
-                      sortKey="total_requests"
-                      current={sort}
-                      dir={dir}
-                      align="end"
-                    />
-                    <SortHeader
-                      label="Error rate"
-                      sortKey="error_rate"
-                      current={sort}
-                      dir={dir}
-                      align="end"
-                    />
-                    <SortHeader
-                      label="p95"
-                      sortKey="p95_response_time_ms"
-                      current={sort}
-                      dir={dir}
-                      align="end"
-                    />
-                    <SortHeader
-                      label="Last seen"
-                      sortKey="last_seen_at"
-                      current={sort}
-                      dir={dir}
-                      align="end"
-                    />
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((row) => (
-                    <tr key={row.consumer_id || "(unknown)"}>
-                      <td>
-                        {row.consumer_id === "" ? (
-                          <span>unknown (no consumer id)</span>
-                        ) : (
-                          <Link
-                            className={styles.rowLink}
-                            to="/projects/$project/consumers/$consumer"
-                            params={{ project, consumer: row.consumer_id }}
-                            search={{
-                              range: search.range,
-                              since: search.since,
-                              until: search.until,
-                              app: search.app,
-                              env: search.env,
-                            }}
-                          >
-                            {row.consumer}
-                          </Link>
-                        )}
-                        {row.consumer_name && row.consumer_id ? (
-                          <span className={styles.updating}> · {row.consumer_id}</span>
-                        ) : null}
-                      </td>
-                      <td>{row.consumer_group || "—"}</td>
-                      <td className={styles.num}>{formatCount(row.total_requests)}</td>
-                      <td className={styles.num}>{formatRate(row.error_rate)}</td>
-                      <td className={styles.num}>{formatMs(row.p95_response_time_ms)}</td>
-                      <td className={styles.num}>{formatDateTime(row.last_seen_at, zone)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={page} pageSize={PAGE_SIZE} total={data.total_count} what="consumers" />
-          </>
+          <DataTable
+            label="Consumers"
+            rows={data.items}
+            columns={columns}
+            rowKey={(row) => row.consumer_id || "(unknown)"}
+            order={order}
+            onOpen={(row) => {
+              if (row.consumer_id === "") return;
+              void navigate({
+                to: "/projects/$project/consumers/$consumer",
+                params: { project, consumer: row.consumer_id },
+                search: carried,
+              });
+            }}
+            pager={{ page: order.page, pageSize: PAGE_SIZE, total: data.total_count, what: "consumers" }}
+            exportName={`${project}-consumers`}
+          />
         )}
       </QueryCard>
     </Page>

@@ -1,20 +1,14 @@
 // One endpoint (app + method + route template): KPIs, requests by status class and latency over
 // time, status codes (three calls for first paint), then on demand its top consumers, payload
 // samples and most recent requests (one tab at a time, each loaded when opened).
+import type { EndpointQuery, PayloadSample } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { BarList } from "../../components/charts";
-import { CodeBlock } from "../../components/ui/Code";
-import { SkeletonRows } from "../../components/ui/Feedback";
-import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { table } from "../../components/ui/Table";
-import { formatDateTime } from "../../lib/format";
-import { useTimeZone } from "../../lib/use-time-zone";
-import { prettyPayload } from "./curl";
-import { FilterBar } from "./FilterBar";
-import { TrafficCharts } from "./OverviewPage";
+import styles from "../../components/data/Data.module.css";
+import { DataTable } from "../../components/data/DataTable";
+import { FilterBar } from "../../components/data/FilterBar";
 import {
-  Failed,
   formatBytes,
   formatCount,
   formatMs,
@@ -23,13 +17,20 @@ import {
   KpiGrid,
   MethodBadge,
   StatusPill,
-} from "./parts";
-import { QueryView } from "./query-view";
+} from "../../components/data/parts";
+import { QueryView, Quiet } from "../../components/data/QueryView";
+import { CodeBlock } from "../../components/ui/Code";
+import { SkeletonRows } from "../../components/ui/Feedback";
+import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { endpointQuery } from "../../lib/api-params";
+import { prettyPayload } from "../../lib/curl";
+import { sharedSearch } from "../../lib/filters";
+import { formatDateTime } from "../../lib/format";
+import { useDataPage, useDataPainted } from "../../lib/page-state";
+import { trafficApi } from "../../lib/traffic-api";
+import { useTimeZone } from "../../lib/use-time-zone";
 import { RecentRequests } from "./RecentRequests";
-import { trafficApi } from "./traffic-api";
-import type { TimeWindow } from "./traffic-search";
-import styles from "./Traffic.module.css";
-import { useDataPainted, useTrafficPage } from "./use-traffic";
+import { TrafficCharts } from "./TrafficCharts";
 
 const TABS = [
   { id: "consumers", label: "Top consumers" },
@@ -38,12 +39,14 @@ const TABS = [
 ] as const;
 
 export function EndpointPage() {
-  const { project, search, setSearch, window, refresh } = useTrafficPage();
+  const { project, search, setSearch, window, refresh } = useDataPage();
   const app = search.app ?? "";
   const method = search.method ?? "";
   const path = search.path ?? "";
-  const params = { since: window.since, until: window.until, environment: search.env, method, path };
-  const ready = app !== "" && method !== "" && path !== "";
+  const endpoint = endpointQuery(search, window);
+  const ready = endpoint !== undefined;
+  // Disabled until the URL names an endpoint; the key then carries the real parameters.
+  const params: EndpointQuery = endpoint ?? { method, path };
   const detail = useQuery({ ...trafficApi.endpointDetail(project, app, params), enabled: ready });
   const series = useQuery({ ...trafficApi.endpointTimeseries(project, app, params), enabled: ready });
   const codes = useQuery({ ...trafficApi.endpointStatusCodes(project, app, params), enabled: ready });
@@ -105,10 +108,7 @@ export function EndpointPage() {
                     to="/projects/$project/requests"
                     params={{ project }}
                     search={{
-                      range: search.range,
-                      since: search.since,
-                      until: search.until,
-                      env: search.env,
+                      ...sharedSearch(search),
                       app,
                       method,
                       route: path,
@@ -153,16 +153,8 @@ export function EndpointPage() {
           ) : (
             <RecentRequests
               project={project}
-              filters={{
-                range: search.range,
-                since: search.since,
-                until: search.until,
-                env: search.env,
-                app,
-                method,
-                route: path,
-              }}
-              window={window as TimeWindow}
+              filters={{ ...sharedSearch(search), app, method, route: path }}
+              window={window}
               openId={search.req}
               label="Recent requests of this endpoint"
             />
@@ -173,32 +165,20 @@ export function EndpointPage() {
   );
 }
 
-type EndpointParams = Record<string, string | undefined>;
-
-function TopConsumers({ project, app, params }: { project: string; app: string; params: EndpointParams }) {
+function TopConsumers({ project, app, params }: { project: string; app: string; params: EndpointQuery }) {
   const consumers = useQuery(trafficApi.endpointConsumers(project, app, params));
-  if (consumers.isError)
-    return <Failed error={consumers.error} what="the consumers" retry={() => void consumers.refetch()} />;
-  if (consumers.data === undefined) return <SkeletonRows rows={3} label="Loading the consumers" />;
   return (
-    <div className={table.wrap}>
-      <table className={table.table} aria-label="Top consumers of this endpoint">
-        <thead>
-          <tr>
-            <th scope="col">Consumer</th>
-            <th scope="col" className={styles.num}>
-              Requests
-            </th>
-            <th scope="col" className={styles.num}>
-              Error rate
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {consumers.data.map((row) => (
-            <tr key={row.consumer_id || "(unknown)"}>
-              <td>
-                {row.consumer_id ? (
+    <QueryView query={consumers} what="the consumers" rows={3}>
+      {(data) => (
+        <DataTable
+          label="Top consumers of this endpoint"
+          rows={data}
+          rowKey={(row) => row.consumer_id || "(unknown)"}
+          columns={[
+            {
+              header: "Consumer",
+              cell: (row) =>
+                row.consumer_id ? (
                   <Link
                     className={styles.rowLink}
                     to="/projects/$project/consumers/$consumer"
@@ -208,29 +188,39 @@ function TopConsumers({ project, app, params }: { project: string; app: string; 
                   </Link>
                 ) : (
                   row.consumer
-                )}
-              </td>
-              <td className={styles.num}>{formatCount(row.total_requests)}</td>
-              <td className={styles.num}>{formatRate(row.error_rate)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+                ),
+            },
+            { header: "Requests", numeric: true, cell: (row) => formatCount(row.total_requests) },
+            { header: "Error rate", numeric: true, cell: (row) => formatRate(row.error_rate) },
+          ]}
+        />
+      )}
+    </QueryView>
   );
 }
 
-function Payloads({ project, app, params }: { project: string; app: string; params: EndpointParams }) {
+function Payloads({ project, app, params }: { project: string; app: string; params: EndpointQuery }) {
   const zone = useTimeZone();
-  const samples = useQuery(trafficApi.endpointPayloads(project, app, { ...params, limit: "5" }));
-  if (samples.isError)
-    return <Failed error={samples.error} what="the payload samples" retry={() => void samples.refetch()} />;
-  if (samples.data === undefined) return <SkeletonRows rows={3} label="Loading the payload samples" />;
-  if (samples.data.length === 0)
-    return <p className={styles.updating}>No request in this window carried a payload.</p>;
+  const samples = useQuery(trafficApi.endpointPayloads(project, app, { ...params, limit: 5 }));
+  return (
+    <QueryView
+      query={samples}
+      what="the payload samples"
+      rows={3}
+      empty={{
+        when: (data) => data.length === 0,
+        show: <Quiet>No request in this window carried a payload.</Quiet>,
+      }}
+    >
+      {(data) => <PayloadSamples samples={data} zone={zone} />}
+    </QueryView>
+  );
+}
+
+function PayloadSamples({ samples, zone }: { samples: PayloadSample[]; zone: string | undefined }) {
   return (
     <div className={styles.drawerSection}>
-      {samples.data.map((sample) => (
+      {samples.map((sample) => (
         <section
           key={sample.id}
           className={styles.drawerSection}

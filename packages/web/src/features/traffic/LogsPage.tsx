@@ -1,52 +1,35 @@
-// The logs explorer: levels, text search, logger and trace id in the URL, newest first, coloured
-// by level (the level is also written out), a drawer per record with a link to its trace's
-// requests.
+// The logs explorer: levels, text search (applied as you type), logger and trace id in the URL,
+// newest first, coloured by level (the level is also written out), a drawer per record with a
+// link to its trace's requests.
 import type { LogRecord } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import styles from "../../components/data/Data.module.css";
+import { DataTable } from "../../components/data/DataTable";
+import { DownloadLinks } from "../../components/data/DownloadLinks";
+import { Drawer } from "../../components/data/Drawer";
+import { FilterBar } from "../../components/data/FilterBar";
+import { Level, logColumns, logRowData } from "../../components/data/log-columns";
+import { noItems, QueryCard, Quiet } from "../../components/data/QueryView";
+import { UrlChoiceFilter, UrlTextFilter } from "../../components/data/UrlFilters";
 import { buttonClass } from "../../components/ui/Button";
 import { CodeBlock } from "../../components/ui/Code";
 import { Page, PageHeader } from "../../components/ui/Surface";
-import { table } from "../../components/ui/Table";
+import { logsQuery } from "../../lib/api-params";
+import { prettyPayload } from "../../lib/curl";
+import { LOG_LEVELS } from "@sightline/contracts/vocabulary";
 import { formatDateTime } from "../../lib/format";
+import { useDataPage, useDataPainted } from "../../lib/page-state";
+import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
-import { prettyPayload } from "./curl";
-import { DownloadLinks } from "./DownloadLinks";
-import { Drawer } from "./Drawer";
-import { FilterBar } from "./FilterBar";
-import { Pager } from "./parts";
-import { noItems, QueryCard, Quiet } from "./query-view";
-import { TextFilter } from "./TextFilter";
-import { trafficApi } from "./traffic-api";
-import { LOG_LEVELS, type TrafficSearch } from "./traffic-search";
-import styles from "./Traffic.module.css";
-import { useDataPainted, useTrafficPage } from "./use-traffic";
 
 const PAGE_SIZE = 50;
 
-function Level({ level }: { level: string }) {
-  return <span className={[styles.level, styles[`l${level}`]].join(" ")}>{level}</span>;
-}
-
-/** The log route's parameters for a search: the list and the download read the same ones. */
-function logParams(search: TrafficSearch, window: { since: string; until: string }) {
-  return {
-    app_slugs: search.app,
-    environment: search.env,
-    since: window.since,
-    until: window.until,
-    levels: search.levels,
-    search: search.q,
-    loggers: search.logger,
-    trace_id: search.trace,
-  };
-}
-
 export function LogsPage() {
-  const { project, search, setSearch, window, refresh } = useTrafficPage();
+  const { project, search, setSearch, window, refresh } = useDataPage();
   const zone = useTimeZone();
   const page = search.page ?? 1;
-  const filters = logParams(search, window);
+  const filters = logsQuery(search, window);
   const logs = useQuery(trafficApi.logs(project, { ...filters, page, page_size: PAGE_SIZE }));
   useDataPainted(logs.isSuccess);
   const open = logs.data?.items.find((item) => item.id === search.log);
@@ -59,38 +42,14 @@ export function LogsPage() {
         actions={<DownloadLinks project={project} kind="logs" params={filters} />}
       />
       <FilterBar search={search} window={window} onRefresh={refresh}>
-        <label className={styles.filter}>
-          <span>Level</span>
-          <select
-            value={search.levels ?? ""}
-            onChange={(e) => setSearch({ levels: e.target.value || undefined, page: undefined })}
-          >
-            <option value="">Any</option>
-            {LOG_LEVELS.map((level) => (
-              <option key={level} value={level}>
-                {level}
-              </option>
-            ))}
-            <option value="WARNING,ERROR,CRITICAL">WARNING and above</option>
-          </select>
-        </label>
-        <TextFilter
-          label="Search"
-          type="search"
-          value={search.q}
-          onCommit={(q) => setSearch({ q, page: undefined })}
+        <UrlChoiceFilter
+          param="levels"
+          label="Level"
+          choices={[...LOG_LEVELS, { value: "WARNING,ERROR,CRITICAL", label: "WARNING and above" }]}
         />
-        <TextFilter
-          label="Logger"
-          value={search.logger}
-          onCommit={(logger) => setSearch({ logger, page: undefined })}
-        />
-        <TextFilter
-          label="Trace id"
-          value={search.trace}
-          width="20"
-          onCommit={(trace) => setSearch({ trace, page: undefined })}
-        />
+        <UrlTextFilter param="q" label="Search" type="search" />
+        <UrlTextFilter param="logger" label="Logger" />
+        <UrlTextFilter param="trace" label="Trace id" width="20" />
       </FilterBar>
       <QueryCard
         title="Logs"
@@ -108,42 +67,15 @@ export function LogsPage() {
         }}
       >
         {(data) => (
-          <>
-            <div className={table.wrap}>
-              <table className={table.table} aria-label="Logs">
-                <thead>
-                  <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Level</th>
-                    <th scope="col">Message</th>
-                    <th scope="col">Logger</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((row) => (
-                    <tr
-                      key={row.id}
-                      className={styles.clickRow}
-                      tabIndex={0}
-                      data-log-id={row.id}
-                      onClick={() => setSearch({ log: row.id })}
-                      onKeyDown={(event) => {
-                        if (event.key === "Enter") setSearch({ log: row.id });
-                      }}
-                    >
-                      <td className={styles.num}>{formatDateTime(row.timestamp, zone)}</td>
-                      <td>
-                        <Level level={row.level} />
-                      </td>
-                      <td>{row.message}</td>
-                      <td className={styles.mono}>{row.logger_name || "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={page} pageSize={PAGE_SIZE} total={data.total_count} what="logs" />
-          </>
+          <DataTable
+            label="Logs"
+            rows={data.items}
+            columns={logColumns(zone)}
+            rowKey={(row) => row.id}
+            rowData={logRowData}
+            onOpen={(row) => setSearch({ log: row.id })}
+            pager={{ page, pageSize: PAGE_SIZE, total: data.total_count, what: "logs" }}
+          />
         )}
       </QueryCard>
       <Drawer

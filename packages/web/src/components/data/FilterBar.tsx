@@ -4,10 +4,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { RefreshCw } from "lucide-react";
 import { type ReactNode, useState } from "react";
-import { Button } from "../../components/ui/Button";
+import { Button } from "../ui/Button";
 import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
-import { trafficApi } from "./traffic-api";
+import { trafficApi } from "../../lib/traffic-api";
 import {
   isoToZonedInput,
   RANGE_PRESETS,
@@ -16,9 +16,9 @@ import {
   type TimeWindow,
   type TrafficSearch,
   zonedInputToIso,
-} from "./traffic-search";
-import styles from "./Traffic.module.css";
-import { useProjectSlug, useSetSearch } from "./use-traffic";
+} from "../../lib/filters";
+import styles from "./Data.module.css";
+import { useProjectSlug, useSetSearch } from "../../lib/page-state";
 
 const PRESET_LABELS: Record<RangePreset, string> = {
   "1h": "Last hour",

@@ -8,7 +8,7 @@ import {
   timeWindow,
   validateTrafficSearch,
   zonedInputToIso,
-} from "./traffic-search";
+} from "./filters";
 
 describe("validateTrafficSearch", () => {
   it("keeps valid filters and normalises lists", () => {

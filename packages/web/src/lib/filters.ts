@@ -1,14 +1,14 @@
-// The URL state of the traffic pages (overview, endpoint, requests, logs, consumers, errors):
-// one validator for every key they use, so filters carry across pages and anything malformed in
-// a shared link is dropped, never trusted.
-import { optionalString } from "../../lib/search";
+// The URL state of the data pages (overview, endpoint, requests, logs, traces, consumers,
+// errors): one validator for every key they use, so filters carry across pages and anything
+// malformed in a shared link is dropped, never trusted. `api-params.ts` maps it to the API.
+import { LOG_LEVELS } from "@sightline/contracts/vocabulary";
+import { compact, optionalString } from "./search";
 
 export const RANGE_PRESETS = ["1h", "6h", "24h", "7d", "30d"] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
 export const REFRESH_SECONDS = [30, 60, 300] as const;
 export const SORT_DIRS = ["asc", "desc"] as const;
 export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
-export const LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] as const;
 export const HTTP_METHODS = [
   "GET",
   "POST",
@@ -68,7 +68,7 @@ const nonNegative = (value: unknown): number | undefined => {
   return Number.isFinite(number) && number >= 0 && number <= 3_600_000 ? number : undefined;
 };
 
-function oneOf<T extends string>(values: readonly T[], value: unknown): T | undefined {
+export function oneOf<T extends string>(values: readonly T[], value: unknown): T | undefined {
   return values.find((one) => one === value);
 }
 
@@ -120,15 +120,13 @@ export function validateTrafficSearch(search: Record<string, unknown>): TrafficS
     tab: optionalString(search.tab, 32),
   };
   // Undefined keys are left out so links stay short.
-  return Object.fromEntries(Object.entries(out).filter(([, value]) => value !== undefined)) as TrafficSearch;
+  return compact(out);
 }
 
 /** The keys every traffic page shares (carried by the sidebar links). */
 export function sharedSearch(search: TrafficSearch): TrafficSearch {
   const { range, since, until, app, env, refresh } = search;
-  return Object.fromEntries(
-    Object.entries({ range, since, until, app, env, refresh }).filter(([, value]) => value !== undefined),
-  ) as TrafficSearch;
+  return compact({ range, since, until, app, env, refresh });
 }
 
 const PRESET_MS: Record<RangePreset, number> = {

@@ -3,10 +3,10 @@
 // whose title says "Updating…" while new filters load over the previous figures.
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { SkeletonRows } from "../../components/ui/Feedback";
-import { Card } from "../../components/ui/Surface";
+import { SkeletonRows } from "../ui/Feedback";
+import { Card } from "../ui/Surface";
 import { Failed, Updating } from "./parts";
-import styles from "./Traffic.module.css";
+import styles from "./Data.module.css";
 
 export type QueryViewProps<T> = {
   query: UseQueryResult<T>;

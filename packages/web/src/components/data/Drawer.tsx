@@ -3,7 +3,7 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import type { ReactNode } from "react";
-import { Button } from "../../components/ui/Button";
+import { Button } from "../ui/Button";
 import styles from "./Drawer.module.css";
 
 export function Drawer({

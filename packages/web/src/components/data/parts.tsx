@@ -1,15 +1,13 @@
-// Small shared pieces of the traffic pages: KPI tiles with the change against the previous
-// period, status and method badges, sortable column headers, the pager, number formats, the
-// chart series built from a timeseries answer, and the panel that shows a query's failure.
+// Small shared pieces of the data pages: KPI tiles with the change against the previous period,
+// status and method badges, number formats, the chart series built from a timeseries answer,
+// and the panel that shows a query's failure.
 import type { Timeseries } from "@sightline/contracts";
 import { ArrowDown, ArrowUp } from "lucide-react";
 import type { ReactNode } from "react";
-import type { ChartSeries } from "../../components/charts";
-import { Button } from "../../components/ui/Button";
-import { ErrorPanel } from "../../components/ui/Feedback";
+import type { ChartSeries } from "../charts";
+import { ErrorPanel } from "../ui/Feedback";
 import { formatLatency } from "../../lib/format";
-import styles from "./Traffic.module.css";
-import { useSetSearch } from "./use-traffic";
+import styles from "./Data.module.css";
 
 export const formatCount = (value: number) => value.toLocaleString("en-US");
 export const formatRate = (value: number) => `${value.toFixed(1)} %`;
@@ -96,82 +94,6 @@ export function StatusPill({ code }: { code: number }) {
 
 export function MethodBadge({ method }: { method: string }) {
   return <span className={styles.method}>{method}</span>;
-}
-
-/** A column header that sorts the table through the URL (`sort`, `dir`). */
-export function SortHeader({
-  label,
-  sortKey,
-  current,
-  dir,
-  defaultDir = "desc",
-  align,
-}: {
-  label: string;
-  sortKey: string;
-  current: string;
-  dir: "asc" | "desc";
-  defaultDir?: "asc" | "desc";
-  align?: "end";
-}) {
-  const setSearch = useSetSearch();
-  const active = current === sortKey;
-  const nextDir = active ? (dir === "asc" ? "desc" : "asc") : defaultDir;
-  return (
-    <th
-      scope="col"
-      aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : "none"}
-      className={align === "end" ? styles.num : undefined}
-    >
-      <button
-        type="button"
-        className={styles.sortButton}
-        onClick={() => setSearch({ sort: sortKey, dir: nextDir, page: undefined })}
-      >
-        {label}
-        {active ? (
-          dir === "asc" ? (
-            <ArrowUp size={12} aria-hidden="true" />
-          ) : (
-            <ArrowDown size={12} aria-hidden="true" />
-          )
-        ) : null}
-      </button>
-    </th>
-  );
-}
-
-export function Pager({
-  page,
-  pageSize,
-  total,
-  what,
-}: {
-  page: number;
-  pageSize: number;
-  total: number;
-  what: string;
-}) {
-  const setSearch = useSetSearch();
-  const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
-  const last = Math.min(total, page * pageSize);
-  return (
-    <nav className={styles.pager} aria-label={`${what} pages`}>
-      <span>
-        {formatCount(first)}–{formatCount(last)} of {formatCount(total)} {what}
-      </span>
-      <Button
-        size="sm"
-        disabled={page <= 1}
-        onClick={() => setSearch({ page: page - 1 === 1 ? undefined : page - 1 })}
-      >
-        Previous
-      </Button>
-      <Button size="sm" disabled={last >= total} onClick={() => setSearch({ page: page + 1 })}>
-        Next
-      </Button>
-    </nav>
-  );
 }
 
 /** Requests per bucket as stack layers: 1xx–3xx, 4xx, 5xx (the API counts 4xx and 5xx apart). */

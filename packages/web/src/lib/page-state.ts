@@ -1,35 +1,39 @@
-// Hooks every traffic page uses: the URL's filters and their time window (re-anchored by the
+// Hooks every data page uses: the URL's filters and their time window (re-anchored by the
 // opt-in auto-refresh, which pauses while the tab is hidden), navigation that edits the URL,
 // and the one performance mark the dashboard bench reads.
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { type TimeWindow, timeWindow, type TrafficSearch } from "./traffic-search";
+import { type TimeWindow, timeWindow, type TrafficSearch } from "./filters";
+import { compact } from "./search";
 
 export const DATA_PAINTED_MARK = "sightline:data-painted";
 
 export function useProjectSlug(): string {
-  return (useParams({ strict: false }) as { project?: string }).project ?? "";
+  return useParams({ strict: false }).project ?? "";
 }
 
+/** The data pages' URL state, as the router validated it (`validateTrafficSearch`). */
 export function useTrafficSearch(): TrafficSearch {
-  return useSearch({ strict: false }) as TrafficSearch;
+  return useSearch({ strict: false });
 }
+
+/** Every search key of every route (all optional), as the router's validators type them. */
+export function useUrlSearch() {
+  return useSearch({ strict: false });
+}
+type UrlSearch = ReturnType<typeof useUrlSearch>;
 
 /** Edits the URL's search: `replace` for typing, a history entry for deliberate changes. */
-export function useSetSearch(): (patch: Partial<TrafficSearch>, options?: { replace?: boolean }) => void {
+export function useSetSearch(): (patch: Partial<UrlSearch>, options?: { replace?: boolean }) => void {
   const navigate = useNavigate();
   return useCallback(
     (patch, options) => {
       void navigate({
         to: ".",
-        search: (previous: Record<string, unknown>) => {
-          const next: Record<string, unknown> = { ...previous, ...patch };
-          for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
-          return next as never;
-        },
+        search: (previous) => compact({ ...previous, ...patch }),
         replace: options?.replace ?? false,
-      } as never);
+      });
     },
     [navigate],
   );
@@ -88,26 +92,11 @@ export function useDataPainted(ready: boolean): boolean {
   return marked;
 }
 
-/** The filters every analytics call of a page takes. */
-export function windowParams(search: TrafficSearch, window: TimeWindow) {
-  return { since: window.since, until: window.until, app_slugs: search.app, environment: search.env };
-}
-
-/** What every traffic page reads first: its project, the URL's filters, their window. */
-export function useTrafficPage() {
+/** What every data page reads first: its project, the URL's filters, their window. */
+export function useDataPage() {
   const project = useProjectSlug();
   const search = useTrafficSearch();
   const setSearch = useSetSearch();
   const { window, refresh } = useTimeWindow(search);
   return { project, search, setSearch, window, refresh };
-}
-
-/**
- * A sorted, paged table's order from the URL: `defaultSort` descending unless the URL says
- * otherwise, except the text column `ascendingKey`, which reads best A to Z.
- */
-export function tableOrder(search: TrafficSearch, defaultSort: string, ascendingKey?: string) {
-  const sort = search.sort ?? defaultSort;
-  const dir: "asc" | "desc" = search.dir ?? (sort === ascendingKey ? "asc" : "desc");
-  return { sort, dir, page: search.page ?? 1 };
 }

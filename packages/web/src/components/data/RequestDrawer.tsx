@@ -4,16 +4,16 @@
 import type { RequestDetail } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { buttonClass } from "../../components/ui/Button";
-import { CodeBlock } from "../../components/ui/Code";
-import { SkeletonRows } from "../../components/ui/Feedback";
+import { buttonClass } from "../ui/Button";
+import { CodeBlock } from "../ui/Code";
+import { SkeletonRows } from "../ui/Feedback";
 import { formatDateTime } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
-import { curlFor, prettyPayload } from "./curl";
+import { curlFor, prettyPayload } from "../../lib/curl";
 import { Drawer } from "./Drawer";
 import { Failed, formatBytes, formatMs, MethodBadge, StatusPill } from "./parts";
-import { trafficApi } from "./traffic-api";
-import styles from "./Traffic.module.css";
+import { trafficApi } from "../../lib/traffic-api";
+import styles from "./Data.module.css";
 
 export function RequestDrawer({
   project,

@@ -1,0 +1,44 @@
+// The wire vocabularies as plain values (no TypeBox): what the dashboard may import at run time
+// (`@sightline/contracts/vocabulary`) so it never keeps its own copy of a contract's word list.
+
+/** The stored log levels, least to most severe. */
+export const LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Sort keys of endpoint-stats and the project endpoints list. */
+export const ENDPOINT_SORT_KEYS = [
+  "endpoint",
+  "total_requests",
+  "error_count",
+  "error_rate",
+  "avg_response_time_ms",
+  "p50_response_time_ms",
+  "p95_response_time_ms",
+  "p99_response_time_ms",
+  "data_transfer",
+  "last_seen_at",
+] as const;
+export type EndpointSortKey = (typeof ENDPOINT_SORT_KEYS)[number];
+
+/** Sort keys of the project consumers list. */
+export const CONSUMER_SORT_KEYS = [
+  "consumer",
+  "total_requests",
+  "error_count",
+  "error_rate",
+  "avg_response_time_ms",
+  "p50_response_time_ms",
+  "p95_response_time_ms",
+  "p99_response_time_ms",
+  "data_transfer",
+  "last_seen_at",
+] as const;
+export type ConsumerSortKey = (typeof CONSUMER_SORT_KEYS)[number];
+
+/** Sort keys of the project errors breakdown. */
+export const ERROR_SORT_KEYS = ["count", "affected_consumers", "first_seen_at", "last_seen_at"] as const;
+export type ErrorSortKey = (typeof ERROR_SORT_KEYS)[number];
+
+/** The formats an export is written in. */
+export const EXPORT_FORMATS = ["ndjson", "csv"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -1,0 +1,195 @@
+// The columns of the traffic feature's tables: endpoints (the overview's and a consumer's) and
+// error groups (the errors page's and a consumer's), so one row reads the same on every page.
+import type { ErrorGroup, ProjectEndpointStats } from "@sightline/contracts";
+import { Link } from "@tanstack/react-router";
+import styles from "../../components/data/Data.module.css";
+import type { Column } from "../../components/data/DataTable";
+import {
+  formatBytes,
+  formatCount,
+  formatMs,
+  formatRate,
+  MethodBadge,
+  StatusPill,
+} from "../../components/data/parts";
+import { Badge } from "../../components/ui/Feedback";
+import { sharedSearch, type TrafficSearch } from "../../lib/filters";
+import { formatDateTime } from "../../lib/format";
+
+/** The endpoint, linking to its page with the current range, app and environment. */
+function EndpointCell({ project, row }: { project: string; row: ProjectEndpointStats }) {
+  return (
+    <>
+      <MethodBadge method={row.method} />{" "}
+      {row.app_slug !== null ? (
+        <Link
+          className={[styles.rowLink, styles.mono].join(" ")}
+          to="/projects/$project/endpoints/detail"
+          params={{ project }}
+          search={(previous) => ({
+            ...sharedSearch(previous),
+            app: row.app_slug ?? undefined,
+            method: row.method,
+            path: row.path,
+          })}
+        >
+          {row.path}
+        </Link>
+      ) : (
+        <span className={styles.mono}>{row.path}</span>
+      )}
+    </>
+  );
+}
+
+export const endpointKey = (row: { app_id: string; method: string; path: string }) =>
+  `${row.app_id} ${row.method} ${row.path}`;
+
+/** The overview's full set (`full`), or the short one of a consumer's page. */
+export function endpointColumns(
+  project: string,
+  zone: string | undefined,
+  full: boolean,
+): Column<ProjectEndpointStats>[] {
+  const endpoint: Column<ProjectEndpointStats> = {
+    header: "Endpoint",
+    sortKey: "endpoint",
+    defaultDir: "asc",
+    cell: (row) => <EndpointCell project={project} row={row} />,
+  };
+  const requests: Column<ProjectEndpointStats> = {
+    header: "Requests",
+    sortKey: "total_requests",
+    numeric: true,
+    cell: (row) => formatCount(row.total_requests),
+  };
+  const p95: Column<ProjectEndpointStats> = {
+    header: "p95",
+    sortKey: "p95_response_time_ms",
+    numeric: true,
+    cell: (row) => formatMs(row.p95_response_time_ms),
+  };
+  if (!full) {
+    return [
+      endpoint,
+      requests,
+      { header: "Error rate", numeric: true, cell: (row) => formatRate(row.error_rate) },
+      p95,
+    ];
+  }
+  return [
+    endpoint,
+    { header: "App", cell: (row) => row.app_slug ?? "deleted app" },
+    requests,
+    {
+      header: "Error rate",
+      sortKey: "error_rate",
+      numeric: true,
+      cell: (row) => (
+        <>
+          {formatRate(row.error_rate)}
+          {row.server_errors > 0 ? (
+            <span className={styles.bad} title={`${row.server_errors} server errors`}>
+              {" "}
+              ▲ {row.server_errors} × 5xx
+            </span>
+          ) : null}
+        </>
+      ),
+    },
+    p95,
+    {
+      header: "Data",
+      sortKey: "data_transfer",
+      numeric: true,
+      cell: (row) => formatBytes(row.total_request_bytes + row.total_response_bytes),
+    },
+    {
+      header: "Last seen",
+      sortKey: "last_seen_at",
+      numeric: true,
+      cell: (row) => formatDateTime(row.last_seen_at, zone),
+    },
+  ];
+}
+
+export const errorKey = (row: ErrorGroup) => `${row.app_id} ${row.method} ${row.path} ${row.status_code}`;
+
+/** The endpoint of an error group, its app, and a "New" badge when first seen in the window. */
+function ErrorEndpoint({ row }: { row: ErrorGroup }) {
+  return (
+    <>
+      <MethodBadge method={row.method} /> <span className={styles.mono}>{row.path}</span>
+      {row.app_slug ? <span className={styles.updating}> · {row.app_slug}</span> : null}
+      {row.is_new ? (
+        <>
+          {" "}
+          <Badge tone="warning">New</Badge>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** The errors page's full set (with a link to the samples), or the short one of a consumer. */
+export function errorColumns(
+  project: string,
+  zone: string | undefined,
+  search: TrafficSearch | undefined,
+): Column<ErrorGroup>[] {
+  const endpoint: Column<ErrorGroup> = { header: "Endpoint", cell: (row) => <ErrorEndpoint row={row} /> };
+  const status: Column<ErrorGroup> = {
+    header: "Status",
+    cell: (row) => <StatusPill code={row.status_code} />,
+  };
+  const count: Column<ErrorGroup> = {
+    header: "Count",
+    sortKey: "count",
+    numeric: true,
+    cell: (row) => formatCount(row.count),
+  };
+  if (search === undefined) return [endpoint, status, count];
+  return [
+    endpoint,
+    status,
+    count,
+    {
+      header: "Consumers",
+      sortKey: "affected_consumers",
+      numeric: true,
+      cell: (row) => formatCount(row.affected_consumers),
+    },
+    {
+      header: "First seen",
+      sortKey: "first_seen_at",
+      numeric: true,
+      cell: (row) => formatDateTime(row.first_seen_at, zone),
+    },
+    {
+      header: "Last seen",
+      sortKey: "last_seen_at",
+      numeric: true,
+      cell: (row) => formatDateTime(row.last_seen_at, zone),
+    },
+    {
+      header: "Samples",
+      cell: (row) => (
+        <Link
+          className={styles.rowLink}
+          to="/projects/$project/requests"
+          params={{ project }}
+          search={{
+            ...sharedSearch(search),
+            app: row.app_slug ?? undefined,
+            method: row.method,
+            route: row.path,
+            codes: String(row.status_code),
+          }}
+          aria-label={`Requests of ${row.method} ${row.path} answered ${row.status_code}`}
+        >
+          Requests
+        </Link>
+      ),
+    },
+  ];
+}

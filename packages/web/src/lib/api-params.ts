@@ -1,0 +1,133 @@
+// The one mapping from a page's URL state (`filters.ts`, validated by the router) to the API's
+// query parameters, typed by the contracts: a renamed or retyped API parameter fails the build
+// here, not on a page. Sort keys are checked against the contracts' own word lists.
+import type {
+  EndpointQuery,
+  LogsQuery,
+  ProjectAnalyticsQuery,
+  ProjectConsumersQuery,
+  ProjectEndpointsQuery,
+  ProjectErrorsQuery,
+  RequestsQuery,
+  TracesQuery,
+} from "@sightline/contracts";
+import { CONSUMER_SORT_KEYS, ENDPOINT_SORT_KEYS, ERROR_SORT_KEYS } from "@sightline/contracts/vocabulary";
+import { oneOf, type TimeWindow, type TrafficSearch } from "./filters";
+
+type Window = Pick<TimeWindow, "since" | "until">;
+
+/** A sorted, paged table's order: the URL's if the API knows the key, else the page's default. */
+export interface TableOrder<K extends string> {
+  readonly sort: K;
+  readonly dir: "asc" | "desc";
+  readonly page: number;
+}
+
+/**
+ * The order of a table sorted on the server: `fallback` descending unless the URL says otherwise,
+ * except the text column `ascendingKey`, which reads best A to Z.
+ */
+export function tableOrder<K extends string>(
+  search: TrafficSearch,
+  keys: readonly K[],
+  fallback: K,
+  ascendingKey?: K,
+): TableOrder<K> {
+  const sort = oneOf(keys, search.sort) ?? fallback;
+  const dir = search.dir ?? (sort === ascendingKey ? "asc" : "desc");
+  return { sort, dir, page: search.page ?? 1 };
+}
+
+/** The filters every analytics read of a page takes (a consumer's page adds its id). */
+export function windowQuery(search: TrafficSearch, window: Window): ProjectAnalyticsQuery {
+  return { since: window.since, until: window.until, app_slugs: search.app, environment: search.env };
+}
+
+/** The request search (the list, its export, and the short lists of other pages). */
+export function requestsQuery(search: TrafficSearch, window: Window, live = false): RequestsQuery {
+  return {
+    app_slugs: search.app,
+    environment: search.env,
+    since: window.since,
+    // Live mode leaves the window open at the end so new records arrive.
+    until: live ? undefined : window.until,
+    methods: search.method,
+    status_classes: search.status,
+    status_codes: search.codes,
+    route: search.route,
+    path_filter: search.path,
+    consumer: search.consumer,
+    trace_id: search.trace,
+    min_response_time: search.min_ms,
+    max_response_time: search.max_ms,
+  };
+}
+
+/** The log search (the list and its export). */
+export function logsQuery(search: TrafficSearch, window: Window): LogsQuery {
+  return {
+    app_slugs: search.app,
+    environment: search.env,
+    since: window.since,
+    until: window.until,
+    levels: search.levels,
+    search: search.q,
+    loggers: search.logger,
+    trace_id: search.trace,
+  };
+}
+
+export function tracesQuery(search: TrafficSearch, window: Window): TracesQuery {
+  return {
+    app_slugs: search.app,
+    environment: search.env,
+    since: window.since,
+    until: window.until,
+    min_duration: search.min_ms,
+  };
+}
+
+export const consumersOrder = (search: TrafficSearch) =>
+  tableOrder(search, CONSUMER_SORT_KEYS, "total_requests", "consumer");
+
+export function consumersQuery(search: TrafficSearch, window: Window): ProjectConsumersQuery {
+  const { sort, dir } = consumersOrder(search);
+  return { ...windowQuery(search, window), q: search.q, sort_by: sort, sort_dir: dir };
+}
+
+export const endpointsOrder = (search: TrafficSearch) =>
+  tableOrder(search, ENDPOINT_SORT_KEYS, "total_requests", "endpoint");
+
+export function endpointsQuery(search: TrafficSearch, window: Window): ProjectEndpointsQuery {
+  const { sort, dir } = endpointsOrder(search);
+  return { ...windowQuery(search, window), q: search.q, sort_by: sort, sort_dir: dir };
+}
+
+export const errorsOrder = (search: TrafficSearch) => tableOrder(search, ERROR_SORT_KEYS, "count");
+
+/** The errors breakdown: the URL's class when it is one the breakdown takes (4xx or 5xx). */
+export function errorsQuery(search: TrafficSearch, window: Window): ProjectErrorsQuery {
+  const { sort, dir } = errorsOrder(search);
+  return {
+    ...windowQuery(search, window),
+    status_classes: errorClass(search),
+    sort_by: sort,
+    sort_dir: dir,
+  };
+}
+
+export function errorClass(search: TrafficSearch): "4xx" | "5xx" | undefined {
+  return search.status === "4xx" || search.status === "5xx" ? search.status : undefined;
+}
+
+/** An endpoint's reads (`method` and `path`, its route template, in the URL), or none. */
+export function endpointQuery(search: TrafficSearch, window: Window): EndpointQuery | undefined {
+  if (search.app === undefined || search.method === undefined || search.path === undefined) return undefined;
+  return {
+    method: search.method,
+    path: search.path,
+    since: window.since,
+    until: window.until,
+    environment: search.env,
+  };
+}
