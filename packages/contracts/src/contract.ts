@@ -77,7 +77,12 @@ export const ContractDocumentQuerySchema = Type.Object(
       }),
     ),
     version: Type.Optional(
-      Type.Integer({ minimum: 1, description: "A stored version; the latest by default.", examples: [3] }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description: "A stored version; the latest by default.",
+        examples: [3],
+      }),
     ),
   },
   { additionalProperties: false },
@@ -154,7 +159,7 @@ export const ContractChangesQuerySchema = Type.Object(
       Type.Boolean({ description: "Only breaking (true) or non-breaking (false).", examples: [true] }),
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: CONTRACT_LIMITS.pageSize, examples: [50] })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, examples: [0] })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, examples: [0] })),
   },
   { additionalProperties: false },
 );
@@ -171,9 +176,19 @@ export const ContractChangesPageSchema = Type.Object(
 export const ContractDiffQuerySchema = Type.Object(
   {
     ...ContractScopeQuerySchema.properties,
-    from: Type.Integer({ minimum: 1, description: "The earlier version.", examples: [2] }),
+    from: Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      description: "The earlier version.",
+      examples: [2],
+    }),
     to: Type.Optional(
-      Type.Integer({ minimum: 1, description: "The later version; the latest by default.", examples: [3] }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description: "The later version; the latest by default.",
+        examples: [3],
+      }),
     ),
   },
   { additionalProperties: false },

@@ -173,8 +173,8 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The fingerprint of a document's contract: its shape without examples. */
-export function contractFingerprint(operations: readonly OperationStats[], title: DocumentTitle): string {
-  const shape = buildDocument(operations, title, { examples: false });
+/** The fingerprint of a document's contract: its shape without examples or title. */
+export function contractFingerprint(operations: readonly OperationStats[]): string {
+  const shape = buildDocument(operations, { app: "", environment: "" }, { examples: false });
   return createHash("sha256").update(canonicalJson(shape)).digest("hex");
 }
