@@ -212,7 +212,7 @@ describe.each(metadataBackends())("the API contract on $name", (backend: Metadat
       "      properties: { id: { type: integer }, placed_on: { type: string, format: date } }",
     ].join("\n");
     const put = await fx.ctx.app.inject({
-      method: "PUT",
+      method: "POST",
       url: `${base}/declared?app=checkout`,
       headers: { ...fx.headers, "content-type": "application/yaml" },
       payload: declared,
@@ -243,7 +243,7 @@ describe.each(metadataBackends())("the API contract on $name", (backend: Metadat
   it("refuses a document that is not OpenAPI, naming its first problem", async () => {
     const headers = { ...fx.headers, "content-type": "application/json" };
     const bad = await fx.ctx.app.inject({
-      method: "PUT",
+      method: "POST",
       url: `${base}/declared?app=checkout`,
       headers,
       payload: JSON.stringify({ openapi: "3.1.0", info: { title: "x" }, paths: {} }),
@@ -252,14 +252,14 @@ describe.each(metadataBackends())("the API contract on $name", (backend: Metadat
     expect(bad.headers["content-type"]).toMatch(/problem\+json/);
     expect(bad.json<{ errors: Array<{ pointer: string }> }>().errors[0]?.pointer).toBe("/info");
     const notYaml = await fx.ctx.app.inject({
-      method: "PUT",
+      method: "POST",
       url: `${base}/declared?app=checkout`,
       headers: { ...headers, "content-type": "application/yaml" },
       payload: "openapi: [unclosed",
     });
     expect(notYaml.statusCode).toBe(422);
     const huge = await fx.ctx.app.inject({
-      method: "PUT",
+      method: "POST",
       url: `${base}/declared?app=checkout`,
       headers,
       payload: `{"openapi":"3.1.0","x":"${"a".repeat(1_100_000)}"}`,

@@ -143,13 +143,13 @@ export async function contractRoutes(app: App, { contract }: { contract: Contrac
       { parseAs: "string", bodyLimit: CONTRACT_LIMITS.declaredDocumentBytes },
       (_request, body, done) => done(null, body),
     );
-    declared.put(
+    declared.post(
       "/projects/:project_slug/api/declared",
       {
         config: { access: access.project("contract:write") },
         bodyLimit: CONTRACT_LIMITS.declaredDocumentBytes,
         schema: {
-          operationId: "putDeclaredApiDocument",
+          operationId: "uploadDeclaredApiDocument",
           tags: [TAG],
           summary: "Upload the declared OpenAPI document of an app",
           description:
