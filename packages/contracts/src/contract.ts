@@ -282,3 +282,44 @@ export const ContractReportSchema = Type.Object(
   { additionalProperties: false },
 );
 export type ContractReport = Static<typeof ContractReportSchema>;
+
+export const CONTRACT_ALERT_SEVERITIES = ["breaking", "all"] as const;
+export type ContractAlertSeverity = (typeof CONTRACT_ALERT_SEVERITIES)[number];
+
+export const CONTRACT_ALERT_LIMITS = { rulesPerProject: 50, channelsPerRule: 20 } as const;
+
+export const ContractAlertRuleSchema = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String({ examples: ["Breaking API changes"] }),
+    app: Type.Union([Type.String(), Type.Null()], {
+      description: "Null: every app.",
+      examples: ["checkout"],
+    }),
+    environment: Type.Union([Type.String(), Type.Null()], {
+      description: "Null: every environment.",
+      examples: ["production"],
+    }),
+    severity: Type.Enum(CONTRACT_ALERT_SEVERITIES, {
+      description:
+        "`breaking`: only versions with a breaking change notify; `all`: every new version with changes.",
+      examples: ["breaking"],
+    }),
+    channel_ids: Type.Array(Uuid),
+    created_at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type ContractAlertRule = Static<typeof ContractAlertRuleSchema>;
+
+export const CreateContractAlertRuleBodySchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, examples: ["Breaking API changes"] }),
+    app: Type.Optional(Type.String({ minLength: 1, maxLength: 100, examples: ["checkout"] })),
+    environment: Type.Optional(Type.String({ minLength: 1, maxLength: 100, examples: ["production"] })),
+    severity: Type.Optional(Type.Enum(CONTRACT_ALERT_SEVERITIES, { examples: ["breaking"] })),
+    channel_ids: Type.Array(Uuid, { minItems: 1, maxItems: CONTRACT_ALERT_LIMITS.channelsPerRule }),
+  },
+  { additionalProperties: false },
+);
+export type CreateContractAlertRuleBody = Static<typeof CreateContractAlertRuleBodySchema>;

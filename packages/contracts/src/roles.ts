@@ -48,7 +48,11 @@ export const PERMISSIONS = {
     roles: EVERYONE,
     description: "See the inferred API contract, its versions and changes, and the declared document.",
   },
-  "contract:write": { roles: ADMINS_UP, description: "Upload and delete the declared API document." },
+  "contract:write": {
+    roles: ADMINS_UP,
+    description:
+      "Upload and delete the declared API document; create and delete contract-change alert rules.",
+  },
 } as const satisfies Record<string, { roles: readonly Role[]; description: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;

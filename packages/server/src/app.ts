@@ -128,7 +128,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       await api.register(analyticsRoutes, { analytics: deps.analytics });
       await api.register(alertsRoutes, { rules: deps.alerts.rules });
       await api.register(channelsRoutes, { channels: deps.alerts.channels });
-      await api.register(contractRoutes, { contract: deps.contract.service });
+      await api.register(contractRoutes, { contract: deps.contract.service, alerts: deps.contract.alerts });
       await api.register(ingestRoutes, {
         ingest: deps.ingest,
         maxBodyBytes: deps.config.ingest.maxBodyBytes,

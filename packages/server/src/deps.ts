@@ -283,6 +283,11 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       samplePerOperation: config.contract.samplePerOperation,
       unusedDays: config.contract.unusedDays,
       ingestFlushIntervalMs: config.ingest.flushIntervalMs,
+      mail: mailTransport,
+      publicUrl: config.publicUrl,
+      allowPrivateTargets: config.alerts.allowPrivateTargets,
+      sendTimeoutMs: config.alerts.sendTimeoutSeconds * 1000,
+      ...(options.alertRetryDelaysMs === undefined ? {} : { retryDelaysMs: options.alertRetryDelaysMs }),
     });
     // Like the evaluator: a pass under way finishes and the lease is released before the stores close.
     closers.push(() => contract.close());

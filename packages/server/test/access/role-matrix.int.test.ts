@@ -42,6 +42,7 @@ interface Fixture {
   readonly team: Team;
   readonly alertId: string;
   readonly channelId: string;
+  readonly contractRuleId: string;
   readonly keyId: string;
   readonly appKeyId: string;
   readonly endpointId: string;
@@ -96,6 +97,7 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
     created(fx, "/api/v1/projects/team/invitations", { email: `temp${next()}@guests.test`, role: "viewer" });
   const alert = () => created(fx, "/api/v1/projects/team/alerts", alertBody());
   const channel = () => created(fx, "/api/v1/projects/team/notification-channels", channelBody());
+  const contractRuleBody = () => ({ name: `Contract ${next()}`, channel_ids: [fx.channelId] });
   const declare = () => created(fx, "/api/v1/projects/team/api/declared?app=web", DECLARED, "app", 200);
   return {
     // ---- projects ----
@@ -251,6 +253,16 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
       allowedCall: async () => ({ url: `/api/v1/projects/team/notification-channels/${await channel()}` }),
     },
     // ---- API contract (web/production was inferred from the fixture's request) ----
+    [`POST ${P}/api/alert-rules`]: {
+      call: () => ({ url: "/api/v1/projects/team/api/alert-rules", body: contractRuleBody() }),
+    },
+    [`GET ${P}/api/alert-rules`]: { call: fixed("/api/v1/projects/team/api/alert-rules") },
+    [`DELETE ${P}/api/alert-rules/:rule_id`]: {
+      call: fixed(`/api/v1/projects/team/api/alert-rules/${fx.contractRuleId}`),
+      allowedCall: async () => ({
+        url: `/api/v1/projects/team/api/alert-rules/${await created(fx, "/api/v1/projects/team/api/alert-rules", contractRuleBody())}`,
+      }),
+    },
     [`GET ${P}/api/contract`]: { call: fixed(`/api/v1/projects/team/api/contract?${CONTRACT}`) },
     [`GET ${P}/api/contract/versions`]: {
       call: fixed(`/api/v1/projects/team/api/contract/versions?${CONTRACT}`),
@@ -363,10 +375,15 @@ describe.each(metadataBackends())("role x route on $name", (backend: MetadataBac
     await ctx.deps.contract.job.run(new Date(Date.now() + 60_000));
     const alertRule = await id("/api/v1/projects/team/alerts", alertBody());
     const channel = await id("/api/v1/projects/team/notification-channels", channelBody());
+    const contractRule = await id("/api/v1/projects/team/api/alert-rules", {
+      name: "Contract",
+      channel_ids: [channel.id],
+    });
     fx = {
       team,
       alertId: alertRule.id,
       channelId: channel.id,
+      contractRuleId: contractRule.id,
       keyId: projectKey.id,
       appKeyId: appKey.id,
       endpointId: endpoint.id,

@@ -6,7 +6,10 @@
 import type { ContractChange, ContractReport, ContractVersion, DeclaredDocument } from "@sightline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { signWebhook } from "../../src/modules/alerts/index.js";
 import { createTestContext, type TestContext } from "../support/app.js";
+import { type HttpReceiver, startHttpReceiver } from "../support/http-receiver.js";
+import { outboxMessagesFor } from "../support/mail.js";
 import { signIn } from "../support/auth.js";
 import { type Client, clientFor } from "../support/client.js";
 import { type ManualClock, manualClock } from "../support/clock.js";
@@ -24,7 +27,15 @@ interface Fixture {
 
 async function createFixture(backend: MetadataBackend): Promise<Fixture> {
   const clock = manualClock(new Date("2026-03-30T12:00:00.000Z"));
-  const ctx = await createTestContext({ metadata: backend, clock, env: { REQUESTS_RETENTION_DAYS: "3650" } });
+  const ctx = await createTestContext({
+    metadata: backend,
+    clock,
+    env: {
+      REQUESTS_RETENTION_DAYS: "3650",
+      PUBLIC_URL: "https://sightline.example.com",
+      ALERTS_ALLOW_PRIVATE_TARGETS: "true",
+    },
+  });
   const user = await signIn(ctx, "owner@shop.test");
   const owner = clientFor(ctx.app, user.headers);
   const made = async (url: string, body: unknown) => {
@@ -97,13 +108,34 @@ describe.each(metadataBackends())("the API contract on $name", (backend: Metadat
     expect(summary).toBeDefined();
   }
 
+  let receiver: HttpReceiver;
+  let hookSecret: string;
+
   beforeAll(async () => {
     fx = await createFixture(backend);
+    receiver = await startHttpReceiver();
+    const channel = async (body: Record<string, unknown>) => {
+      const response = await fx.owner.post("/api/v1/projects/shop/notification-channels", body);
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json<{ id: string; secret?: string }>();
+    };
+    const hook = await channel({ name: "hook", type: "webhook", url: `${receiver.url}/hook` });
+    hookSecret = String(hook.secret);
+    const slack = await channel({ name: "slack", type: "slack", url: `${receiver.url}/slack` });
+    const mail = await channel({ name: "mail", type: "email", addresses: ["ops@shop.test"] });
+    const rule = async (body: Record<string, unknown>) => {
+      const response = await fx.owner.post(`${base}/alert-rules`, body);
+      expect(response.statusCode, response.body).toBe(201);
+    };
+    await rule({ name: "Breaking in checkout", app: "checkout", channel_ids: [hook.id, slack.id, mail.id] });
+    // Never matches: another environment.
+    await rule({ name: "Staging", environment: "staging", severity: "all", channel_ids: [hook.id] });
     for (const consumer of CONSUMERS) await calls(consumer, consumer.calls, true, 60);
     await pass();
   });
   afterAll(async () => {
     await fx?.close();
+    await receiver?.close();
   });
 
   it("serves the inferred document as JSON and YAML", async () => {
@@ -179,12 +211,33 @@ describe.each(metadataBackends())("the API contract on $name", (backend: Metadat
     ]);
   });
 
+  it("notified the breaking change through the webhook (signed), Slack and e-mail, with its link", async () => {
+    const [change] = (await fx.owner.get(`${base}/changes?breaking=true`)).json<{ data: ContractChange[] }>()
+      .data;
+    const link = `https://sightline.example.com/projects/shop/api/changes/${change?.id}`;
+    const [hook, ...more] = receiver.on("/hook");
+    expect(more).toEqual([]);
+    expect(hook?.headers["x-sightline-event"]).toBe("contract.change");
+    const timestamp = Number(hook?.headers["x-sightline-timestamp"]);
+    expect(hook?.headers["x-sightline-signature"]).toBe(signWebhook(hookSecret, timestamp, hook?.body ?? ""));
+    const body = JSON.parse(hook?.body ?? "{}") as Record<string, unknown>;
+    expect(body).toMatchObject({ type: "contract.change", app: "checkout", version: 2, breaking_changes: 1 });
+    expect(at(body, "links", "change")).toBe(link);
+    expect(at(body, "changes", "0", "consumers_total")).toBe(3);
+    expect(receiver.on("/slack")[0]?.body).toContain(link);
+    await fx.ctx.deps.mail.flush();
+    const mails = await outboxMessagesFor(fx.ctx.config.paths.outbox, "ops@shop.test");
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain("1 breaking API change in checkout (production)");
+  });
+
   it("makes no version when a pass sees the same contract", async () => {
     fx.clock.advance(120_000);
     await calls(CONSUMERS[2] as (typeof CONSUMERS)[number], 25, false, 30);
     await pass();
     const versions = (await fx.owner.get(`${base}/contract/versions?${SCOPE}`)).json<ContractVersion[]>();
     expect(versions).toHaveLength(2);
+    expect(receiver.on("/hook")).toHaveLength(1);
   });
 
   it("takes a declared document and reports undocumented, unused and non-conforming operations", async () => {

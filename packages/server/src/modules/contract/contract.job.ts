@@ -48,6 +48,7 @@ export interface NewVersion {
 export interface StoredChange extends ContractChange {
   readonly id: string;
   readonly consumersTotal: number;
+  readonly consumers: ReadonlyArray<{ consumer_id: string; consumer_name: string; requests: number }>;
 }
 
 export interface ContractPassSummary {
@@ -215,13 +216,14 @@ export function createContractJob(deps: {
         consumerScopeOf(app, environment, change, untilMs - options.unusedDays * DAY_MS, untilMs),
         CONTRACT_LIMITS.consumersPerChange,
       );
+      const listed = consumers.map((consumer) => ({
+        consumer_id: consumer.consumerId,
+        consumer_name: consumer.consumerName,
+        requests: consumer.requests,
+      }));
       stored.push({
-        change: { ...change, id: newId(), consumersTotal: total },
-        consumers: consumers.map((consumer) => ({
-          consumer_id: consumer.consumerId,
-          consumer_name: consumer.consumerName,
-          requests: consumer.requests,
-        })),
+        change: { ...change, id: newId(), consumersTotal: total, consumers: listed },
+        consumers: listed,
       });
     }
     return stored;

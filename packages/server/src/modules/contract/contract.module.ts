@@ -1,5 +1,5 @@
 // Assembles the live API contract over the stores: the inference job with its lease-holding
-// scheduler, and the service the routes call. One close().
+// scheduler, the service the routes call, and contract-change alerting. One close().
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Clock } from "../../clock.js";
@@ -8,6 +8,8 @@ import { createApiContractsRepo } from "../../stores/metadata/repos/api-contract
 import { createLeasesRepo } from "../../stores/metadata/repos/leases.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
 import type { AppsService } from "../apps/index.js";
+import type { MailTransport } from "../auth/index.js";
+import { type ContractAlerts, createContractAlerts } from "./contract-alerts.service.js";
 import { type ContractJob, type ContractPassSummary, createContractJob } from "./contract.job.js";
 import { type ContractScheduler, createContractScheduler } from "./contract.scheduler.js";
 import { type ContractService, createContractService } from "./contract.service.js";
@@ -27,12 +29,18 @@ export interface ContractModuleDeps {
   readonly samplePerOperation: number;
   readonly unusedDays: number;
   readonly ingestFlushIntervalMs: number;
-  /** Told of each pass (contract-change alerting). */
-  readonly onPass?: (summary: ContractPassSummary) => Promise<void>;
+  /** Notification delivery, as the alerts' (same channels, same target rules and deadline). */
+  readonly mail: MailTransport;
+  readonly publicUrl: string;
+  readonly allowPrivateTargets: boolean;
+  readonly sendTimeoutMs: number;
+  /** Pauses between notification attempts (tests shorten them). */
+  readonly retryDelaysMs?: readonly number[];
 }
 
 export interface ContractModule {
   readonly service: ContractService;
+  readonly alerts: ContractAlerts;
   readonly job: ContractJob;
   readonly scheduler: ContractScheduler;
   start(): void;
@@ -52,13 +60,28 @@ export function createContractModule(deps: ContractModuleDeps): ContractModule {
       initialLookbackMs: INITIAL_LOOKBACK_MS,
     },
   });
+  const alerts = createContractAlerts({
+    db: deps.db,
+    apps: deps.apps,
+    clock: deps.clock,
+    logger: deps.logger,
+    mail: deps.mail,
+    publicUrl: deps.publicUrl,
+    allowPrivateTargets: deps.allowPrivateTargets,
+    sendTimeoutMs: deps.sendTimeoutMs,
+    ...(deps.retryDelaysMs === undefined ? {} : { retryDelaysMs: deps.retryDelaysMs }),
+  });
   const scheduler = createContractScheduler({
     leases: createLeasesRepo(deps.db),
     job,
     clock: deps.clock,
     logger: deps.logger,
     intervalMs: deps.intervalSeconds * 1000,
-    onPass: deps.onPass ?? (async () => undefined),
+    // New versions are notified right after the pass that made them; earlier failures retried.
+    onPass: async (summary: ContractPassSummary) => {
+      await alerts.notifyPass(summary);
+      await alerts.deliverDue();
+    },
   });
   return {
     service: createContractService({
@@ -68,6 +91,7 @@ export function createContractModule(deps: ContractModuleDeps): ContractModule {
       clock: deps.clock,
       unusedDays: deps.unusedDays,
     }),
+    alerts,
     job,
     scheduler,
     start: () => scheduler.start(),

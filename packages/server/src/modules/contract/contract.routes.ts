@@ -3,7 +3,9 @@
 // the declared document (upload, read, delete) and the declared-vs-observed report. Thin.
 import {
   CONTRACT_LIMITS,
+  ContractAlertRuleSchema,
   ContractChangeSchema,
+  CreateContractAlertRuleBodySchema,
   ContractChangesPageSchema,
   ContractChangesQuerySchema,
   ContractDiffQuerySchema,
@@ -22,9 +24,13 @@ import { Type } from "typebox";
 import { problemResponses } from "../../http/schemas.js";
 import type { App } from "../../http/types.js";
 import { access, ProjectParams, projectScopeOf, withParams } from "../access/index.js";
+import type { ContractAlerts } from "./contract-alerts.service.js";
 import type { ContractService } from "./contract.service.js";
 
 const TAG = "api-contract";
+const RuleParams = withParams(ProjectParams, {
+  rule_id: Type.String({ format: "uuid", examples: ["0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21"] }),
+});
 const ChangeParams = withParams(ProjectParams, {
   change_id: Type.String({ format: "uuid", examples: ["0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21"] }),
 });
@@ -37,7 +43,64 @@ const DOCUMENT_TYPES = [
   "text/plain",
 ];
 
-export async function contractRoutes(app: App, { contract }: { contract: ContractService }): Promise<void> {
+export async function contractRoutes(
+  app: App,
+  { contract, alerts }: { contract: ContractService; alerts: ContractAlerts },
+): Promise<void> {
+  app.post(
+    "/projects/:project_slug/api/alert-rules",
+    {
+      config: { access: access.project("contract:write") },
+      schema: {
+        operationId: "createApiContractAlertRule",
+        tags: [TAG],
+        summary: "Create a contract-change alert rule",
+        description:
+          "When inference stores a new version of an app's contract whose changes match the rule (the " +
+          "project, one app, one environment; `breaking` versions only or `all`), each channel is " +
+          "notified (e-mail, signed webhook with event `contract.change`, Slack) with a link to the change.",
+        params: ProjectParams,
+        body: CreateContractAlertRuleBodySchema,
+        response: { 201: ContractAlertRuleSchema, ...problemResponses(422, 429) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await alerts.createRule(projectScopeOf(request), request.body)),
+  );
+
+  app.get(
+    "/projects/:project_slug/api/alert-rules",
+    {
+      config: { access: access.project("contract:read") },
+      schema: {
+        operationId: "listApiContractAlertRules",
+        tags: [TAG],
+        summary: "List contract-change alert rules",
+        params: ProjectParams,
+        response: { 200: Type.Array(ContractAlertRuleSchema) },
+      },
+    },
+    async (request) => alerts.listRules(projectScopeOf(request)),
+  );
+
+  app.delete(
+    "/projects/:project_slug/api/alert-rules/:rule_id",
+    {
+      config: { access: access.project("contract:write") },
+      schema: {
+        operationId: "deleteApiContractAlertRule",
+        tags: [TAG],
+        summary: "Delete a contract-change alert rule",
+        params: RuleParams,
+        response: { 200: MessageSchema, ...problemResponses(404, 422) },
+      },
+    },
+    async (request) => {
+      await alerts.deleteRule(projectScopeOf(request), request.params.rule_id);
+      return { message: "Contract alert rule deleted" };
+    },
+  );
+
   app.get(
     "/projects/:project_slug/api/contract",
     {

@@ -352,6 +352,34 @@ export interface ApiContractCursorTable {
   read_until: string;
 }
 
+export interface ApiContractAlertRulesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  app_id: string | null;
+  environment: string | null;
+  /** breaking | all */
+  severity: string;
+  /** JSON array of notification channel ids. */
+  channel_ids: string;
+  created_at: string;
+}
+
+export interface ApiContractNotificationsTable {
+  id: string;
+  project_id: string;
+  rule_id: string;
+  version_id: string;
+  channel_id: string | null;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
 export interface MetadataTables {
   rate_limit_counters: RateLimitCountersTable;
   users: UsersTable;
@@ -379,4 +407,6 @@ export interface MetadataTables {
   api_contract_changes: ApiContractChangesTable;
   api_declared_documents: ApiDeclaredDocumentsTable;
   api_contract_cursor: ApiContractCursorTable;
+  api_contract_alert_rules: ApiContractAlertRulesTable;
+  api_contract_notifications: ApiContractNotificationsTable;
 }

@@ -106,4 +106,55 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("name", "text", (col) => col.primaryKey())
     .addColumn("read_until", "text", (col) => col.notNull())
     .execute();
+
+  // Contract-change alert rules: which changes (scope, severity) notify which of the project's
+  // notification channels. Kept apart from metric alert rules, whose columns they do not share.
+  await db.schema
+    .createTable("api_contract_alert_rules")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("project_id", "text", (col) => col.notNull().references("projects.id").onDelete("cascade"))
+    .addColumn("name", "text", (col) => col.notNull())
+    // Null for every app; apps are soft-deleted, so the reference stays valid.
+    .addColumn("app_id", "text", (col) => col.references("apps.id").onDelete("cascade"))
+    .addColumn("environment", "text")
+    // breaking | all
+    .addColumn("severity", "text", (col) => col.notNull())
+    // JSON array of notification channel ids (channels deleted later are skipped when sending).
+    .addColumn("channel_ids", "text", (col) => col.notNull())
+    .addColumn("created_at", "text", (col) => col.notNull())
+    .execute();
+  await db.schema
+    .createIndex("api_contract_alert_rules_project")
+    .on("api_contract_alert_rules")
+    .columns(["project_id", "created_at"])
+    .execute();
+
+  // The outbox of contract-change notifications: written with nothing else pending on it, sent by
+  // the instance running inference; attempts, errors and the outcome stay on the row.
+  await db.schema
+    .createTable("api_contract_notifications")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("project_id", "text", (col) => col.notNull().references("projects.id").onDelete("cascade"))
+    .addColumn("rule_id", "text", (col) =>
+      col.notNull().references("api_contract_alert_rules.id").onDelete("cascade"),
+    )
+    .addColumn("version_id", "text", (col) =>
+      col.notNull().references("api_contract_versions.id").onDelete("cascade"),
+    )
+    .addColumn("channel_id", "text", (col) => col.references("notification_channels.id").onDelete("set null"))
+    // JSON of the notification; channel targets and secrets are read at send time.
+    .addColumn("payload", "text", (col) => col.notNull())
+    // pending | delivered | failed | cancelled
+    .addColumn("status", "text", (col) => col.notNull())
+    .addColumn("attempts", "integer", (col) => col.notNull())
+    .addColumn("next_attempt_at", "text", (col) => col.notNull())
+    .addColumn("last_error", "text")
+    .addColumn("delivered_at", "text")
+    .addColumn("created_at", "text", (col) => col.notNull())
+    .execute();
+  await db.schema
+    .createIndex("api_contract_notifications_due")
+    .on("api_contract_notifications")
+    .columns(["status", "next_attempt_at"])
+    .execute();
 }
