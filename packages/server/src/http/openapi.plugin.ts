@@ -30,6 +30,12 @@ export const API_TAGS = [
   { name: "audit", description: "Who did what in a project, and when." },
   { name: "alerts", description: "Alert rules on error rate, latency and traffic, their state and history." },
   { name: "notification-channels", description: "Where alerts are sent: e-mail, signed webhooks, Slack." },
+  {
+    name: "api-contract",
+    description:
+      "The OpenAPI document inferred from an app's traffic, its versions and classified changes with the " +
+      "consumers they affect, the declared document, and contract-change alerts.",
+  },
 ] as const;
 
 const DOCS_CSP = [

@@ -13,6 +13,7 @@ import { outboxMessagesFor } from "../support/mail.js";
 import { signIn } from "../support/auth.js";
 import { type Client, clientFor } from "../support/client.js";
 import { type ManualClock, manualClock } from "../support/clock.js";
+import { type EventsBackend, eventsBackends } from "../support/events.js";
 import { type MetadataBackend, metadataBackends } from "../support/metadata.js";
 import { ingest, request } from "../support/query-fixture.js";
 
@@ -25,7 +26,20 @@ interface Fixture {
   close(): Promise<void>;
 }
 
-async function createFixture(backend: MetadataBackend): Promise<Fixture> {
+/** Each metadata backend on chDB, and SQLite on the suite's ClickHouse server when there is one. */
+function backends(): Array<{ name: string; metadata: MetadataBackend; events: EventsBackend }> {
+  const [chdb, ...servers] = eventsBackends() as [EventsBackend, ...EventsBackend[]];
+  return [
+    ...metadataBackends().map((metadata) => ({ name: `${metadata.name} + chdb`, metadata, events: chdb })),
+    ...servers.map((events) => ({
+      name: `sqlite + ${events.name}`,
+      metadata: { name: "sqlite" } as MetadataBackend,
+      events,
+    })),
+  ];
+}
+
+async function createFixture(backend: MetadataBackend, events: EventsBackend): Promise<Fixture> {
   const clock = manualClock(new Date("2026-03-30T12:00:00.000Z"));
   const ctx = await createTestContext({
     metadata: backend,
@@ -66,7 +80,7 @@ function order(id: number, withDate: boolean): Record<string, unknown> {
   };
 }
 
-describe.each(metadataBackends())("the API contract on $name", (backend: MetadataBackend) => {
+describe.each(backends())("the API contract on $name", ({ metadata, events }) => {
   let fx: Fixture;
   const base = "/api/v1/projects/shop/api";
 
@@ -112,7 +126,7 @@ describe.each(metadataBackends())("the API contract on $name", (backend: Metadat
   let hookSecret: string;
 
   beforeAll(async () => {
-    fx = await createFixture(backend);
+    fx = await createFixture(metadata, events);
     receiver = await startHttpReceiver();
     const channel = async (body: Record<string, unknown>) => {
       const response = await fx.owner.post("/api/v1/projects/shop/notification-channels", body);
