@@ -48,6 +48,7 @@ async function createFixture(backend: MetadataBackend, events: EventsBackend): P
       REQUESTS_RETENTION_DAYS: "3650",
       PUBLIC_URL: "https://sightline.example.com",
       ALERTS_ALLOW_PRIVATE_TARGETS: "true",
+      ...(events.options.clickhouseUrl === undefined ? {} : { CLICKHOUSE_URL: events.options.clickhouseUrl }),
     },
   });
   const user = await signIn(ctx, "owner@shop.test");
