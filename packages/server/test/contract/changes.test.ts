@@ -199,4 +199,17 @@ describe("contract change detection", () => {
       { kind: "operation_removed", breaking: true, op: "GET /v1/webhooks/{id}", status: null, field: null },
     ]);
   });
+
+  it("reports nothing as breaking while an operation is still being learnt", () => {
+    const training: TrainingOptions = { passMs: 60_000, samplePerOperation: 200, unusedAfterMs: 7 * DAY };
+    const ops = testOperations();
+    const state = emptyState();
+    // Two calls: every field they carried looks required, and only their statuses are known.
+    trainState(state, generateTraffic(ops, 2 * ops.length, 1, START, 30_000), training);
+    const before = buildDocument(operationsOf(state), TITLE);
+    trainState(state, generateTraffic(ops, 20_000, 2, START + 60_000), training);
+    const changes = diffDocuments(before, buildDocument(operationsOf(state), TITLE));
+    expect(changes.some((change) => change.kind === "response_field_optional")).toBe(true);
+    expect(changes.filter((change) => change.breaking)).toEqual([]);
+  });
 });

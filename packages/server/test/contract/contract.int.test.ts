@@ -65,9 +65,9 @@ async function createFixture(backend: MetadataBackend, events: EventsBackend): P
 }
 
 const CONSUMERS = [
-  { id: "acme", name: "Acme", calls: 13 },
-  { id: "globex", name: "Globex", calls: 9 },
-  { id: "initech", name: "Initech", calls: 5 },
+  { id: "acme", name: "Acme", calls: 60 },
+  { id: "globex", name: "Globex", calls: 30 },
+  { id: "initech", name: "Initech", calls: 15 },
 ];
 const SCOPE = "app=checkout&environment=production";
 

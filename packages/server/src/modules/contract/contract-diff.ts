@@ -2,7 +2,12 @@
 // the rule table (README "API contract", docs/adr/0021). Works on any two OpenAPI documents whose
 // $refs are resolved: inferred versions, or an inferred version against the declared document.
 import type { ContractChangeKind } from "@sightline/contracts";
-import { HTTP_METHODS, type OpenApiDocument, type OpenApiOperation } from "./contract-document.js";
+import {
+  HTTP_METHODS,
+  LEARNING_EXTENSION,
+  type OpenApiDocument,
+  type OpenApiOperation,
+} from "./contract-document.js";
 import type { JsonSchema } from "./schema-stats.js";
 
 export type ChangeLocation = "operation" | "path" | "query" | "request" | "response";
@@ -65,6 +70,8 @@ export const CHANGE_RULES: Readonly<Record<ContractChangeKind, { breaking: boole
 interface Place {
   readonly method: string;
   readonly path: string;
+  /** The earlier version was still learning the operation: nothing in it counts as breaking. */
+  readonly learning?: boolean;
 }
 
 class Changes {
@@ -78,7 +85,7 @@ class Changes {
   ): void {
     this.list.push({
       kind,
-      breaking: CHANGE_RULES[kind].breaking,
+      breaking: CHANGE_RULES[kind].breaking && place.learning !== true,
       method: place.method,
       path: place.path,
       location,
@@ -129,7 +136,7 @@ export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument): 
       changes.add("operation_added", place, "operation", `${place.method} ${place.path} is new`);
       continue;
     }
-    diffOperation(changes, place, earlier.op, op);
+    diffOperation(changes, { ...place, learning: earlier.op[LEARNING_EXTENSION] === true }, earlier.op, op);
   }
   return changes.list;
 }

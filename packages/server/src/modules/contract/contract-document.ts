@@ -8,6 +8,11 @@ import { TEXT_KINDS, type TextKind, textKindSchema } from "./value-kinds.js";
 
 /** A status code enters the contract once answered this many times (one stray error does not). */
 export const MIN_STATUS_COUNT = 3;
+/** An operation with fewer sampled calls is still being learnt (`x-sightline-learning`): what
+ *  changes in it is reported, never as breaking — its first calls cannot tell optional from
+ *  required, nor a rare status from a new one. */
+export const LEARNING_CALLS = 100;
+export const LEARNING_EXTENSION = "x-sightline-learning";
 
 export type OpenApiDocument = Record<string, unknown> & {
   openapi: string;
@@ -88,6 +93,7 @@ function buildOperation(
     tags: [tagOf(op.route)],
     responses: {},
   };
+  if (op.sampled < LEARNING_CALLS) operation[LEARNING_EXTENSION] = true;
   if (parameters.length > 0) operation.parameters = parameters;
   if (op.withBody > 0) {
     const required = op.sampled > 0 && op.withBody / op.sampled >= REQUIRED_SHARE;
