@@ -274,8 +274,9 @@ export async function contractRoutes(
         summary: "Compare the declared document with observed traffic",
         description:
           "Undocumented operations (seen, not declared), unused ones (declared, not seen in `days`) and, " +
-          "per declared operation, the share of sampled requests and responses violating its schemas with " +
-          "the failing JSON pointer and keyword (never the value).",
+          "per declared operation, the share of sampled requests and responses (up to 200 per operation, " +
+          "from the last 24 hours) violating its schemas with the failing JSON pointer and keyword (never " +
+          "the value).",
         params: ProjectParams,
         querystring: ContractReportQuerySchema,
         response: { 200: ContractReportSchema, ...problemResponses(404, 422) },

@@ -36,8 +36,9 @@ import {
 } from "./schema-validator.js";
 
 const DAY_MS = 86_400_000;
-/** Calls per operation a conformance report validates. */
+/** Calls per operation a conformance report validates, from the last CONFORMANCE_WINDOW_MS. */
 export const CONFORMANCE_SAMPLE = 200;
+export const CONFORMANCE_WINDOW_MS = DAY_MS;
 /** Failing places listed per operation. */
 const FAILURES_LISTED = 10;
 
@@ -229,9 +230,11 @@ export function createContractService(deps: ContractServiceDeps) {
       const untilMs = clock.now().getTime();
       const window = { projectId: scope.project.id, startMs: untilMs - days * DAY_MS, endMs: untilMs };
       const group = { appId: app.id, environment };
+      // Conformance samples the last day only: payloads are the heavy columns to read.
+      const recent = { ...window, startMs: Math.max(window.startMs, untilMs - CONFORMANCE_WINDOW_MS) };
       const [observed, calls] = await Promise.all([
         countOperations(events, window, group),
-        sampleCalls(events, window, CONFORMANCE_SAMPLE, group),
+        sampleCalls(events, recent, CONFORMANCE_SAMPLE, group),
       ]);
       const declaredOps = new Map(
         declaredOperations(declared).map((op) => [`${op.method} ${pathShape(op.path)}`, op]),
