@@ -4,6 +4,7 @@ export * from "./analytics.js";
 export * from "./auth.js";
 export * from "./browser-session.js";
 export * from "./common.js";
+export * from "./contract.js";
 export * from "./data.js";
 export * from "./traces.js";
 export * from "./errors.js";

@@ -44,6 +44,15 @@ export const PERMISSIONS = {
     roles: ADMINS_UP,
     description: "Create, change, delete and test alert rules and notification channels.",
   },
+  "contract:read": {
+    roles: EVERYONE,
+    description: "See the inferred API contract, its versions and changes, and the declared document.",
+  },
+  "contract:write": {
+    roles: ADMINS_UP,
+    description:
+      "Upload and delete the declared API document; create and delete contract-change alert rules.",
+  },
 } as const satisfies Record<string, { roles: readonly Role[]; description: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -19,6 +19,7 @@ export const READ_ONLY_PERMISSIONS: readonly Permission[] = [
   "data:read",
   "alerts:read",
   "audit:read",
+  "contract:read",
 ];
 
 /** Whether a token of `scope` may use `permission` (its owner's role decides the rest). */

@@ -26,6 +26,7 @@ import { registerWellFormedInput } from "./http/well-formed.js";
 import { accessPlugin, type RouteAccessEntry } from "./modules/access/index.js";
 import { alertsRoutes, channelsRoutes } from "./modules/alerts/index.js";
 import { analyticsRoutes } from "./modules/analytics/index.js";
+import { contractRoutes } from "./modules/contract/index.js";
 import { apiKeysRoutes } from "./modules/api-keys/index.js";
 import { appsRoutes } from "./modules/apps/index.js";
 import { auditRoutes } from "./modules/audit/index.js";
@@ -141,6 +142,7 @@ export async function buildApp(deps: Deps): Promise<App> {
           openApi: () => app.swagger(),
         },
       });
+      await api.register(contractRoutes, { contract: deps.contract.service, alerts: deps.contract.alerts });
       await api.register(ingestRoutes, {
         ingest: deps.ingest,
         maxBodyBytes: deps.config.ingest.maxBodyBytes,

@@ -7,6 +7,7 @@ import { API_PREFIX } from "./http/openapi.plugin.js";
 import { createTimeZoneCatalogue } from "./lib/time-zones.js";
 import { createScopeResolver, type ScopeResolver } from "./modules/access/index.js";
 import { type AlertsModule, createAlertsModule } from "./modules/alerts/index.js";
+import { type ContractModule, createContractModule } from "./modules/contract/index.js";
 import { type AnalyticsService, createAnalyticsService } from "./modules/analytics/index.js";
 import { type AuditService, createAuditService, createAuditTrail } from "./modules/audit/index.js";
 import {
@@ -91,6 +92,8 @@ export interface Deps {
   readonly analytics: AnalyticsService;
   /** Alert rules, channels, the evaluator (started by the server) and notification delivery. */
   readonly alerts: AlertsModule;
+  /** The live API contract: inference (started by the server), versions, changes, declared documents. */
+  readonly contract: ContractModule;
   /** This server's Prometheus registry and what records into it (served by GET /metrics). */
   readonly metrics: Metrics;
   /** Flushes pending writes and closes every store; safe to call twice. */
@@ -270,6 +273,24 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     // Pushed after the mail queue, so closed before it and the stores: a pass under way finishes
     // and the evaluator's lease is released for another instance at once.
     closers.push(() => alerts.close());
+    const contract = createContractModule({
+      db: metadata.db,
+      events: eventsFor("alerts"),
+      apps,
+      clock,
+      logger,
+      intervalSeconds: config.contract.intervalSeconds,
+      samplePerOperation: config.contract.samplePerOperation,
+      unusedDays: config.contract.unusedDays,
+      ingestFlushIntervalMs: config.ingest.flushIntervalMs,
+      mail: mailTransport,
+      publicUrl: config.publicUrl,
+      allowPrivateTargets: config.alerts.allowPrivateTargets,
+      sendTimeoutMs: config.alerts.sendTimeoutSeconds * 1000,
+      ...(options.alertRetryDelaysMs === undefined ? {} : { retryDelaysMs: options.alertRetryDelaysMs }),
+    });
+    // Like the evaluator: a pass under way finishes and the lease is released before the stores close.
+    closers.push(() => contract.close());
     metrics.watch({
       pendingRows: () => {
         const stats = ingest.stats();
@@ -317,6 +338,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       data,
       analytics,
       alerts,
+      contract,
       metrics,
       close() {
         closing ??= closeAll(closers, logger);

@@ -22,6 +22,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     await app.listen({ port: config.port, host: config.host });
     // Evaluation runs in the serving process (no second scheduler); tests tick by hand.
     deps.alerts.start();
+    deps.contract.start();
   } catch (error) {
     await deps.close();
     throw error;

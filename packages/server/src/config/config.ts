@@ -71,6 +71,15 @@ export interface Config {
       readonly perChannel: number;
     };
   };
+  readonly contract: {
+    /** Seconds between contract inference passes (one instance runs them, by lease). */
+    readonly intervalSeconds: number;
+    /** Calls with payloads sampled per operation and pass. */
+    readonly samplePerOperation: number;
+    /** Days unseen after which operations, fields and values leave the contract; also the
+     *  look-back of affected consumers and of the declared-vs-observed report. */
+    readonly unusedDays: number;
+  };
   /** Bearer token of GET /metrics (Prometheus); undefined: the route answers 404. */
   readonly metricsToken: string | undefined;
   /** Requests per minute one personal access token may make, per server instance (429 beyond). */
@@ -409,6 +418,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     }),
   });
 
+  const contract = Object.freeze({
+    intervalSeconds: integer("CONTRACT_INTERVAL_SECONDS", 60, 5, 3600),
+    samplePerOperation: integer("CONTRACT_SAMPLE_PER_OPERATION", 100, 1, 1000),
+    unusedDays: integer("CONTRACT_UNUSED_DAYS", 7, 1, 90),
+  });
+
   const metricsToken = read("METRICS_TOKEN");
   if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
     fail("METRICS_TOKEN", "must be at least 16 characters without spaces (or unset to disable /metrics)", 0);
@@ -438,6 +453,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     ingest,
     retention,
     alerts,
+    contract,
     metricsToken,
     personalTokenRequestsPerMinute,
     paths: Object.freeze({

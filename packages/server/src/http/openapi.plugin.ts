@@ -34,6 +34,12 @@ export const API_TAGS = [
     name: "mcp",
     description: "The Model Context Protocol endpoint for AI agents (tools, resources, prompts).",
   },
+  {
+    name: "api-contract",
+    description:
+      "The OpenAPI document inferred from an app's traffic, its versions and classified changes with the " +
+      "consumers they affect, the declared document, and contract-change alerts.",
+  },
 ] as const;
 
 const DOCS_CSP = [

@@ -42,6 +42,7 @@ interface Fixture {
   readonly team: Team;
   readonly alertId: string;
   readonly channelId: string;
+  readonly contractRuleId: string;
   readonly keyId: string;
   readonly appKeyId: string;
   readonly endpointId: string;
@@ -52,6 +53,12 @@ interface Fixture {
 const P = "/api/v1/projects/:project_slug";
 const A = "/api/v1/apps/:app_slug";
 const ENDPOINT = "method=GET&path=/users/{id}";
+const CONTRACT = "app=web&environment=production";
+const DECLARED = {
+  openapi: "3.1.0",
+  info: { title: "Web", version: "1" },
+  paths: { "/users/{id}": { get: { responses: { "200": { description: "A user" } } } } },
+};
 
 let serial = 0;
 const next = () => {
@@ -60,9 +67,9 @@ const next = () => {
 };
 
 /** Creates something with the owner's client and returns a field of the answer. */
-async function created(fx: Fixture, url: string, body: unknown, field = "id"): Promise<string> {
+async function created(fx: Fixture, url: string, body: unknown, field = "id", status = 201): Promise<string> {
   const response = await fx.team.owner.client.post(url, body);
-  expect(response.statusCode, `${url}: ${response.body}`).toBe(201);
+  expect(response.statusCode, `${url}: ${response.body}`).toBe(status);
   return response.json<Record<string, string>>()[field] as string;
 }
 
@@ -90,6 +97,8 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
     created(fx, "/api/v1/projects/team/invitations", { email: `temp${next()}@guests.test`, role: "viewer" });
   const alert = () => created(fx, "/api/v1/projects/team/alerts", alertBody());
   const channel = () => created(fx, "/api/v1/projects/team/notification-channels", channelBody());
+  const contractRuleBody = () => ({ name: `Contract ${next()}`, channel_ids: [fx.channelId] });
+  const declare = () => created(fx, "/api/v1/projects/team/api/declared?app=web", DECLARED, "app", 200);
   return {
     // ---- projects ----
     [`GET ${P}`]: { call: fixed("/api/v1/projects/team") },
@@ -243,6 +252,50 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
       call: fixed(`/api/v1/projects/team/notification-channels/${fx.channelId}`),
       allowedCall: async () => ({ url: `/api/v1/projects/team/notification-channels/${await channel()}` }),
     },
+    // ---- API contract (web/production was inferred from the fixture's request) ----
+    [`POST ${P}/api/alert-rules`]: {
+      call: () => ({ url: "/api/v1/projects/team/api/alert-rules", body: contractRuleBody() }),
+    },
+    [`GET ${P}/api/alert-rules`]: { call: fixed("/api/v1/projects/team/api/alert-rules") },
+    [`DELETE ${P}/api/alert-rules/:rule_id`]: {
+      call: fixed(`/api/v1/projects/team/api/alert-rules/${fx.contractRuleId}`),
+      allowedCall: async () => ({
+        url: `/api/v1/projects/team/api/alert-rules/${await created(fx, "/api/v1/projects/team/api/alert-rules", contractRuleBody())}`,
+      }),
+    },
+    [`GET ${P}/api/contract`]: { call: fixed(`/api/v1/projects/team/api/contract?${CONTRACT}`) },
+    [`GET ${P}/api/contract/versions`]: {
+      call: fixed(`/api/v1/projects/team/api/contract/versions?${CONTRACT}`),
+    },
+    [`GET ${P}/api/contract/diff`]: {
+      call: fixed(`/api/v1/projects/team/api/contract/diff?${CONTRACT}&from=1`),
+    },
+    [`GET ${P}/api/changes`]: { call: fixed("/api/v1/projects/team/api/changes") },
+    [`GET ${P}/api/changes/:change_id`]: {
+      // No change exists yet (one version): allowed roles reach the lookup, which finds nothing.
+      call: fixed("/api/v1/projects/team/api/changes/0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21"),
+      allowedStatus: () => 404,
+    },
+    [`POST ${P}/api/declared`]: { call: fixed("/api/v1/projects/team/api/declared?app=web", DECLARED) },
+    [`GET ${P}/api/declared`]: {
+      call: async () => {
+        await declare();
+        return { url: "/api/v1/projects/team/api/declared?app=web" };
+      },
+    },
+    [`DELETE ${P}/api/declared`]: {
+      call: fixed("/api/v1/projects/team/api/declared?app=web"),
+      allowedCall: async () => {
+        await declare();
+        return { url: "/api/v1/projects/team/api/declared?app=web" };
+      },
+    },
+    [`GET ${P}/api/report`]: {
+      call: async () => {
+        await declare();
+        return { url: `/api/v1/projects/team/api/report?${CONTRACT}` };
+      },
+    },
     [`GET ${A}/analytics/endpoint-payloads`]: {
       call: fixed(`/api/v1/apps/web/analytics/endpoint-payloads?${ENDPOINT}`),
     },
@@ -318,12 +371,19 @@ describe.each(metadataBackends())("role x route on $name", (backend: MetadataBac
     const page = (await owner.get("/api/v1/projects/team/data/requests")).json<{
       items: Array<{ id: string }>;
     }>();
+    // One inference pass, so the web app has a contract (version 1) in production.
+    await ctx.deps.contract.job.run(new Date(Date.now() + 60_000));
     const alertRule = await id("/api/v1/projects/team/alerts", alertBody());
     const channel = await id("/api/v1/projects/team/notification-channels", channelBody());
+    const contractRule = await id("/api/v1/projects/team/api/alert-rules", {
+      name: "Contract",
+      channel_ids: [channel.id],
+    });
     fx = {
       team,
       alertId: alertRule.id,
       channelId: channel.id,
+      contractRuleId: contractRule.id,
       keyId: projectKey.id,
       appKeyId: appKey.id,
       endpointId: endpoint.id,

@@ -3,3 +3,9 @@ export { type AlertsModule, createAlertsModule } from "./alerts.module.js";
 export { alertsRoutes } from "./alerts.routes.js";
 export { channelsRoutes } from "./channels.routes.js";
 export type { AlertsBacklog, AlertsObserver, DeliveryOutcome } from "./alerts.observer.js";
+// What other notifiers (contract-change alerts) reuse: channel targets, the signed webhook POST,
+// failure descriptions and the retry schedule.
+export { channelTargetOf } from "./channels.service.js";
+export { DEFAULT_RETRY_DELAYS_MS, describeFailure } from "./deliveries.worker.js";
+export { DeliveryError, postJson } from "./http-post.js";
+export { type ChannelTarget, SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from "./senders.js";

@@ -285,6 +285,101 @@ export interface PersonalAccessTokensTable {
   revoked_at: string | null;
 }
 
+/** An app's contract in one environment: the statistics it is derived from (JSON). */
+export interface ApiContractsTable {
+  id: string;
+  project_id: string;
+  app_id: string;
+  environment: string;
+  state: string;
+  read_until: string;
+  latest_version: number;
+  updated_at: string;
+}
+
+export interface ApiContractVersionsTable {
+  id: string;
+  project_id: string;
+  app_id: string;
+  environment: string;
+  version: number;
+  fingerprint: string;
+  /** JSON of the OpenAPI 3.1 document. */
+  document: string;
+  operations: number;
+  changes: number;
+  breaking_changes: number;
+  created_at: string;
+}
+
+export interface ApiContractChangesTable {
+  id: string;
+  project_id: string;
+  version_id: string;
+  app_id: string;
+  environment: string;
+  version: number;
+  kind: string;
+  /** 1 or 0. */
+  breaking: number;
+  method: string;
+  path: string;
+  location: string;
+  status: string | null;
+  field: string | null;
+  detail: string;
+  /** JSON array of {consumer_id, consumer_name, requests}. */
+  consumers: string;
+  consumers_total: number;
+  window_days: number;
+  created_at: string;
+}
+
+export interface ApiDeclaredDocumentsTable {
+  app_id: string;
+  project_id: string;
+  /** JSON of the declared OpenAPI document. */
+  document: string;
+  openapi: string;
+  title: string;
+  operations: number;
+  size_bytes: number;
+  uploaded_at: string;
+}
+
+export interface ApiContractCursorTable {
+  name: string;
+  read_until: string;
+}
+
+export interface ApiContractAlertRulesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  app_id: string | null;
+  environment: string | null;
+  /** breaking | all */
+  severity: string;
+  /** JSON array of notification channel ids. */
+  channel_ids: string;
+  created_at: string;
+}
+
+export interface ApiContractNotificationsTable {
+  id: string;
+  project_id: string;
+  rule_id: string;
+  version_id: string;
+  channel_id: string | null;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
 export interface MetadataTables {
   rate_limit_counters: RateLimitCountersTable;
   users: UsersTable;
@@ -307,4 +402,11 @@ export interface MetadataTables {
   notification_deliveries: NotificationDeliveriesTable;
   leases: LeasesTable;
   personal_access_tokens: PersonalAccessTokensTable;
+  api_contracts: ApiContractsTable;
+  api_contract_versions: ApiContractVersionsTable;
+  api_contract_changes: ApiContractChangesTable;
+  api_declared_documents: ApiDeclaredDocumentsTable;
+  api_contract_cursor: ApiContractCursorTable;
+  api_contract_alert_rules: ApiContractAlertRulesTable;
+  api_contract_notifications: ApiContractNotificationsTable;
 }
