@@ -6,7 +6,7 @@ import type { Config } from "./config/index.js";
 import { API_PREFIX } from "./http/openapi.plugin.js";
 import { createTimeZoneCatalogue } from "./lib/time-zones.js";
 import { createScopeResolver, type ScopeResolver } from "./modules/access/index.js";
-import { type AlertsModule, createAlertsModule } from "./modules/alerts/index.js";
+import { type AlertsModule, createAlertsModule, LATE_DATA_MARGIN_MS } from "./modules/alerts/index.js";
 import { type AnalyticsService, createAnalyticsService } from "./modules/analytics/index.js";
 import { type AuditService, createAuditService, createAuditTrail } from "./modules/audit/index.js";
 import {
@@ -28,6 +28,7 @@ import { createInvitationsService, type InvitationsService } from "./modules/inv
 import { createMembersService, type MembersService } from "./modules/members/index.js";
 import { createHealthService, type HealthService } from "./modules/meta/index.js";
 import { createRateLimiter, type RateLimiter } from "./modules/rate-limits/index.js";
+import { createSloEvaluator, createSlosService, type SlosService } from "./modules/slos/index.js";
 import { createPersonalTokensService, type PersonalTokensService } from "./modules/tokens/index.js";
 import { createUsersService, type UsersService } from "./modules/users/index.js";
 import { createMetrics, type Metrics, observeIngest } from "./metrics/index.js";
@@ -91,6 +92,8 @@ export interface Deps {
   readonly analytics: AnalyticsService;
   /** Alert rules, channels, the evaluator (started by the server) and notification delivery. */
   readonly alerts: AlertsModule;
+  /** SLOs: objectives, their computed status and budget (burn-rate alerts run with the alerts). */
+  readonly slos: SlosService;
   /** This server's Prometheus registry and what records into it (served by GET /metrics). */
   readonly metrics: Metrics;
   /** Flushes pending writes and closes every store; safe to call twice. */
@@ -250,6 +253,20 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       clock,
       requestsRetentionDays: config.retention.requestsDays,
     });
+    const slos = createSlosService({
+      db: metadata.db,
+      events: eventsFor("dashboard"),
+      clock,
+      audit: auditTrail,
+    });
+    const sloEvaluator = createSloEvaluator({
+      db: metadata.db,
+      events: eventsFor("alerts"),
+      logger,
+      publicUrl: config.publicUrl,
+      latenessMs: config.ingest.flushIntervalMs + LATE_DATA_MARGIN_MS,
+      minGapMs: (config.alerts.evalIntervalSeconds * 1000) / 2,
+    });
     const alerts = createAlertsModule({
       db: metadata.db,
       events: eventsFor("alerts"),
@@ -266,6 +283,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       ingestFlushIntervalMs: config.ingest.flushIntervalMs,
       ...(options.alertRetryDelaysMs === undefined ? {} : { retryDelaysMs: options.alertRetryDelaysMs }),
       observer: metrics.alerts,
+      passes: [sloEvaluator],
     });
     // Pushed after the mail queue, so closed before it and the stores: a pass under way finishes
     // and the evaluator's lease is released for another instance at once.
@@ -317,6 +335,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       data,
       analytics,
       alerts,
+      slos,
       metrics,
       close() {
         closing ??= closeAll(closers, logger);

@@ -30,6 +30,10 @@ export const API_TAGS = [
   { name: "audit", description: "Who did what in a project, and when." },
   { name: "alerts", description: "Alert rules on error rate, latency and traffic, their state and history." },
   { name: "notification-channels", description: "Where alerts are sent: e-mail, signed webhooks, Slack." },
+  {
+    name: "slos",
+    description: "Service level objectives: attainment, error budget, burn rates and burn-rate alerts.",
+  },
 ] as const;
 
 const DOCS_CSP = [
