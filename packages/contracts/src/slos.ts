@@ -83,8 +83,8 @@ const SloScopeInputSchema = Type.Object(
 );
 export type SloScopeInput = Static<typeof SloScopeInputSchema>;
 
-/** `503` for one status code, `4xx` for a class. */
-export const SLO_STATUS_PATTERN = "^[1-5](?:[0-9]{2}|xx)$";
+/** `503` for one status code, `4xx` (or `4XX`) for a class. */
+export const SLO_STATUS_PATTERN = "^[1-5](?:[0-9]{2}|[xX]{2})$";
 
 const AvailabilitySliSchema = Type.Object(
   {
