@@ -352,7 +352,11 @@ export const BadRequestsFilterSchema = Type.Object(
         "Parameters of the request search (`GET …/data/requests`), as its query string takes them.",
     }),
     api_path: Type.String({
-      examples: ["/api/v1/projects/shop/data/requests?app_slugs=checkout&status_classes=5"],
+      examples: ["/api/v1/projects/shop/data/requests?app_slugs=checkout&status_classes=5xx"],
+    }),
+    dashboard_path: Type.String({
+      description: "The dashboard's Requests page with the same filter, a path under PUBLIC_URL.",
+      examples: ["/projects/shop/requests?app=checkout&status=5xx"],
     }),
     exact: Type.Boolean({
       description:

@@ -104,6 +104,10 @@ describe.each(eventsBackends())("SLO figures on $name", (backend: EventsBackend)
       status_classes: "5xx",
       status_codes: "429",
     });
+    expect(figures.bad_requests.dashboard_path).toBe(
+      "/projects/shop/requests?since=2026-03-23T12%3A00%3A00.000Z&until=2026-03-30T11%3A59%3A59.999Z" +
+        "&app=checkout&env=production&status=5xx&codes=429",
+    );
     const found = await get<{ total_count: number; items: Array<{ status_code: number }> }>(
       figures.bad_requests.api_path,
     );

@@ -96,9 +96,10 @@ function toSloEvent(row: SloEventRow, deliveries: readonly SloDeliveryRow[]): Sl
 }
 
 /**
- * The requests that spent the budget, as the request search takes them. The search's `until` is
- * inclusive and the window's end is not, hence one millisecond less. A group of endpoints or a
- * consumer group cannot be said in the search: it then shows a superset, and says so.
+ * The requests that spent the budget, as the request search and the dashboard's Requests page
+ * take them (the page names its keys differently). The search's `until` is inclusive and the
+ * window's end is not, hence one millisecond less. A group of endpoints or a consumer group
+ * cannot be said in either: they then show a superset, and say so.
  */
 export function badRequestsFilter(row: SloWithAppRow, startMs: number, endMs: number): BadRequestsFilter {
   const definition = definitionOf(row);
@@ -106,28 +107,31 @@ export function badRequestsFilter(row: SloWithAppRow, startMs: number, endMs: nu
     since: toIsoTimestamp(new Date(startMs)),
     until: toIsoTimestamp(new Date(endMs - 1)),
   };
-  if (row.app_slug !== null) query.app_slugs = row.app_slug;
-  if (row.environment !== null) query.environment = row.environment;
+  const page: Record<string, string> = { since: query.since as string, until: query.until as string };
+  if (row.app_slug !== null) query.app_slugs = page.app = row.app_slug;
+  if (row.environment !== null) query.environment = page.env = row.environment;
   const [only] = definition.endpoints;
   if (definition.endpoints.length === 1 && only !== undefined) {
-    query.methods = only.method;
-    query.route = only.route;
+    query.methods = page.method = only.method;
+    query.route = page.route = only.route;
   }
-  if (row.consumer_id !== null) query.consumer = row.consumer_id;
+  if (row.consumer_id !== null) query.consumer = page.consumer = row.consumer_id;
   const { sli } = definition;
   if (sli.kind === "latency") {
-    query.min_response_time = String(sli.thresholdMs);
+    query.min_response_time = page.min_ms = String(sli.thresholdMs);
   } else {
     const { codes, classes } = splitStatuses(sli.alsoBad);
-    query.status_classes = [5, ...classes]
+    query.status_classes = page.status = [5, ...classes]
       .sort()
       .map((cls) => `${cls}xx`)
       .join(",");
-    if (codes.length > 0) query.status_codes = codes.join(",");
+    if (codes.length > 0) query.status_codes = page.codes = codes.join(",");
   }
+  const project = encodeURIComponent(row.project_slug);
   return {
     query,
-    api_path: `/api/v1/projects/${encodeURIComponent(row.project_slug)}/data/requests?${new URLSearchParams(query).toString()}`,
+    api_path: `/api/v1/projects/${project}/data/requests?${new URLSearchParams(query).toString()}`,
+    dashboard_path: `/projects/${project}/requests?${new URLSearchParams(page).toString()}`,
     exact: definition.endpoints.length <= 1 && row.consumer_group === null,
   };
 }
