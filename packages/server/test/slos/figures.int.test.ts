@@ -4,7 +4,8 @@
 // answering exactly the bad requests. Records go through the real ingest route.
 import type { Slo, SloBurnDown, SloStatus, SloWithStatus } from "@sightline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EventsBackend, eventsBackends } from "../support/events.js";
+import { countWindows } from "../../src/modules/slos/slo.query.js";
+import { delegatingExecutor, type EventsBackend, eventsBackends } from "../support/events.js";
 import {
   createQueryFixture,
   ingest,
@@ -263,6 +264,56 @@ describe.each(eventsBackends())("SLO figures on $name", (backend: EventsBackend)
     expect(forOrders.map((item) => item.slo.name)).toContain("Group");
     const forUsers = await get<SloWithStatus[]>(`${P}/slos?app=checkout&method=GET&route=/users/{id}`);
     expect(forUsers.map((item) => item.slo.name)).not.toContain("Orders");
+  });
+
+  it("reads a project's 200 SLOs in one statement, or a few when their scopes are long", async () => {
+    let statements = 0;
+    const events = delegatingExecutor(fx.ctx.deps.events, {
+      query: (sql, params, lane) => {
+        statements += 1;
+        return fx.ctx.deps.events.query(sql, params, lane);
+      },
+    });
+    const windows = [7 * DAY, 5, 30, 60, 360].map((minutes) => minutes * 60_000);
+    // Each SLO different (its own endpoints and bad codes), so none is read twice.
+    const read = async (endpointsOf: (i: number) => Array<{ method: string; route: string }>) => {
+      statements = 0;
+      return countWindows(
+        events,
+        fx.project.id,
+        Date.parse("2026-03-30T12:00:00.000Z"),
+        Array.from({ length: 200 }, (_, i) => ({
+          scope: {
+            appId: fx.checkout.id,
+            environment: "production",
+            endpoints: endpointsOf(i),
+            consumerId: null,
+            consumerGroup: null,
+          },
+          sli: { kind: "availability" as const, alsoBadCodes: [300 + i], alsoBadClasses: [] },
+        })),
+        Array.from({ length: 200 }, () => windows),
+      );
+    };
+    const zero = { requests: 0, bad: 0 };
+
+    const plain = await read((i) => [
+      { method: "POST", route: "/orders" },
+      { method: "GET", route: `/other/${i}` },
+    ]);
+    expect(statements).toBe(1);
+    expect(plain).toHaveLength(200);
+    for (const slo of plain) expect(slo).toEqual([{ requests: 2, bad: 2 }, zero, zero, zero, zero]);
+
+    // 50 endpoints each: chDB writes bound values into the text, which must stay under
+    // max_query_size; the SLOs are split over a few statements with the same answers.
+    const long = await read((i) => [
+      ...Array.from({ length: 49 }, (_, index) => ({ method: "GET", route: `/other/${i}/${index}` })),
+      { method: "POST", route: "/orders" },
+    ]);
+    expect(statements).toBeGreaterThan(1);
+    expect(statements).toBeLessThanOrEqual(10);
+    expect(long).toEqual(plain);
   });
 
   it("makes the template's SLO for the busiest consumers", async () => {
