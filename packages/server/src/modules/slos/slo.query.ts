@@ -150,7 +150,8 @@ export async function countWindows(
  * into one row per (scope, bad condition) pair it belongs to (`arrayJoin`); the outer one
  * counts per pair over each distinct window. The aggregates are a handful whatever the number of
  * SLOs: written as two conditional counts per SLO and window, 200 SLOs over 1,000 rows took
- * 6.5 s on chDB (the engine's work grows with the expressions, not the rows); this way 2 s.
+ * 6.5 s on chDB (the engine's work grows with the expressions, not the rows); this way 2 s
+ * (one run each on a shared 2-core machine).
  */
 async function countBatch(
   events: EventsExecutor,
