@@ -8,3 +8,4 @@ export {
   loadConfig,
   type TrustProxy,
 } from "./config.js";
+export { type CliEnvironment, loadCliEnvironment } from "./cli.js";

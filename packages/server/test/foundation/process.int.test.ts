@@ -108,7 +108,7 @@ describe("the sightline process", { timeout: 120_000 }, () => {
 
   it("rejects an unknown command with usage", async () => {
     const child = spawnCli(["serve-me"], {});
-    expect((await child.exited()).code).toBe(2);
+    expect((await child.exited()).code).toBe(1);
     expect(child.stderr()).toContain("Usage: sightline");
   });
 });
