@@ -38,11 +38,11 @@ export const PERMISSIONS = {
   "project:delete": { roles: OWNERS, description: "Delete the project." },
   "alerts:read": {
     roles: EVERYONE,
-    description: "See alert rules, their state and history, and notification channels.",
+    description: "See alert rules and SLOs, their state and history, and notification channels.",
   },
   "alerts:write": {
     roles: ADMINS_UP,
-    description: "Create, change, delete and test alert rules and notification channels.",
+    description: "Create, change, delete and test alert rules, SLOs and notification channels.",
   },
   "contract:read": {
     roles: EVERYONE,

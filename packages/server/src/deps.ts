@@ -6,7 +6,7 @@ import type { Config } from "./config/index.js";
 import { API_PREFIX } from "./http/openapi.plugin.js";
 import { createTimeZoneCatalogue } from "./lib/time-zones.js";
 import { createScopeResolver, type ScopeResolver } from "./modules/access/index.js";
-import { type AlertsModule, createAlertsModule } from "./modules/alerts/index.js";
+import { type AlertsModule, createAlertsModule, LATE_DATA_MARGIN_MS } from "./modules/alerts/index.js";
 import { type ContractModule, createContractModule } from "./modules/contract/index.js";
 import { type AnalyticsService, createAnalyticsService } from "./modules/analytics/index.js";
 import { type AuditService, createAuditService, createAuditTrail } from "./modules/audit/index.js";
@@ -29,6 +29,7 @@ import { createInvitationsService, type InvitationsService } from "./modules/inv
 import { createMembersService, type MembersService } from "./modules/members/index.js";
 import { createHealthService, type HealthService } from "./modules/meta/index.js";
 import { createRateLimiter, type RateLimiter } from "./modules/rate-limits/index.js";
+import { createSloEvaluator, createSlosService, type SlosService } from "./modules/slos/index.js";
 import { createPersonalTokensService, type PersonalTokensService } from "./modules/tokens/index.js";
 import { createUsersService, type UsersService } from "./modules/users/index.js";
 import { createMetrics, type Metrics, observeIngest } from "./metrics/index.js";
@@ -94,6 +95,8 @@ export interface Deps {
   readonly alerts: AlertsModule;
   /** The live API contract: inference (started by the server), versions, changes, declared documents. */
   readonly contract: ContractModule;
+  /** SLOs: objectives, their computed status and budget (burn-rate alerts run with the alerts). */
+  readonly slos: SlosService;
   /** This server's Prometheus registry and what records into it (served by GET /metrics). */
   readonly metrics: Metrics;
   /** Flushes pending writes and closes every store; safe to call twice. */
@@ -253,6 +256,19 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       clock,
       requestsRetentionDays: config.retention.requestsDays,
     });
+    const slos = createSlosService({
+      db: metadata.db,
+      events: eventsFor("dashboard"),
+      clock,
+    });
+    const sloEvaluator = createSloEvaluator({
+      db: metadata.db,
+      events: eventsFor("alerts"),
+      logger,
+      publicUrl: config.publicUrl,
+      latenessMs: config.ingest.flushIntervalMs + LATE_DATA_MARGIN_MS,
+      minGapMs: (config.alerts.evalIntervalSeconds * 1000) / 2,
+    });
     const alerts = createAlertsModule({
       db: metadata.db,
       events: eventsFor("alerts"),
@@ -269,6 +285,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       ingestFlushIntervalMs: config.ingest.flushIntervalMs,
       ...(options.alertRetryDelaysMs === undefined ? {} : { retryDelaysMs: options.alertRetryDelaysMs }),
       observer: metrics.alerts,
+      passes: [sloEvaluator],
     });
     // Pushed after the mail queue, so closed before it and the stores: a pass under way finishes
     // and the evaluator's lease is released for another instance at once.
@@ -339,6 +356,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       analytics,
       alerts,
       contract,
+      slos,
       metrics,
       close() {
         closing ??= closeAll(closers, logger);

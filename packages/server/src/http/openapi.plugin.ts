@@ -40,6 +40,10 @@ export const API_TAGS = [
       "The OpenAPI document inferred from an app's traffic, its versions and classified changes with the " +
       "consumers they affect, the declared document, and contract-change alerts.",
   },
+  {
+    name: "slos",
+    description: "Service level objectives: attainment, error budget, burn rates and burn-rate alerts.",
+  },
 ] as const;
 
 const DOCS_CSP = [

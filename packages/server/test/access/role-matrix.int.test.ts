@@ -43,6 +43,7 @@ interface Fixture {
   readonly alertId: string;
   readonly channelId: string;
   readonly contractRuleId: string;
+  readonly sloId: string;
   readonly keyId: string;
   readonly appKeyId: string;
   readonly endpointId: string;
@@ -81,6 +82,13 @@ const alertBody = () => ({
   window_seconds: 300,
 });
 const channelBody = () => ({ name: `Mail ${next()}`, type: "email", addresses: ["ops@team.test"] });
+const sloBody = () => ({
+  name: `Available ${next()}`,
+  scope: { app: "web" },
+  sli: { kind: "availability" },
+  target: 99.9,
+  window_days: 30,
+});
 
 /** How to call every project and app route. Keys are `METHOD url-template`. */
 function routeCases(fx: Fixture): Record<string, RouteCase> {
@@ -99,6 +107,7 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
   const channel = () => created(fx, "/api/v1/projects/team/notification-channels", channelBody());
   const contractRuleBody = () => ({ name: `Contract ${next()}`, channel_ids: [fx.channelId] });
   const declare = () => created(fx, "/api/v1/projects/team/api/declared?app=web", DECLARED, "app", 200);
+  const slo = () => created(fx, "/api/v1/projects/team/slos", sloBody());
   return {
     // ---- projects ----
     [`GET ${P}`]: { call: fixed("/api/v1/projects/team") },
@@ -299,6 +308,35 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
     [`GET ${A}/analytics/endpoint-payloads`]: {
       call: fixed(`/api/v1/apps/web/analytics/endpoint-payloads?${ENDPOINT}`),
     },
+    // ---- SLOs ----
+    [`POST ${P}/slos`]: { call: () => ({ url: "/api/v1/projects/team/slos", body: sloBody() }) },
+    [`POST ${P}/slos/per-consumer`]: {
+      call: () => ({
+        url: "/api/v1/projects/team/slos/per-consumer",
+        body: {
+          template: {
+            name: `Per consumer ${next()}`,
+            sli: { kind: "latency", threshold_ms: 300 },
+            target: 95,
+            window_days: 7,
+          },
+          scope: { app: "web" },
+          top: 1,
+        },
+      }),
+    },
+    [`GET ${P}/slos`]: { call: fixed("/api/v1/projects/team/slos?include_status=true") },
+    [`GET ${P}/slos/:slo_id`]: { call: fixed(`/api/v1/projects/team/slos/${fx.sloId}`) },
+    [`GET ${P}/slos/:slo_id/status`]: { call: fixed(`/api/v1/projects/team/slos/${fx.sloId}/status`) },
+    [`GET ${P}/slos/:slo_id/burn-down`]: { call: fixed(`/api/v1/projects/team/slos/${fx.sloId}/burn-down`) },
+    [`GET ${P}/slos/:slo_id/events`]: { call: fixed(`/api/v1/projects/team/slos/${fx.sloId}/events`) },
+    [`PATCH ${P}/slos/:slo_id`]: {
+      call: fixed(`/api/v1/projects/team/slos/${fx.sloId}`, { name: "Renamed" }),
+    },
+    [`DELETE ${P}/slos/:slo_id`]: {
+      call: fixed(`/api/v1/projects/team/slos/${fx.sloId}`),
+      allowedCall: async () => ({ url: `/api/v1/projects/team/slos/${await slo()}` }),
+    },
   };
 }
 
@@ -379,11 +417,13 @@ describe.each(metadataBackends())("role x route on $name", (backend: MetadataBac
       name: "Contract",
       channel_ids: [channel.id],
     });
+    const sloRow = await id("/api/v1/projects/team/slos", sloBody());
     fx = {
       team,
       alertId: alertRule.id,
       channelId: channel.id,
       contractRuleId: contractRule.id,
+      sloId: sloRow.id,
       keyId: projectKey.id,
       appKeyId: appKey.id,
       endpointId: endpoint.id,

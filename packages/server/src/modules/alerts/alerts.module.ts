@@ -15,7 +15,7 @@ import { type AlertsBacklog, type AlertsObserver, unobserved } from "./alerts.ob
 import { type ChannelsService, createChannelsService } from "./channels.service.js";
 import { createDeliveryWorker, type DeliveryBounds, type DeliveryWorker } from "./deliveries.worker.js";
 import { createEvaluator, type Evaluator } from "./evaluator.js";
-import { type AlertScheduler, createAlertScheduler } from "./scheduler.js";
+import { type AlertScheduler, createAlertScheduler, type EvaluationPass } from "./scheduler.js";
 import { createRulesService, type RulesService } from "./rules.service.js";
 
 /** Past the ingest flush interval, how long a window waits for records still on their way. */
@@ -40,6 +40,8 @@ export interface AlertsModuleDeps {
   readonly retryDelaysMs?: readonly number[];
   /** Told of every evaluation pass and notification attempt (the server's metrics). */
   readonly observer?: AlertsObserver;
+  /** Further evaluations run under the evaluator's lease each tick (SLO burn rates). */
+  readonly passes?: readonly EvaluationPass[];
 }
 
 export interface AlertsModule {
@@ -86,6 +88,7 @@ export function createAlertsModule(deps: AlertsModuleDeps): AlertsModule {
     logger,
     intervalMs,
     observer,
+    ...(deps.passes === undefined ? {} : { passes: deps.passes }),
   });
   const rulesRepo = createAlertRulesRepo(db);
   const outbox = createNotificationDeliveriesRepo(db);

@@ -21,8 +21,7 @@ import type { MailTransport } from "../auth/index.js";
 import { type AlertsObserver, unobserved } from "./alerts.observer.js";
 import { channelTargetOf } from "./channels.service.js";
 import { DeliveryError } from "./http-post.js";
-import type { Notification } from "./notification.js";
-import { sendNotification } from "./senders.js";
+import { type OutboxNotification, sendNotification } from "./senders.js";
 
 /** Pauses after failed attempts 1, 2, …; one more attempt than entries (6 in all, over ~2.7 h). */
 export const DEFAULT_RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000, 7_200_000] as const;
@@ -133,7 +132,7 @@ export function createDeliveryWorker(
     }
     try {
       const target = await channelTargetOf(channelRow, (projectId) => channels.memberEmails(projectId));
-      await sendNotification(target, JSON.parse(row.payload) as Notification, row.id, {
+      await sendNotification(target, JSON.parse(row.payload) as OutboxNotification, row.id, {
         mail,
         allowPrivateTargets: options.allowPrivateTargets,
         timeoutMs,

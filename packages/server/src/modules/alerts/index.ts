@@ -9,3 +9,7 @@ export { channelTargetOf } from "./channels.service.js";
 export { DEFAULT_RETRY_DELAYS_MS, describeFailure } from "./deliveries.worker.js";
 export { DeliveryError, postJson } from "./http-post.js";
 export { type ChannelTarget, SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from "./senders.js";
+export { LATE_DATA_MARGIN_MS } from "./alerts.module.js";
+export type { EvaluationPass } from "./scheduler.js";
+export { invalidFields } from "./field-errors.js";
+export type { SloNotification } from "./slo-notification.js";

@@ -14,6 +14,12 @@ import type { Evaluator, PassSummary } from "./evaluator.js";
 
 export const EVALUATOR_LEASE = "alerts-evaluator";
 
+/** Another evaluation that runs under the same lease after the rules' pass (SLO burn rates). */
+export interface EvaluationPass {
+  readonly name: string;
+  evaluate(now: Date): Promise<{ readonly notifications: number }>;
+}
+
 export interface AlertScheduler {
   /** This instance's name in the lease row. */
   readonly instance: string;
@@ -33,8 +39,10 @@ export function createAlertScheduler(deps: {
   logger: Logger;
   intervalMs: number;
   observer: AlertsObserver;
+  passes?: readonly EvaluationPass[];
 }): AlertScheduler {
   const { leases, evaluator, deliveries, clock, logger, intervalMs, observer } = deps;
+  const passes = deps.passes ?? [];
   const instance = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
   const leaseMs = Math.round(intervalMs * 1.5);
   let holding = false;
@@ -66,7 +74,16 @@ export function createAlertScheduler(deps: {
     const ms = performance.now() - started;
     observer.evaluationCompleted(ms / 1000, summary);
     logger.debug({ instance, ...summary, ms: Math.round(ms) }, "alert evaluation pass");
-    if (summary.notifications > 0) deliveries.kick();
+    let queued = summary.notifications;
+    for (const pass of passes) {
+      // One pass failing must not stop the others nor the rules' next tick.
+      try {
+        queued += (await pass.evaluate(now)).notifications;
+      } catch (error) {
+        logger.error({ err: error, pass: pass.name }, "evaluation pass failed");
+      }
+    }
+    if (queued > 0) deliveries.kick();
     return summary;
   }
 

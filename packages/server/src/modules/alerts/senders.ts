@@ -4,6 +4,14 @@
 import { createHmac } from "node:crypto";
 import type { ChannelType } from "@sightline/contracts";
 import { escapeHtml, type Mail, type MailTransport } from "../auth/index.js";
+import {
+  isSloNotification,
+  type SloNotification,
+  sloMail,
+  sloSlackMessage,
+  sloWebhookBody,
+  sloWebhookType,
+} from "./slo-notification.js";
 import { DeliveryError, postJson } from "./http-post.js";
 import {
   formatCondition,
@@ -46,22 +54,30 @@ export function webhookBody(notification: Notification, deliveryId: string): str
   return JSON.stringify({ type: `alert.${notification.kind}`, delivery_id: deliveryId, ...notification });
 }
 
+/** What the outbox holds: an alert rule's notification or an SLO's (modules/slos). */
+export type OutboxNotification = Notification | SloNotification;
+
 export async function sendNotification(
   channel: ChannelTarget,
-  notification: Notification,
+  notification: OutboxNotification,
   deliveryId: string,
   deps: SenderDeps,
 ): Promise<void> {
   switch (channel.type) {
     case "email": {
       if (channel.addresses.length === 0) throw new DeliveryError("the channel has no recipients");
-      await deps.mail.deliver(alertMail(channel.addresses, notification));
+      await deps.mail.deliver(
+        isSloNotification(notification)
+          ? sloMail(channel.addresses, notification)
+          : alertMail(channel.addresses, notification),
+      );
       return;
     }
     case "webhook": {
       if (channel.url === null || channel.secret === null)
         throw new DeliveryError("the channel has no target");
-      const body = webhookBody(notification, deliveryId);
+      const slo = isSloNotification(notification);
+      const body = slo ? sloWebhookBody(notification, deliveryId) : webhookBody(notification, deliveryId);
       const timestamp = deps.nowSeconds();
       await postJson(
         channel.url,
@@ -69,7 +85,7 @@ export async function sendNotification(
         {
           [TIMESTAMP_HEADER]: String(timestamp),
           [SIGNATURE_HEADER]: signWebhook(channel.secret, timestamp, body),
-          "X-Sightline-Event": `alert.${notification.kind}`,
+          "X-Sightline-Event": slo ? sloWebhookType(notification) : `alert.${notification.kind}`,
           "X-Sightline-Delivery": deliveryId,
         },
         deps,
@@ -78,7 +94,10 @@ export async function sendNotification(
     }
     case "slack": {
       if (channel.url === null) throw new DeliveryError("the channel has no target");
-      await postJson(channel.url, JSON.stringify(slackMessage(notification)), {}, deps);
+      const message = isSloNotification(notification)
+        ? sloSlackMessage(notification)
+        : slackMessage(notification);
+      await postJson(channel.url, JSON.stringify(message), {}, deps);
       return;
     }
   }

@@ -245,7 +245,10 @@ export interface AlertEventsTable {
 export interface NotificationDeliveriesTable {
   id: string;
   project_id: string;
-  event_id: string;
+  /** The alert event it reports, or null for an SLO event's notification. */
+  event_id: string | null;
+  /** The SLO event it reports (migration 0011), or null for an alert event's. */
+  slo_event_id: string | null;
   channel_id: string | null;
   channel_name: string;
   channel_type: string;
@@ -257,6 +260,59 @@ export interface NotificationDeliveriesTable {
   claimed_until: string | null;
   last_error: string | null;
   delivered_at: string | null;
+  created_at: string;
+}
+
+/** A service level objective with its burn-rate alert state (migration 0011). */
+export interface SlosTable {
+  id: string;
+  project_id: string;
+  name: string;
+  app_id: string | null;
+  environment: string | null;
+  /** JSON array of {method, route}. */
+  endpoints: string;
+  consumer_id: string | null;
+  consumer_group: string | null;
+  sli: string;
+  /** JSON array of status selectors. */
+  also_bad: string;
+  latency_threshold_ms: number | null;
+  target: number;
+  window_days: number;
+  /** 1 or 0. */
+  alerting_enabled: number;
+  fast_burn_rate: number;
+  fast_long_minutes: number;
+  fast_short_minutes: number;
+  slow_burn_rate: number;
+  slow_long_minutes: number;
+  slow_short_minutes: number;
+  state: string;
+  state_since: string;
+  last_evaluated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SloChannelsTable {
+  slo_id: string;
+  channel_id: string;
+}
+
+export interface SloEventsTable {
+  id: string;
+  slo_id: string;
+  project_id: string;
+  from_state: string;
+  to_state: string;
+  reason: string;
+  long_burn_rate: number | null;
+  short_burn_rate: number | null;
+  long_window_minutes: number;
+  short_window_minutes: number;
+  threshold: number;
+  window_end: string;
   created_at: string;
 }
 
@@ -409,4 +465,7 @@ export interface MetadataTables {
   api_contract_cursor: ApiContractCursorTable;
   api_contract_alert_rules: ApiContractAlertRulesTable;
   api_contract_notifications: ApiContractNotificationsTable;
+  slos: SlosTable;
+  slo_channels: SloChannelsTable;
+  slo_events: SloEventsTable;
 }

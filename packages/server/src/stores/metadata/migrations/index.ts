@@ -9,6 +9,7 @@ import * as m0006 from "./0006-teams.js";
 import * as m0008 from "./0008-alerts.js";
 import * as m0009 from "./0009-personal-access-tokens.js";
 import * as m0010 from "./0010-api-contracts.js";
+import * as m0011 from "./0011-slos.js";
 
 export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0001-rate-limit-counters": m0001,
@@ -19,4 +20,5 @@ export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0008-alerts": m0008,
   "0009-personal-access-tokens": m0009,
   "0010-api-contracts": m0010,
+  "0011-slos": m0011,
 };
