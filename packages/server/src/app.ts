@@ -129,6 +129,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       await api.register(channelsRoutes, { channels: deps.alerts.channels });
       await api.register(ingestRoutes, {
         ingest: deps.ingest,
+        heartbeats: deps.heartbeats,
         maxBodyBytes: deps.config.ingest.maxBodyBytes,
         maxBatch: deps.config.ingest.maxBatch,
       });

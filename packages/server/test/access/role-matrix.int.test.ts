@@ -246,6 +246,9 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
     [`GET ${A}/analytics/endpoint-payloads`]: {
       call: fixed(`/api/v1/apps/web/analytics/endpoint-payloads?${ENDPOINT}`),
     },
+    [`GET ${A}/analytics/endpoint-validation-errors`]: {
+      call: fixed(`/api/v1/apps/web/analytics/endpoint-validation-errors?${ENDPOINT}`),
+    },
   };
 }
 
