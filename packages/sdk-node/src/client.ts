@@ -153,18 +153,19 @@ export class Sightline {
     if (clientErrorStatus(error)) return;
     exchange.errorRecorded = true;
     try {
-      const err = error instanceof Error ? error : new Error(String(error));
-      this.logs?.enqueue({
-        ...this.logBase(
-          "ERROR",
-          cutUtf8(`${err.name}: ${err.message}`, WIRE_LIMITS.messageBytes),
-          Date.now(),
-        ),
+      // The stack is what error grouping fingerprints (type, message, top frames): a thrown
+      // non-Error has none, and one made up here would point at the SDK, so none is sent.
+      const err = error instanceof Error ? error : undefined;
+      const name = err?.name ?? "NonError";
+      const message = err === undefined ? String(error) : err.message;
+      const record: LogRecordWire = {
+        ...this.logBase("ERROR", cutUtf8(`${name}: ${message}`, WIRE_LIMITS.messageBytes), Date.now()),
         logger_name: "sightline.errors",
-        payload: cutUtf8(err.stack ?? "", WIRE_LIMITS.payloadBytes),
-        attributes: { error_type: err.name },
+        attributes: { error_type: name },
         ...this.linkFields(exchange),
-      });
+      };
+      if (err?.stack !== undefined) record.payload = cutUtf8(err.stack, WIRE_LIMITS.payloadBytes);
+      this.logs?.enqueue(record);
     } catch (failure) {
       this.diagnostics.warnOnce("error-log", `could not record an error: ${String(failure)}`);
     }
