@@ -85,4 +85,16 @@ describe("heartbeats sent to a real Sightline", () => {
       last_heartbeat_at: null,
     });
   });
+
+  it("sends not even the first beat when closed at once", async () => {
+    const { api, project } = sightline.fixture;
+    const app = (await api.post(`/api/v1/projects/${project.slug}/apps`, { name: "Inventory" })).json<{
+      id: string;
+      slug: string;
+    }>();
+    const sdk = createSightline({ apiKey: sightline.key, app: app.slug, url: sightline.url });
+    await sdk.close();
+    await pause(1500);
+    expect(await beats(app.id)).toEqual([]);
+  });
 });

@@ -23,6 +23,8 @@ export class Heartbeat {
   /** Random per process: tells the app's instances apart without naming the host. */
   readonly instanceId = newIds().slice(0, 32);
   private timer: NodeJS.Timeout | undefined;
+  private first: NodeJS.Timeout | undefined;
+  private stopped = false;
   private lastCpu = cpuUsage();
   private lastAt = performance.now();
   private sent = 0;
@@ -34,15 +36,18 @@ export class Heartbeat {
   ) {}
 
   start(): void {
-    if (this.timer !== undefined) return;
-    const first = setTimeout(() => void this.beat(), 0);
-    first.unref();
+    if (this.timer !== undefined || this.stopped) return;
+    this.first = setTimeout(() => void this.beat(), 0);
+    this.first.unref();
     this.timer = setInterval(() => void this.beat(), this.settings.intervalMs);
     this.timer.unref();
   }
 
+  /** No beat leaves after this, not even the first one if it has not gone yet. */
   stop(): void {
-    if (this.timer !== undefined) clearInterval(this.timer);
+    this.stopped = true;
+    clearTimeout(this.first);
+    clearInterval(this.timer);
     this.timer = undefined;
   }
 
@@ -77,6 +82,7 @@ export class Heartbeat {
   }
 
   private async beat(): Promise<void> {
+    if (this.stopped) return;
     try {
       const body = Buffer.from(JSON.stringify(this.snapshot()));
       const outcome = await this.poster.post(
