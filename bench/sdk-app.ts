@@ -1,6 +1,7 @@
 // One app process of `npm run bench:sdk`: a framework (express | fastify | hono) serving one
-// JSON route, bare or instrumented (sightline | apitally with its defaults). Reports its port,
-// and on request its memory and the SDK's counts, over the IPC channel it was forked with.
+// JSON route, bare or instrumented (sightline | apitally with its defaults), either at once
+// (hello) or after 0.5 ms of CPU work (work). Reports its port, and on request its memory and
+// the SDK's counts, over the IPC channel it was started with.
 import { createRequire } from "node:module";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,7 +17,9 @@ import type * as FastifyAdapter from "../packages/sdk-node/src/adapters/fastify.
 import type * as HonoAdapter from "../packages/sdk-node/src/adapters/hono.js";
 import type * as Core from "../packages/sdk-node/src/index.js";
 
-const [framework, variant] = process.argv.slice(2);
+const [framework, variant, workload = "hello"] = process.argv.slice(2);
+/** CPU time each request spends in the handler before answering. */
+const WORK_MS = workload === "work" ? 0.5 : 0;
 // The frameworks and SDKs as the SDK's test suites install them.
 const load = createRequire(new URL("../packages/sdk-node/package.json", import.meta.url));
 
@@ -25,7 +28,17 @@ interface Started {
   stats: (() => unknown) | undefined;
 }
 
-const order = (id: string) => ({ id, status: "shipped", items: [{ sku: "A-1", qty: 2 }], total: 42.5 });
+/** Busy for WORK_MS (a stand-in for an app's own work: parsing, rules, rendering). */
+function work(): void {
+  if (WORK_MS === 0) return;
+  const until = performance.now() + WORK_MS;
+  while (performance.now() < until);
+}
+
+const order = (id: string) => {
+  work();
+  return { id, status: "shipped", items: [{ sku: "A-1", qty: 2 }], total: 42.5 };
+};
 
 function sightlineClient() {
   const { createSightline } = load("@sightline/node") as typeof Core;
@@ -101,7 +114,7 @@ async function hono(): Promise<Started> {
 const starters: Record<string, () => Promise<Started>> = { express, fastify, hono };
 const start = starters[framework ?? ""];
 if (start === undefined || !["bare", "sightline", "apitally"].includes(variant ?? "")) {
-  throw new Error(`usage: sdk-app.ts express|fastify|hono bare|sightline|apitally`);
+  throw new Error(`usage: sdk-app.ts express|fastify|hono bare|sightline|apitally [hello|work]`);
 }
 const started = await start();
 process.on("message", (message) => {

@@ -24,6 +24,10 @@ declare module "autocannon" {
     pipelining?: number;
     timeout?: number;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** The run: a promise of its result that also reports each second's responses. */
+  interface Instance extends Promise<Result> {
+    on(event: "tick", listener: (tick: { counter: number; bytes: number }) => void): this;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }

@@ -1,18 +1,22 @@
-// npm run bench:sdk — what @sightline/node costs a host app. For Express, Fastify and Hono: the
-// same JSON route served (a) bare, (b) with @sightline/node sending to a real local Sightline,
-// (c) with @sightline/node sending to a sink that only acknowledges (the SDK's own cost, without
-// a co-located Sightline's ingest work on the same cores), (d) with apitally and its default
-// options (its hub pointed at a closed loopback port; it sends per-minute aggregates), each
-// app in a child process driven by autocannon at a fixed concurrency for the same time, in
-// rotating order over several rounds. Prints requests/s and its ratio to (a), p50/p99, and the
-// app process's CPU time per request (all threads, from /proc) with what the SDK adds to it. Then 1 M requests to a Fastify app whose Sightline is unreachable: RSS and
-// heap growth. Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (32),
-// BENCH_SOAK_REQUESTS (1000000), BENCH_FRAMEWORKS (express,fastify,hono).
-import { type ChildProcess, fork, spawn } from "node:child_process";
+// npm run bench:sdk — what @sightline/node costs a host app. For Express, Fastify and Hono, and
+// for two workloads — (a) hello: a JSON route answered at once, (b) work: the same after 0.5 ms
+// of CPU work — the app runs (1) bare, (2) with @sightline/node sending to a null sink, a process
+// of its own that acknowledges batches unread, (3) with apitally and its defaults (its hub
+// pointed at a closed loopback port; it sends per-minute aggregates), optionally (4) with
+// @sightline/node sending to a real Sightline in its own process (BENCH_REAL=1). Each app runs
+// in a child process pinned to CPU 0 (taskset, when there is one) and the sink (and Sightline) to
+// CPU 1, so what receives the records never shares the app's core; autocannon, unpinned (pinned,
+// it was the bottleneck on a shared two-core machine), drives the app at
+// a fixed concurrency for the same time, variants in rotating order over several rounds. Prints
+// requests/s and its ratio to bare, p50/p99 latency, and the app process's CPU time per request
+// (all threads, from /proc/<pid>/task/*/schedstat, per 1-second window): p50 and p99 over the
+// windows, and what each variant adds to bare's (the variant's quantile minus bare's). Then 1 M
+// requests to a Fastify app whose Sightline is unreachable: RSS and heap growth. Knobs:
+// BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (32), BENCH_SOAK_REQUESTS (1000000),
+// BENCH_FRAMEWORKS (express,fastify,hono), BENCH_WORKLOADS (hello,work), BENCH_REAL (0).
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { readFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -22,21 +26,33 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SOAK_REQUESTS = Number(process.env.BENCH_SOAK_REQUESTS ?? 1_000_000);
 const FRAMEWORKS = (process.env.BENCH_FRAMEWORKS ?? "express,fastify,hono").split(",");
-const VARIANTS = ["bare", "sightline", "sink", "apitally"] as const;
-type Variant = (typeof VARIANTS)[number];
+const WORKLOADS = (process.env.BENCH_WORKLOADS ?? "hello,work").split(",");
+const REAL = process.env.BENCH_REAL === "1";
+const VARIANTS = REAL
+  ? (["bare", "sink", "apitally", "sightline"] as const)
+  : (["bare", "sink", "apitally"] as const);
+type Variant = "bare" | "sink" | "apitally" | "sightline";
 /** Nothing listens here: connections are refused at once, without leaving the machine. */
 const UNREACHABLE = "http://127.0.0.1:9";
+/** The targets, restated from issue 26. */
+const TARGETS = { addedP50Us: 10, workRatio: 0.97 };
 
 const APP = fileURLToPath(new URL("./sdk-app.ts", import.meta.url));
 const SIGHTLINE = fileURLToPath(new URL("./sdk-sightline.ts", import.meta.url));
+const SINK = fileURLToPath(new URL("./sdk-sink.ts", import.meta.url));
+
+/** Pinning: the app on CPU 0; the sink and Sightline on CPU 1. */
+const PIN = cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
+const pinned = (cpu: number, argv: string[]): [string, string[]] =>
+  PIN ? ["taskset", ["-c", String(cpu), ...argv]] : [argv[0] as string, argv.slice(1)];
 
 interface Sample {
   rps: number;
   p50: number;
   p99: number;
   errors: number;
-  /** CPU time of the app process (all its threads) per request, µs. */
-  cpuUs: number;
+  /** App CPU µs per request of each 1-second window. */
+  windows: number[];
 }
 interface Memory {
   memory: NodeJS.MemoryUsage;
@@ -52,8 +68,10 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(" ");
 
-async function startSightline(): Promise<{ child: ChildProcess; url: string; key: string; app: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", SIGHTLINE], {
+/** Starts a helper process that prints one JSON line (its address) and keeps running. */
+async function startHelper<T>(script: string, cpu: number): Promise<{ child: ChildProcess } & T> {
+  const [command, args] = pinned(cpu, [process.execPath, "--import", "tsx", script]);
+  const child = spawn(command, args, {
     env: { ...process.env, TEST_LOG_LEVEL: "silent" },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -62,19 +80,27 @@ async function startSightline(): Promise<{ child: ChildProcess; url: string; key
     out += chunk.toString();
     if (out.includes("\n")) break;
   }
-  return {
-    child,
-    ...(JSON.parse(out.slice(0, out.indexOf("\n"))) as { url: string; key: string; app: string }),
-  };
+  return { child, ...(JSON.parse(out.slice(0, out.indexOf("\n"))) as T) };
 }
 
 async function startApp(
   framework: string,
   variant: Variant,
+  workload: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = fork(APP, [framework, variant], {
-    execArgv: ["--import", "tsx", "--expose-gc"],
+  const mode = variant === "sink" ? "sightline" : variant;
+  const [command, args] = pinned(0, [
+    process.execPath,
+    "--import",
+    "tsx",
+    "--expose-gc",
+    APP,
+    framework,
+    mode,
+    workload,
+  ]);
+  const child = spawn(command, args, {
     env: { ...process.env, ...env, NODE_ENV: "production" },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -94,69 +120,82 @@ async function stop(child: ChildProcess): Promise<void> {
   await once(child, "exit");
 }
 
-/** CPU seconds a process has used (Linux /proc: user + system, all threads). */
-async function cpuSeconds(pid: number | undefined): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+/** Nanoseconds on CPU of every thread of a process (Linux schedstat; finer than /proc/stat's ticks). */
+function cpuNs(pid: number | undefined): number {
+  let total = 0;
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+      } catch {
+        // A thread that ended between the listing and the read.
+      }
+    }
+  } catch {
+    return Number.NaN;
+  }
+  return total;
 }
 
 async function drive(url: string, seconds: number, pid?: number): Promise<Sample> {
-  const cpuBefore = await cpuSeconds(pid);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds });
-  const cpu = (await cpuSeconds(pid)) - cpuBefore;
+  const windows: number[] = [];
+  let lastCpu = cpuNs(pid);
+  const run = autocannon({ url, connections: CONNECTIONS, duration: seconds });
+  run.on("tick", ({ counter }) => {
+    const now = cpuNs(pid);
+    if (counter > 0 && Number.isFinite(now)) windows.push((now - lastCpu) / 1000 / counter);
+    lastCpu = now;
+  });
+  const result = await run;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
-    cpuUs: result.requests.total > 0 ? (cpu * 1e6) / result.requests.total : Number.NaN,
+    windows,
   };
 }
 
-const median = (values: number[]) => {
+/** The q-quantile (0–1) of `values`, nearest rank. */
+const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
 };
+const median = (values: number[]) => quantile(values, 0.5);
 
-/** Acknowledges every batch without reading it, so the receiving end costs next to nothing. */
-async function startSink(): Promise<{ url: string; close: () => void }> {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end("{}");
-    });
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+interface Row {
+  variant: Variant;
+  rps: number;
+  ratio: number;
+  p50: number;
+  p99: number;
+  cpuP50: number;
+  cpuP99: number;
+  addedP50: number;
+  addedP99: number;
+  errors: number;
 }
 
 async function compare(
   framework: string,
-  sightline: { url: string; key: string; app: string },
-  sink: string,
-) {
-  const samples: Record<Variant, Sample[]> = { bare: [], sightline: [], sink: [], apitally: [] };
+  workload: string,
+  targets: { sink: string; sightline?: { url: string; key: string; app: string } },
+): Promise<Row[]> {
+  const samples = Object.fromEntries(VARIANTS.map((v) => [v, [] as Sample[]])) as Record<Variant, Sample[]>;
   let delivered = 0;
   for (let round = 0; round < ROUNDS; round += 1) {
-    // Rotating the order spreads slow drift of a shared machine over all three.
+    // Rotating the order spreads slow drift of a shared machine over all variants.
     const order = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length] as Variant);
     for (const variant of order) {
-      const app = await startApp(framework, variant === "sink" ? "sightline" : variant, {
-        SIGHTLINE_URL: variant === "sink" ? sink : sightline.url,
-        SIGHTLINE_API_KEY: sightline.key,
-        SIGHTLINE_APP: sightline.app,
+      const app = await startApp(framework, variant, workload, {
+        SIGHTLINE_URL: variant === "sightline" ? targets.sightline?.url : targets.sink,
+        SIGHTLINE_API_KEY: targets.sightline?.key ?? "sl_bench",
+        SIGHTLINE_APP: targets.sightline?.app ?? "bench",
         SIGHTLINE_ENVIRONMENT: "bench",
         APITALLY_HUB_BASE_URL: UNREACHABLE,
       });
       await drive(app.url, 2);
-      const sample = await drive(app.url, SECONDS, app.child.pid);
-      samples[variant].push(sample);
+      samples[variant].push(await drive(app.url, SECONDS, app.child.pid));
       if (variant === "sightline") {
         await new Promise((resolve) => setTimeout(resolve, 2500));
         delivered += (await memoryOf(app.child)).stats?.requests.sent ?? 0;
@@ -164,46 +203,39 @@ async function compare(
       await stop(app.child);
     }
   }
-  const row = (variant: Variant) => {
+  const bareWindows = samples.bare.flatMap((s) => s.windows);
+  const bareRps = median(samples.bare.map((s) => s.rps));
+  const rows = VARIANTS.map((variant): Row => {
+    const windows = samples[variant].flatMap((s) => s.windows);
     const rps = median(samples[variant].map((s) => s.rps));
-    const bare = median(samples.bare.map((s) => s.rps));
-    const cpuUs = median(samples[variant].map((s) => s.cpuUs));
-    const addedUs = cpuUs - median(samples.bare.map((s) => s.cpuUs));
     return {
       variant,
       rps,
-      cpuUs,
+      ratio: rps / bareRps,
       p50: median(samples[variant].map((s) => s.p50)),
       p99: median(samples[variant].map((s) => s.p99)),
-      addedUs,
-      ratio: rps / bare,
+      cpuP50: quantile(windows, 0.5),
+      cpuP99: quantile(windows, 0.99),
+      addedP50: quantile(windows, 0.5) - quantile(bareWindows, 0.5),
+      addedP99: quantile(windows, 0.99) - quantile(bareWindows, 0.99),
       errors: samples[variant].reduce((sum, s) => sum + s.errors, 0),
     };
-  };
-  const rows = VARIANTS.map(row);
-  say(`\n${framework} (median of ${ROUNDS} rounds, load average ${load()})`);
-  say("variant     req/s  ratio   p50 ms  p99 ms  app CPU µs/req  added µs/req  errors");
+  });
+  say(`\n${framework} / ${workload} (median of ${ROUNDS} rounds, load average ${load()})`);
+  say("variant     req/s  ratio  p50 ms  p99 ms  CPU µs/req p50  p99   added µs p50    p99  errors");
   for (const r of rows) {
     say(
       `${r.variant.padEnd(10)}${r.rps.toFixed(0).padStart(7)}  ${r.ratio.toFixed(3)}  ${r.p50.toFixed(2).padStart(6)}  ` +
-        `${r.p99.toFixed(2).padStart(6)}  ${r.cpuUs.toFixed(1).padStart(14)}  ${r.addedUs.toFixed(1).padStart(12)}  ${r.errors}`,
+        `${r.p99.toFixed(2).padStart(6)}  ${r.cpuP50.toFixed(1).padStart(14)} ${r.cpuP99.toFixed(1).padStart(5)}  ` +
+        `${r.addedP50.toFixed(1).padStart(12)} ${r.addedP99.toFixed(1).padStart(6)}  ${r.errors}`,
     );
   }
-  const [, ours, , theirs] = rows as ReturnType<typeof row>[] as [
-    ReturnType<typeof row>,
-    ReturnType<typeof row>,
-    ReturnType<typeof row>,
-    ReturnType<typeof row>,
-  ];
-  say(`records stored by Sightline from the instrumented runs: ${delivered}`);
-  say(
-    `targets: sightline >= 0.95 of bare: ${ours.ratio >= 0.95 ? "met" : "MISSED"} (${ours.ratio.toFixed(3)}); ` +
-      `ahead of apitally: ${ours.rps > theirs.rps ? "met" : "MISSED"} (${(ours.rps / theirs.rps).toFixed(3)}x)`,
-  );
+  if (REAL) say(`records stored by Sightline from the real-Sightline runs: ${delivered}`);
+  return rows;
 }
 
 async function soak(): Promise<void> {
-  const app = await startApp("fastify", "sightline", {
+  const app = await startApp("fastify", "sightline", "hello", {
     SIGHTLINE_URL: UNREACHABLE,
     SIGHTLINE_API_KEY: "sl_unreachable",
     SIGHTLINE_APP: "bench",
@@ -232,14 +264,40 @@ async function soak(): Promise<void> {
 }
 
 say(
-  `bench:sdk  ${SECONDS} s per run, ${CONNECTIONS} connections, ${ROUNDS} rounds; node ${process.version}, ${cpus().length} CPUs, load average ${load()}`,
+  `bench:sdk  ${SECONDS} s per run, ${CONNECTIONS} connections, ${ROUNDS} rounds; node ${process.version}, ` +
+    `${cpus().length} CPUs, ${PIN ? "app pinned to CPU 0, sink to CPU 1, load generator unpinned" : "not pinned (no taskset)"}, ` +
+    `load average ${load()}`,
 );
-const sightline = await startSightline();
-const sink = await startSink();
+const sink = await startHelper<{ url: string }>(SINK, 1);
+const sightline = REAL
+  ? await startHelper<{ url: string; key: string; app: string }>(SIGHTLINE, 1)
+  : undefined;
+const verdicts: string[] = [];
 try {
-  for (const framework of FRAMEWORKS) await compare(framework, sightline, sink.url);
+  for (const workload of WORKLOADS) {
+    for (const framework of FRAMEWORKS) {
+      const rows = await compare(framework, workload, { sink: sink.url, sightline });
+      const byVariant = Object.fromEntries(rows.map((r) => [r.variant, r])) as Record<Variant, Row>;
+      const ours = byVariant.sink;
+      const theirs = byVariant.apitally;
+      const checks = [
+        `added CPU p50 <= ${TARGETS.addedP50Us} µs: ${ours.addedP50 <= TARGETS.addedP50Us ? "met" : "MISSED"} (${ours.addedP50.toFixed(1)})`,
+        `ahead of apitally: ${ours.rps > theirs.rps ? "met" : "MISSED"} (${(ours.rps / theirs.rps).toFixed(3)}x)`,
+      ];
+      if (workload === "work") {
+        checks.push(
+          `>= ${TARGETS.workRatio} of bare: ${ours.ratio >= TARGETS.workRatio ? "met" : "MISSED"} (${ours.ratio.toFixed(3)})`,
+        );
+      }
+      const verdict = `${framework}/${workload}: ${checks.join("; ")}`;
+      say(`targets, ${verdict}`);
+      verdicts.push(verdict);
+    }
+  }
+  say("\nsummary (SDK to the null sink):");
+  for (const verdict of verdicts) say(`  ${verdict}`);
   if (SOAK_REQUESTS > 0) await soak();
 } finally {
-  sink.close();
-  await stop(sightline.child);
+  await stop(sink.child);
+  if (sightline !== undefined) await stop(sightline.child);
 }

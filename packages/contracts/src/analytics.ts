@@ -38,6 +38,7 @@ export const ANALYTICS_LIMITS = {
   endpointConsumers: { defaultLimit: 10, maxLimit: 50 },
   endpointStatusCodes: { defaultLimit: 20, maxLimit: 50 },
   endpointPayloads: { defaultLimit: 20, maxLimit: 100 },
+  endpointValidationErrors: { defaultLimit: 20, maxLimit: 100 },
   /** Repeated `endpoint=` parameters accepted by endpoint-stats. */
   maxEndpoints: 100,
 } as const;
@@ -367,6 +368,16 @@ export const EndpointPayloadsQuerySchema = Type.Object(
 );
 export type EndpointPayloadsQuery = Static<typeof EndpointPayloadsQuerySchema>;
 
+export const EndpointValidationErrorsQuerySchema = Type.Object(
+  {
+    ...windowParams,
+    ...endpointParams,
+    limit: Type.Optional(limitParam(ANALYTICS_LIMITS.endpointValidationErrors, "field and rule pairs")),
+  },
+  { additionalProperties: false },
+);
+export type EndpointValidationErrorsQuery = Static<typeof EndpointValidationErrorsQuerySchema>;
+
 // ---- answers ----
 
 /** The traffic figures every aggregate carries. */
@@ -619,6 +630,28 @@ export const StatusCodeCountSchema = Type.Object(
   { additionalProperties: false },
 );
 export type StatusCodeCount = Static<typeof StatusCodeCountSchema>;
+
+export const ValidationErrorCountSchema = Type.Object(
+  {
+    path: Type.String({
+      description: "The field that failed (dotted path); empty for the input as a whole.",
+      examples: ["body.email"],
+    }),
+    rule: Type.String({ description: "The rule it broke, as the validator names it.", examples: ["format"] }),
+    occurrences: Type.Integer({
+      description: "Times the field failed this rule in the window.",
+      examples: [42],
+    }),
+    requests: Type.Integer({ description: "Distinct requests it failed in.", examples: [40] }),
+    message: Type.String({
+      description: "The validator's message of the latest occurrence (never the value).",
+      examples: ['must match format "email"'],
+    }),
+    last_seen_at: Instant,
+  },
+  { additionalProperties: false },
+);
+export type ValidationErrorCount = Static<typeof ValidationErrorCountSchema>;
 
 export const PayloadSampleSchema = Type.Object(
   {

@@ -225,6 +225,21 @@ export const RequestDetailSchema = Type.Object(
       "https://api.example.com",
       "The app's scheme and host as its clients reached it, when the client sent it; or empty.",
     ),
+    scheme: Text(
+      "https",
+      "`http` or `https` as the client reached the app, when the client sent it; or empty.",
+    ),
+    validation_errors: Type.Array(
+      Type.Object(
+        {
+          path: Text("body.email", "The field that failed (dotted path); empty for the input as a whole."),
+          rule: Text("format", "The rule it broke, as the validator names it."),
+          message: Text('must match format "email"', "The validator's message (never the value)."),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "Why a 400 or 422 answer refused the request, when the client sent it; else empty." },
+    ),
     request_payload: Text('{"sku":"A-1"}'),
     response_payload: Text('{"id":42}'),
     request_headers: HeadersSchema,

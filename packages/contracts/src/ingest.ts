@@ -63,6 +63,14 @@ export const INGEST_LIMITS = {
   listedIgnoredFields: 50,
   /** `base_url` of a request record: cut to this many characters. */
   baseUrlLength: 512,
+  /** `validation_errors` of a request record: more entries is a rejected record. */
+  validationErrorCount: 20,
+  /** A validation error's `path`: cut to this many characters. */
+  validationPathLength: 256,
+  /** A validation error's `rule`: cut to this many characters. */
+  validationRuleLength: 64,
+  /** A validation error's `message`: cut to this many characters. */
+  validationMessageLength: 256,
   /** Span names: cut to this many characters. */
   spanNameLength: 256,
   /** Span kinds: cut to this many characters. */
@@ -159,6 +167,34 @@ const Size = (description: string) =>
 const CutString = (limit: string, example: string) =>
   Type.String({ description: `Cut to ${limit}. Default empty.`, examples: [example] });
 
+/** The request schemes a record may name (any letter case; stored lower-case). */
+export const REQUEST_SCHEMES = ["http", "https"] as const;
+
+const ValidationErrorSchema = Type.Object(
+  {
+    path: Type.String({
+      description:
+        `The field that failed, as a dotted path (\`body.items.0.qty\`); cut to ${INGEST_LIMITS.validationPathLength} ` +
+        "characters. Empty for the input as a whole.",
+      examples: ["body.email"],
+    }),
+    rule: Type.String({
+      minLength: 1,
+      description: `The rule it broke as the validator names it; cut to ${INGEST_LIMITS.validationRuleLength} characters.`,
+      examples: ["format"],
+    }),
+    message: Type.Optional(
+      Type.String({
+        description:
+          `The validator's message, cut to ${INGEST_LIMITS.validationMessageLength} characters. Never the ` +
+          "offending value: clients must leave it out.",
+        examples: ['must match format "email"'],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const IngestRequestRecordSchema = Type.Object(
   {
     project_slug: Type.Optional(ProjectSlug),
@@ -199,6 +235,23 @@ export const IngestRequestRecordSchema = Type.Object(
     span_id: Type.Optional(SpanId),
     base_url: Type.Optional(
       CutString(`${INGEST_LIMITS.baseUrlLength} characters`, "https://api.example.com"),
+    ),
+    scheme: Type.Optional(
+      Type.String({
+        maxLength: 5,
+        pattern: "^([hH][tT][tT][pP][sS]?)?$",
+        description:
+          "`http` or `https` as the client reached the app (any letter case); empty means unknown.",
+        examples: ["https"],
+      }),
+    ),
+    validation_errors: Type.Optional(
+      Type.Array(ValidationErrorSchema, {
+        maxItems: INGEST_LIMITS.validationErrorCount,
+        description:
+          "Why the request was refused, for a 400 or 422 answer: one entry per failed field and rule " +
+          `(at most ${INGEST_LIMITS.validationErrorCount}); ignored on other statuses.`,
+      }),
     ),
   },
   {
@@ -425,3 +478,59 @@ export const IngestRejectedProblemSchema = Type.Object(
   },
   { additionalProperties: true },
 );
+
+export const IngestHeartbeatSchema = Type.Object(
+  {
+    project_slug: Type.Optional(ProjectSlug),
+    app_id: AppId,
+    environment: Environment,
+    instance_id: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: "^[A-Za-z0-9._:-]+$",
+      description:
+        "Tells the app's processes apart (random per process start); the newest beat per instance is kept.",
+      examples: ["4bf92f3577b34da6a3ce929d0e0e4736"],
+    }),
+    sdk: Type.String({ maxLength: 64, examples: ["sightline-node"] }),
+    sdk_version: Type.String({ maxLength: 64, examples: ["0.1.0"] }),
+    runtime: Type.String({ maxLength: 128, examples: ["node v20.19.0"] }),
+    uptime_s: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e10, examples: [3600] })),
+    cpu_percent: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 100_000,
+        description: "Process CPU time since the previous beat, as a percentage of one core.",
+        examples: [12.5],
+      }),
+    ),
+    memory_rss_bytes: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e15, examples: [83886080] })),
+    memory_heap_used_bytes: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e15, examples: [20971520] })),
+    interval_s: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 86_400,
+        description: "Seconds until the next beat.",
+        examples: [60],
+      }),
+    ),
+  },
+  {
+    description:
+      "One heartbeat of a running app instance. Fields not listed here are ignored, so newer SDKs can send more.",
+  },
+);
+export type IngestHeartbeat = Static<typeof IngestHeartbeatSchema>;
+
+export const HeartbeatAnswerSchema = Type.Object(
+  {
+    app_id: Type.String({
+      description: "The app's UUID.",
+      examples: ["3f0b8c1e-5a4d-4b2f-9c1e-7d8a6b5c4d3e"],
+    }),
+    instance_id: Type.String({ examples: ["4bf92f3577b34da6a3ce929d0e0e4736"] }),
+    received_at: Type.String({ format: "date-time", examples: ["2026-11-21T06:00:00.000Z"] }),
+  },
+  { additionalProperties: false },
+);
+export type HeartbeatAnswer = Static<typeof HeartbeatAnswerSchema>;

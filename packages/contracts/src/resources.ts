@@ -9,6 +9,14 @@ const Timestamp = (description?: string) =>
     examples: ["2026-11-21T06:00:00.000Z"],
     ...(description ? { description } : {}),
   });
+/** How heartbeats are kept and read. */
+export const HEARTBEAT_LIMITS = {
+  /** An app is alive while its newest heartbeat is at most this old (three missed beats). */
+  aliveWithinMs: 3 * 60_000,
+  /** Instances remembered per app: the newest beats are kept, older instances forgotten. */
+  instancesPerApp: 50,
+} as const;
+
 const NullableTimestamp = (description: string) =>
   Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description, examples: [null] });
 const Uuid = Type.String({ format: "uuid", examples: ["0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21"] });
@@ -114,6 +122,12 @@ const appListFields = {
   framework: Type.String({ examples: ["fastify"] }),
   icon: Type.String({ examples: ["🛒"] }),
   created_at: Timestamp(),
+  last_heartbeat_at: NullableTimestamp(
+    "When an instance of the app last sent a heartbeat (`@sightline/node` sends one a minute); null if none ever did.",
+  ),
+  alive: Type.Boolean({
+    description: `True while a heartbeat is at most ${HEARTBEAT_LIMITS.aliveWithinMs / 60_000} minutes old.`,
+  }),
 };
 
 export const AppSchema = Type.Object(

@@ -5,11 +5,13 @@ import { clientIp } from "./capture/client-ip.js";
 import { type ConsumerInput, Exchange, splitTarget, toConsumer } from "./capture/exchange.js";
 import { captureHeaders, cutUtf8, type RedactionRules, wellFormed } from "./capture/redact.js";
 import { traceIdFrom } from "./capture/trace.js";
+import { validationIssues } from "./capture/validation.js";
 import { currentExchange } from "./context.js";
 import { captureConsole } from "./logs/console.js";
 import { type ResolvedOptions, resolveOptions, type SightlineOptions } from "./options.js";
 import { Diagnostics } from "./transport/diagnostics.js";
 import { createPoster, type Poster } from "./transport/post.js";
+import { Heartbeat } from "./transport/heartbeat.js";
 import { requestEncoder } from "./transport/encode.js";
 import { Shipper, type ShipperStats } from "./transport/shipper.js";
 import { SDK_VERSION } from "./version.js";
@@ -47,6 +49,7 @@ export class Sightline {
   private closing: Promise<SightlineStats> | undefined;
   private sigterm: (() => void) | undefined;
   private stopConsole: (() => void) | undefined;
+  private readonly heartbeat: Heartbeat | undefined;
 
   constructor(options: SightlineOptions = {}) {
     this.options = resolveOptions(options);
@@ -84,6 +87,19 @@ export class Sightline {
       kind: "logs",
       toWire: (record) => record,
     });
+    if (settings.heartbeat) {
+      this.heartbeat = new Heartbeat(
+        {
+          app: settings.app,
+          environment: settings.environment,
+          projectSlug: settings.projectSlug,
+          intervalMs: settings.heartbeatIntervalMs,
+        },
+        this.poster,
+        this.diagnostics,
+      );
+      this.heartbeat.start();
+    }
     if (settings.flushOnSigterm) this.hookSigterm();
     if (settings.captureConsole) this.stopConsole = captureConsole(this);
     this.diagnostics.debug(
@@ -129,25 +145,42 @@ export class Sightline {
 
   /** @internal Remembers an exception that escaped the request's handler (sent at finish). */
   recordError(exchange: Exchange | undefined, error: unknown): void {
-    if (exchange === undefined || !this.options.captureErrors || exchange.errorRecorded) return;
+    if (exchange === undefined) return;
+    // A validator's failure is the request's answer (400/422), not an exception.
+    if (this.recordValidation(exchange, error)) return;
+    if (!this.options.captureErrors || exchange.errorRecorded) return;
     // Errors that carry a 4xx status (validation, not found) are answers, not failures.
     if (clientErrorStatus(error)) return;
     exchange.errorRecorded = true;
     try {
-      const err = error instanceof Error ? error : new Error(String(error));
-      this.logs?.enqueue({
-        ...this.logBase(
-          "ERROR",
-          cutUtf8(`${err.name}: ${err.message}`, WIRE_LIMITS.messageBytes),
-          Date.now(),
-        ),
+      // The stack is what error grouping fingerprints (type, message, top frames): a thrown
+      // non-Error has none, and one made up here would point at the SDK, so none is sent.
+      const err = error instanceof Error ? error : undefined;
+      const name = err?.name ?? "NonError";
+      const message = err === undefined ? String(error) : err.message;
+      const record: LogRecordWire = {
+        ...this.logBase("ERROR", cutUtf8(`${name}: ${message}`, WIRE_LIMITS.messageBytes), Date.now()),
         logger_name: "sightline.errors",
-        payload: cutUtf8(err.stack ?? "", WIRE_LIMITS.payloadBytes),
-        attributes: { error_type: err.name },
+        attributes: { error_type: name },
         ...this.linkFields(exchange),
-      });
+      };
+      if (err?.stack !== undefined) record.payload = cutUtf8(err.stack, WIRE_LIMITS.payloadBytes);
+      this.logs?.enqueue(record);
     } catch (failure) {
       this.diagnostics.warnOnce("error-log", `could not record an error: ${String(failure)}`);
+    }
+  }
+
+  /** @internal Notes why a validator refused the request; false when `failure` is no validation failure. */
+  recordValidation(exchange: Exchange, failure: unknown): boolean {
+    try {
+      const issues = validationIssues(failure);
+      if (issues === undefined) return false;
+      exchange.validationErrors = issues;
+      return true;
+    } catch (error) {
+      this.diagnostics.warnOnce("validation", `could not read a validation failure: ${String(error)}`);
+      return false;
     }
   }
 
@@ -223,6 +256,7 @@ export class Sightline {
   close(timeoutMs: number = this.options.closeTimeoutMs): Promise<SightlineStats> {
     this.closing ??= (async () => {
       this.enabled = false;
+      this.heartbeat?.stop();
       if (this.sigterm !== undefined) process.removeListener("SIGTERM", this.sigterm);
       this.stopConsole?.();
       const deadline = Date.now() + Math.max(0, timeoutMs);

@@ -4,6 +4,7 @@
 // The scope is opt-in because AsyncLocalStorage costs every promise something on Node 20.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type ConsumerInput, type Exchange, toConsumer } from "./capture/exchange.js";
+import { validationIssues } from "./capture/validation.js";
 
 const EXCHANGE = Symbol.for("sightline.exchange");
 
@@ -56,4 +57,29 @@ export function exchangeOf(target: unknown): Exchange | undefined {
 export function setConsumer(req: unknown, consumer: ConsumerInput): void {
   const exchange = exchangeOf(req) ?? currentExchange();
   if (exchange !== undefined) exchange.consumer = toConsumer(consumer);
+}
+
+/**
+ * Notes why your code refused a request, for apps that answer 400/422 themselves instead of
+ * throwing: pass the validator's failure (a ZodError or `safeParse(...).error`, ajv's
+ * `validate.errors`, class-validator's `validate(...)` result, express-validator's
+ * `validationResult(req)`). Field paths, rules and messages are sent with the record, never the
+ * values. `req` is as for {@link setConsumer}.
+ *
+ * @example
+ * const parsed = Order.safeParse(req.body);
+ * if (!parsed.success) {
+ *   recordValidationErrors(req, parsed.error);
+ *   return res.status(422).json(parsed.error.flatten());
+ * }
+ */
+export function recordValidationErrors(req: unknown, failure: unknown): void {
+  const exchange = exchangeOf(req) ?? currentExchange();
+  if (exchange === undefined) return;
+  try {
+    const issues = validationIssues(failure);
+    if (issues !== undefined) exchange.validationErrors = issues;
+  } catch {
+    // Never into the app: an unreadable failure is simply not recorded.
+  }
 }

@@ -6,9 +6,10 @@ export type { HeaderReader, LogFields, LogLevel, SightlineStats } from "./client
 export type { Consumer, ConsumerInput } from "./capture/exchange.js";
 export type { TrustProxy } from "./capture/client-ip.js";
 export { ALWAYS_REDACTED_HEADERS, DEFAULT_BODY_KEYS, REDACTED } from "./capture/redact.js";
-export { setConsumer } from "./context.js";
+export { recordValidationErrors, setConsumer } from "./context.js";
+export type { ValidationIssue } from "./capture/validation.js";
 export { captureConsole } from "./logs/console.js";
 export type { SightlineOptions } from "./options.js";
 export type { SightlineLogger } from "./transport/diagnostics.js";
 export type { ShipperStats } from "./transport/shipper.js";
-export type { LogRecordWire, RequestRecordWire } from "./wire.js";
+export type { HeartbeatWire, LogRecordWire, RequestRecordWire } from "./wire.js";

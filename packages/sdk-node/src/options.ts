@@ -56,6 +56,10 @@ export interface SightlineOptions {
   captureConsole?: boolean;
   /** Send an error log (message, stack) for exceptions an adapter sees escape a handler. Default: true. */
   captureErrors?: boolean;
+  /** Send a heartbeat (SDK version, runtime, process CPU and memory) at start and then every `heartbeatIntervalMs`, so Sightline knows the app is alive. Default: true. */
+  heartbeat?: boolean;
+  /** Time between heartbeats, ms. Default: 60000 (at least 1000). */
+  heartbeatIntervalMs?: number;
   /** On SIGTERM, flush (within `closeTimeoutMs`) before the process exits. Default: false. */
   flushOnSigterm?: boolean;
   /** Deadline of `close()` when none is given, ms. Default: 5000. */
@@ -93,6 +97,8 @@ export interface ResolvedOptions {
   readonly ignorePaths: readonly (string | RegExp)[];
   readonly captureConsole: boolean;
   readonly captureErrors: boolean;
+  readonly heartbeat: boolean;
+  readonly heartbeatIntervalMs: number;
   readonly flushOnSigterm: boolean;
   readonly closeTimeoutMs: number;
   readonly debug: boolean;
@@ -165,6 +171,8 @@ export function resolveOptions(options: SightlineOptions = {}): ResolvedOptions 
     ignorePaths: options.ignorePaths ?? [],
     captureConsole: options.captureConsole ?? false,
     captureErrors: options.captureErrors ?? true,
+    heartbeat: options.heartbeat ?? true,
+    heartbeatIntervalMs: whole(options.heartbeatIntervalMs, 60_000, 1000, 3_600_000),
     flushOnSigterm: options.flushOnSigterm ?? false,
     closeTimeoutMs: whole(options.closeTimeoutMs, 5000, 0, 3_600_000),
     debug: options.debug ?? false,

@@ -29,6 +29,10 @@ export interface RequestRecordWire {
   span_id?: string;
   /** The app's scheme and host as its clients reach it; this SDK does not send it. */
   base_url?: string;
+  /** `http` or `https` as the client reached the app (X-Forwarded-Proto where the app trusts proxies). */
+  scheme?: string;
+  /** Why a 400 or 422 answer refused the request: field path, rule, message; never the value. */
+  validation_errors?: { path: string; rule: string; message: string }[];
 }
 
 /** One log line, as sent to `POST /api/v1/ingest/logs`. */
@@ -52,6 +56,26 @@ export interface LogRecordWire {
   consumer_group?: string;
 }
 
+/** One heartbeat, as sent to `POST /api/v1/ingest/heartbeat` once a minute. */
+export interface HeartbeatWire {
+  project_slug?: string;
+  app_id: string;
+  environment: string;
+  /** Random per process start. */
+  instance_id: string;
+  sdk: string;
+  sdk_version: string;
+  /** e.g. `node v20.19.0`. */
+  runtime: string;
+  uptime_s: number;
+  /** CPU time of the process since the previous beat, as a percentage of one core. */
+  cpu_percent: number;
+  memory_rss_bytes: number;
+  memory_heap_used_bytes: number;
+  /** Seconds until the next beat. */
+  interval_s: number;
+}
+
 /** The ingest routes' 200 answer. */
 export interface IngestAnswerWire {
   accepted: number;
@@ -73,4 +97,8 @@ export const WIRE_LIMITS = {
   attributeCount: 64,
   attributeKeyLength: 128,
   idempotencyKeyLength: 255,
+  validationErrorCount: 20,
+  validationPathLength: 256,
+  validationRuleLength: 64,
+  validationMessageLength: 256,
 } as const;

@@ -147,6 +147,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       await api.register(slosRoutes, { slos: deps.slos });
       await api.register(ingestRoutes, {
         ingest: deps.ingest,
+        heartbeats: deps.heartbeats,
         maxBodyBytes: deps.config.ingest.maxBodyBytes,
         maxBatch: deps.config.ingest.maxBatch,
       });

@@ -23,7 +23,12 @@ import {
   type MailQueue,
 } from "./modules/auth/index.js";
 import { createDataService, type DataService } from "./modules/data/index.js";
-import { createIngestService, type IngestService } from "./modules/ingest/index.js";
+import {
+  createHeartbeatService,
+  createIngestService,
+  type HeartbeatService,
+  type IngestService,
+} from "./modules/ingest/index.js";
 import { createOtlpService, type OtlpService } from "./modules/otlp/index.js";
 import { createInvitationsService, type InvitationsService } from "./modules/invitations/index.js";
 import { createMembersService, type MembersService } from "./modules/members/index.js";
@@ -85,6 +90,8 @@ export interface Deps {
   readonly audit: AuditService;
   /** Request and log ingest, with the buffered writers of the events tables. */
   readonly ingest: IngestService;
+  /** Heartbeats of running app instances (POST /ingest/heartbeat). */
+  readonly heartbeats: HeartbeatService;
   /** The OTLP/HTTP receivers' service: OpenTelemetry exports stored through ingest. */
   readonly otlp: OtlpService;
   /** Searching request and log records of a project. */
@@ -347,6 +354,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       invitations,
       audit: createAuditService(metadata.db),
       ingest,
+      heartbeats: createHeartbeatService({ db: metadata.db, directory: resources.ingestDirectory, clock }),
       otlp: createOtlpService({
         ingest,
         directory: resources.ingestDirectory,

@@ -14,6 +14,7 @@ export interface ExpressRequest extends IncomingMessage {
   baseUrl?: string;
   app?: unknown;
   body?: unknown;
+  protocol?: string;
 }
 
 export type ExpressNext = (error?: unknown) => void;
@@ -39,6 +40,9 @@ export function sightlineMiddleware(
   const adapter: NodeAdapter<ExpressRequest> = {
     route: expressRoute,
     body: (req) => req.body,
+    // Express's own reading, under the app's "trust proxy" setting.
+    scheme: (req) => req.protocol,
+    validation: expressValidatorErrors,
     identify: options.identifyConsumer,
   };
   return function sightline_express(req, res, next) {
@@ -157,4 +161,19 @@ function substitute(matched: string, params: [string, unknown][]): string {
 
 function trimSlash(path: string): string {
   return path.length > 0 && path.endsWith("/") ? path.slice(0, -1) : path;
+}
+
+/** Where express-validator keeps the checks run on a request (its `contextsKey`). */
+const EXPRESS_VALIDATOR_CONTEXTS = "express-validator#contexts";
+
+/** The errors express-validator found on a request the app refused, without the app passing them. */
+function expressValidatorErrors(req: ExpressRequest): unknown {
+  const contexts = (req as unknown as Record<string, unknown>)[EXPRESS_VALIDATOR_CONTEXTS];
+  if (!Array.isArray(contexts)) return undefined;
+  const errors: unknown[] = [];
+  for (const context of contexts) {
+    const found = (context as { errors?: unknown } | null)?.errors;
+    if (Array.isArray(found)) errors.push(...(found as unknown[]));
+  }
+  return errors;
 }

@@ -14,6 +14,7 @@ export interface FastifyRequestLike {
   body?: unknown;
   routeOptions?: { url?: string };
   routerPath?: string;
+  protocol?: string;
 }
 
 export interface FastifyReplyLike {
@@ -58,6 +59,8 @@ export function sightlinePlugin(
   const adapter: NodeAdapter<FastifyRequestLike> = {
     route: (request) => toTemplate(request.routeOptions?.url ?? request.routerPath),
     body: (request) => request.body,
+    // Fastify's own reading, under its trustProxy option.
+    scheme: (request) => request.protocol,
     identify: options.identifyConsumer,
   };
   const register = (instance: FastifyLike, _options: unknown, done: Done) => {

@@ -13,6 +13,7 @@ export interface KoaContextLike {
   req: IncomingMessage;
   res: ServerResponse;
   request: { body?: unknown };
+  protocol?: string;
   /** Set by @koa/router to the matched layer's path. */
   _matchedRoute?: unknown;
 }
@@ -38,6 +39,8 @@ export function sightlineKoa(
   const adapter: NodeAdapter<KoaContextLike> = {
     route: (ctx) => (typeof ctx._matchedRoute === "string" ? toTemplate(ctx._matchedRoute) : undefined),
     body: (ctx) => ctx.request.body,
+    // Koa's own reading, under the app's `proxy` setting.
+    scheme: (ctx) => ctx.protocol,
     identify: options.identifyConsumer,
   };
   return async function sightline_koa(ctx, next) {

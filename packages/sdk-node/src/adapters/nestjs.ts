@@ -4,6 +4,7 @@
 // notes exceptions, which Nest's exception filters then answer exactly as without it.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
+  ValidationPipe,
   type CallHandler,
   type DynamicModule,
   type ExecutionContext,
@@ -20,6 +21,7 @@ import type { ConsumerInput } from "../capture/exchange.js";
 import { type NodeAdapter, observeNodeRequest } from "../capture/node-http.js";
 import { toTemplate } from "../capture/route.js";
 import { exchangeOf, runInScope } from "../context.js";
+import { NEST_VALIDATION } from "../capture/validation.js";
 
 const OWN_ROUTE = Symbol("sightline.nest-middleware-route");
 
@@ -32,6 +34,8 @@ export interface NestRequestLike {
   route?: { path?: unknown };
   routeOptions?: { url?: string };
   body?: unknown;
+  /** Express's or Fastify's reading of the scheme, under the platform's trust-proxy setting. */
+  protocol?: string;
 }
 
 export interface NestAdapterOptions {
@@ -68,8 +72,10 @@ export class SightlineModule {
     const adapter: NodeAdapter<NestRequestLike & { [OWN_ROUTE]?: unknown }> = {
       route: (req) => (req.route === req[OWN_ROUTE] ? undefined : nestRoute(req)),
       body: (req) => req.body,
+      scheme: (req) => req.protocol,
       identify: options.identifyConsumer,
     };
+    keepValidationErrors();
     const middleware = (
       req: IncomingMessage & NestRequestLike & { [OWN_ROUTE]?: unknown },
       res: ServerResponse,
@@ -103,4 +109,28 @@ function nestRoute(req: NestRequestLike): string | undefined {
   const path = req.route?.path;
   if (typeof path === "string") return toTemplate(path);
   return toTemplate(req.routeOptions?.url);
+}
+
+let keeping = false;
+
+/**
+ * ValidationPipe answers with messages only ("email must be an email"); the field and the rule
+ * are in the class-validator errors it flattens. The SDK keeps those beside the message list
+ * (under a symbol, which JSON leaves out, so the answer is unchanged) for the interceptor to read.
+ */
+function keepValidationErrors(): void {
+  if (keeping) return;
+  keeping = true;
+  const proto = ValidationPipe.prototype as unknown as {
+    flattenValidationErrors?: (errors: unknown[]) => unknown;
+  };
+  const flatten = proto.flattenValidationErrors;
+  if (typeof flatten !== "function") return;
+  proto.flattenValidationErrors = function (this: unknown, errors: unknown[]) {
+    const messages: unknown = flatten.call(this, errors);
+    if (Array.isArray(messages)) {
+      Object.defineProperty(messages, NEST_VALIDATION, { value: errors, enumerable: false });
+    }
+    return messages;
+  };
 }

@@ -3,6 +3,7 @@
 import { performance } from "node:perf_hooks";
 import { wellFormed } from "./redact.js";
 import { newIds } from "./trace.js";
+import type { ValidationIssue } from "./validation.js";
 
 /** Who called: an API consumer as Sightline groups traffic by it. */
 export interface Consumer {
@@ -34,6 +35,10 @@ export class Exchange {
   /** A parsed request body an adapter had to wait for (Hono on Node). */
   parsedBody: unknown = undefined;
   durationMs = 0;
+  /** `http`, `https`, or "" before the adapter read it. */
+  scheme = "";
+  /** Why the request was refused, when a validator said so (sent with 400 and 422 answers). */
+  validationErrors: ValidationIssue[] | undefined = undefined;
   finished = false;
   errorRecorded = false;
   readonly traceId: string;

@@ -33,6 +33,7 @@ export async function observeFetchExchange(
     forwardedFor: hooks.forwardedFor,
   });
   if (exchange === undefined) return hooks.handle();
+  exchange.scheme = fetchScheme(request, sightline.options.trustProxy !== false);
   tag(request, exchange);
   if (hooks.tagAlso !== undefined) tag(hooks.tagAlso, exchange);
   const { captureBodies, captureHeaders } = sightline.options;
@@ -128,6 +129,15 @@ function countedResponse(response: Response, done: (bytes: number, complete: boo
     statusText: response.statusText,
     headers: response.headers,
   });
+}
+
+/** The request URL's scheme, or trusting proxies the first X-Forwarded-Proto entry. */
+function fetchScheme(request: Request, trustProxy: boolean): string {
+  if (trustProxy) {
+    const first = request.headers.get("x-forwarded-proto")?.split(",", 1)[0]?.trim().toLowerCase();
+    if (first === "http" || first === "https") return first;
+  }
+  return request.url.startsWith("https:") ? "https" : "http";
 }
 
 function readFetchHeader(

@@ -18,6 +18,11 @@ export interface NodeAdapter<Native> {
   route(native: Native, req: IncomingMessage): string | undefined;
   /** The request body as the framework parsed it (read only when bodies are captured). */
   body?(native: Native): unknown;
+  /** The scheme as the framework tells it (honouring its own trust-proxy setting). Default:
+   *  the socket's, or X-Forwarded-Proto with the client's `trustProxy`. */
+  scheme?(native: Native): string | undefined;
+  /** Validation errors the framework kept on a refused request (read only for 400 and 422). */
+  validation?(native: Native): unknown;
   /** The adapter's `identifyConsumer`, used before the client's. */
   readonly identify?: ((native: Native) => ConsumerInput) | undefined;
 }
@@ -142,6 +147,11 @@ function onClose(this: Recorded): void {
   try {
     // An adapter may have named the route already (the NestJS interceptor does).
     exchange.route ??= adapter.route(native, req);
+    exchange.scheme = schemeOf(adapter.scheme?.(native), req, sightline.options.trustProxy !== false);
+    const status = this.statusCode;
+    if ((status === 400 || status === 422) && exchange.validationErrors === undefined && adapter.validation) {
+      sightline.recordValidation(exchange, adapter.validation(native));
+    }
     const length = Number(this.getHeader("content-length") ?? state.headHeaders?.["content-length"]);
     exchange.responseSize =
       Number.isSafeInteger(length) && length >= 0 && this.req?.method !== "HEAD" ? length : state.written;
@@ -174,6 +184,20 @@ function onClose(this: Recorded): void {
   }
   const identify = adapter.identify as ((request: unknown) => ConsumerInput) | undefined;
   sightline.finish(exchange, this.writableFinished ? this.statusCode : CLIENT_CLOSED, native, identify);
+}
+
+/** `http` or `https`: the framework's word when it has one, else the socket's (or, trusting
+ *  proxies, the first X-Forwarded-Proto entry). */
+function schemeOf(told: string | undefined, req: IncomingMessage, trustProxy: boolean): string {
+  if (told === "http" || told === "https") return told;
+  if (trustProxy) {
+    const forwarded = readNodeHeader(req.headers, "x-forwarded-proto");
+    if (forwarded !== undefined) {
+      const first = forwarded.split(",", 1)[0]?.trim().toLowerCase();
+      if (first === "http" || first === "https") return first;
+    }
+  }
+  return (req.socket as { encrypted?: boolean } | null)?.encrypted === true ? "https" : "http";
 }
 
 /** writeHead's headers (an object, or a flat [name, value, ...] list) with lower-case names. */

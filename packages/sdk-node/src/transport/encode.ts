@@ -35,6 +35,10 @@ export function requestEncoder(settings: EncoderSettings): (ex: Exchange) => Req
     };
     if (settings.projectSlug !== undefined) record.project_slug = settings.projectSlug;
     if (ex.route !== undefined) record.route = ex.route;
+    if (ex.scheme !== "") record.scheme = ex.scheme;
+    if (ex.validationErrors !== undefined && (ex.status === 400 || ex.status === 422)) {
+      record.validation_errors = ex.validationErrors;
+    }
     const consumer = ex.consumer;
     if (consumer !== undefined) {
       record.consumer_id = consumer.id;

@@ -1,6 +1,6 @@
 // A real HTTP hop in front of a real Sightline that the failure-mode suites control: forward,
 // answer with a status (503/429 + Retry-After, 401), hold batches until released, forward but
-// lose the answer, or stop listening altogether. It records every attempt it sees.
+// lose the answer, or stop listening altogether. It records every batch attempt it sees.
 import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
@@ -67,6 +67,18 @@ export class Gate {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
+    // Heartbeats run on their own timer: they pass through untouched, so the rules and the
+    // attempts are about record batches only.
+    if ((req.url ?? "").endsWith("/heartbeat")) {
+      const answer = await this.forward(req, body).catch(() => ({
+        status: 502,
+        headers: {},
+        body: Buffer.alloc(0),
+      }));
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+      return;
+    }
     const rule = this.rules.shift() ?? { kind: "forward" };
     const key = String(req.headers["idempotency-key"] ?? "");
     const note = (outcome: string) =>

@@ -337,6 +337,9 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
       call: fixed(`/api/v1/projects/team/slos/${fx.sloId}`),
       allowedCall: async () => ({ url: `/api/v1/projects/team/slos/${await slo()}` }),
     },
+    [`GET ${A}/analytics/endpoint-validation-errors`]: {
+      call: fixed(`/api/v1/apps/web/analytics/endpoint-validation-errors?${ENDPOINT}`),
+    },
   };
 }
 

@@ -288,6 +288,8 @@ describe.each(eventsBackends())("request search on $name", (backend: EventsBacke
     expect(response.json()).toEqual({
       ...first,
       base_url: "",
+      scheme: "",
+      validation_errors: [],
       request_payload: '{"sku":"A-1"}',
       response_payload: '{"id":17}',
       request_headers: { "content-type": "application/json", authorization: "[REDACTED]" },

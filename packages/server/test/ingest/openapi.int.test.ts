@@ -62,11 +62,13 @@ describe("ingest in the OpenAPI document", () => {
         "response_size",
         "response_time_ms",
         "route",
+        "scheme",
         "span_id",
         "status_code",
         "timestamp",
         "trace_id",
         "user_agent",
+        "validation_errors",
       ],
       // `environment` defaults to production, as on spans.
       required: ["app_id", "method", "path", "response_time_ms", "status_code", "timestamp"],

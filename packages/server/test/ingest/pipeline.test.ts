@@ -190,6 +190,10 @@ describe("prepareBatch with request records", () => {
       span_id: "00f067aa0ba902b7",
       query: "page=2",
       base_url: "",
+      scheme: "",
+      validation_paths: [],
+      validation_rules: [],
+      validation_messages: [],
     });
     expect(batch.probe).toEqual({ id: row?.id, timestampMs: Date.parse("2026-11-21T11:59:00.000Z") });
     expect(batch.discoveries).toEqual([

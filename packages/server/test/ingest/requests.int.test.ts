@@ -2,6 +2,7 @@
 // normalisation, partial batches, every documented error, app keys and revoked keys,
 // compressed bodies, and endpoint/environment discovery with and without `route`.
 import { deflateRawSync, deflateSync, gzipSync } from "node:zlib";
+import { INGEST_LIMITS } from "@sightline/contracts";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../support/app.js";
 import { signIn } from "../support/auth.js";
@@ -96,6 +97,63 @@ describe.each(metadataBackends())("request ingest on $name", (backend: MetadataB
       span_id: "00f067aa0ba902b7",
       query: "draft=1",
       base_url: "",
+      scheme: "",
+      validation_paths: [],
+      validation_rules: [],
+      validation_messages: [],
+    });
+  });
+
+  it("stores the scheme and a refused request's validation errors, cut to their limits", async () => {
+    const long = "m".repeat(INGEST_LIMITS.validationMessageLength + 50);
+    const errors = [
+      { path: "body.email", rule: "format", message: 'must match format "email"' },
+      { path: "p".repeat(INGEST_LIMITS.validationPathLength + 9), rule: "r".repeat(99), message: long },
+      { path: "", rule: "type" },
+    ];
+    const response = await post({
+      requests: [
+        requestRecord({ path: "/refused", status_code: 422, scheme: "HTTPS", validation_errors: errors }),
+        // Validation errors of an answer that was not a refusal are not kept.
+        requestRecord({ path: "/fine", status_code: 200, scheme: "http", validation_errors: errors }),
+        requestRecord({ path: "/bad-scheme", scheme: "ftp" }),
+        requestRecord({
+          path: "/too-many",
+          status_code: 400,
+          validation_errors: Array.from({ length: INGEST_LIMITS.validationErrorCount + 1 }, () => errors[0]),
+        }),
+        requestRecord({ path: "/no-rule", status_code: 400, validation_errors: [{ path: "a", rule: "" }] }),
+      ],
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json<{ errors: { pointer: string }[] }>().errors.map((e) => e.pointer)).toEqual([
+      "/requests/2/scheme",
+      "/requests/3/validation_errors",
+      "/requests/4/validation_errors/0/rule",
+    ]);
+    const rows = await storedRows<{
+      path: string;
+      scheme: string;
+      validation_paths: string[];
+      validation_rules: string[];
+      validation_messages: string[];
+    }>(ctx, "api_requests");
+    const byPath = Object.fromEntries(rows.map((row) => [row.path, row]));
+    expect(byPath["/refused"]).toMatchObject({
+      scheme: "https",
+      validation_paths: ["body.email", "p".repeat(INGEST_LIMITS.validationPathLength), ""],
+      validation_rules: ["format", "r".repeat(INGEST_LIMITS.validationRuleLength), "type"],
+      validation_messages: [
+        'must match format "email"',
+        "m".repeat(INGEST_LIMITS.validationMessageLength),
+        "",
+      ],
+    });
+    expect(byPath["/fine"]).toMatchObject({
+      scheme: "http",
+      validation_paths: [],
+      validation_rules: [],
+      validation_messages: [],
     });
   });
 

@@ -40,6 +40,8 @@ describe.each(metadataBackends())("apps on $name", (backend: MetadataBackend) =>
       icon: "🛒",
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      last_heartbeat_at: null,
+      alive: false,
     });
   });
 
@@ -50,11 +52,13 @@ describe.each(metadataBackends())("apps on $name", (backend: MetadataBackend) =>
     expect(items.map((item) => item.slug)).toEqual(["two", "one"]);
     for (const item of items) {
       expect(Object.keys(item).sort()).toEqual([
+        "alive",
         "created_at",
         "description",
         "framework",
         "icon",
         "id",
+        "last_heartbeat_at",
         "name",
         "slug",
       ]);

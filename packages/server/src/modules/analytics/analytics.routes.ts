@@ -32,6 +32,8 @@ import {
   StatusCodeCountSchema,
   SummarySchema,
   TimeseriesSchema,
+  EndpointValidationErrorsQuerySchema,
+  ValidationErrorCountSchema,
 } from "@sightline/contracts";
 import { Type } from "typebox";
 import { problemResponses } from "../../http/schemas.js";
@@ -367,5 +369,25 @@ export async function analyticsRoutes(
       },
     },
     async (request) => analytics.endpointPayloads(appScopeOf(request), request.query),
+  );
+
+  app.get(
+    "/apps/:app_slug/analytics/endpoint-validation-errors",
+    {
+      config: appConfig,
+      schema: {
+        ...common,
+        operationId: "listAppEndpointValidationErrors",
+        summary: "One endpoint's top validation errors by field",
+        description:
+          "Validation errors the SDK captured on the endpoint's 400 and 422 answers, counted per field path " +
+          "and rule, most frequent first (ties: path, rule), with the latest message (never the value). " +
+          RULES,
+        params: AppParams,
+        querystring: withProject(EndpointValidationErrorsQuerySchema),
+        response: { 200: Type.Array(ValidationErrorCountSchema), ...problems },
+      },
+    },
+    async (request) => analytics.endpointValidationErrors(appScopeOf(request), request.query),
   );
 }

@@ -38,6 +38,8 @@ import {
   type Summary,
   type Timeseries,
   type TimeseriesInterval,
+  type EndpointValidationErrorsQuery,
+  type ValidationErrorCount,
 } from "@sightline/contracts";
 import type { Clock } from "../../clock.js";
 import {
@@ -61,6 +63,7 @@ import {
   payloadSamples,
   relatedApis,
   statusCodeCounts,
+  validationErrorCounts,
   type EndpointSort,
 } from "./figures/endpoints.js";
 import { environmentsWithData } from "./figures/environments.js";
@@ -422,6 +425,18 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     async endpointPayloads(target: AppScope, query: EndpointPayloadsQuery): Promise<PayloadSample[]> {
       const [filter] = await endpointFilter(target, query, nothingMore);
       return payloadSamples(events, filter, capped(query.limit, ANALYTICS_LIMITS.endpointPayloads));
+    },
+
+    async endpointValidationErrors(
+      target: AppScope,
+      query: EndpointValidationErrorsQuery,
+    ): Promise<ValidationErrorCount[]> {
+      const [filter] = await endpointFilter(target, query, nothingMore);
+      return validationErrorCounts(
+        events,
+        filter,
+        capped(query.limit, ANALYTICS_LIMITS.endpointValidationErrors),
+      );
     },
   };
 }

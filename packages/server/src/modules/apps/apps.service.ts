@@ -2,6 +2,7 @@
 // soft deletion (which revokes the app's own keys). Every call acts on an authorized scope;
 // only the listing across projects takes the caller's id, and it lists their memberships only.
 import {
+  HEARTBEAT_LIMITS,
   type AccessibleApp,
   type App,
   type AppListItem,
@@ -15,6 +16,7 @@ import { AppError } from "../../errors.js";
 import { newId } from "../../lib/ids.js";
 import { firstFreeSlug, RESERVED_APP_SLUGS, slugify } from "../../lib/slugs.js";
 import { createApiKeysRepo } from "../../stores/metadata/repos/api-keys.repo.js";
+import { createAppHeartbeatsRepo } from "../../stores/metadata/repos/app-heartbeats.repo.js";
 import { type AppRow, createAppsRepo } from "../../stores/metadata/repos/apps.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
 import type { AppScope, ProjectScope } from "../access/index.js";
@@ -33,7 +35,17 @@ export interface AppsServiceDeps {
   readonly invalidation: AppInvalidation;
 }
 
-export function toApp(row: AppRow): App {
+/** Whether an app is alive, from its newest heartbeat. */
+type Liveness = Pick<App, "last_heartbeat_at" | "alive">;
+
+function liveness(last: string | undefined, nowMs: number): Liveness {
+  if (last === undefined) return { last_heartbeat_at: null, alive: false };
+  return { last_heartbeat_at: last, alive: nowMs - Date.parse(last) <= HEARTBEAT_LIMITS.aliveWithinMs };
+}
+
+const SILENT: Liveness = { last_heartbeat_at: null, alive: false };
+
+export function toApp(row: AppRow, live: Liveness = SILENT): App {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -44,10 +56,11 @@ export function toApp(row: AppRow): App {
     icon: row.icon,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    ...live,
   };
 }
 
-function toListItem(row: AppRow): AppListItem {
+function toListItem(row: AppRow, live: Liveness): AppListItem {
   return {
     id: row.id,
     name: row.name,
@@ -56,6 +69,7 @@ function toListItem(row: AppRow): AppListItem {
     framework: row.framework,
     icon: row.icon,
     created_at: row.created_at,
+    ...live,
   };
 }
 
@@ -64,6 +78,7 @@ const APP_REFS_TTL_MS = 5_000;
 
 export function createAppsService({ db, clock, audit, invalidation }: AppsServiceDeps) {
   const apps = createAppsRepo(db);
+  const heartbeats = createAppHeartbeatsRepo(db);
   const refsByProject = new Map<string, { refs: AppRef[]; expiresAt: number }>();
 
   async function assertSlugAvailable(projectId: string, slug: string): Promise<void> {
@@ -81,9 +96,18 @@ export function createAppsService({ db, clock, audit, invalidation }: AppsServic
     refsByProject.delete(projectId);
   }
 
+  /** Liveness of each app, from one query over their newest heartbeats. */
+  async function livenessOf(ids: readonly string[]): Promise<(id: string) => Liveness> {
+    const latest = await heartbeats.latestByApp(ids);
+    const now = clock.now().getTime();
+    return (id) => liveness(latest.get(id), now);
+  }
+
   return {
     async listInProject(scope: ProjectScope): Promise<AppListItem[]> {
-      return (await apps.listLive(scope.project.id)).map(toListItem);
+      const rows = await apps.listLive(scope.project.id);
+      const live = await livenessOf(rows.map((row) => row.id));
+      return rows.map((row) => toListItem(row, live(row.id)));
     },
 
     async create(scope: ProjectScope, body: CreateAppBody): Promise<App> {
@@ -133,8 +157,9 @@ export function createAppsService({ db, clock, audit, invalidation }: AppsServic
       }
     },
 
-    get(scope: AppScope): App {
-      return toApp(scope.app);
+    async get(scope: AppScope): Promise<App> {
+      const live = await livenessOf([scope.app.id]);
+      return toApp(scope.app, live(scope.app.id));
     },
 
     async update({ app, project }: AppScope, body: UpdateAppBody): Promise<App> {
@@ -150,7 +175,7 @@ export function createAppsService({ db, clock, audit, invalidation }: AppsServic
         updated_at: toIsoTimestamp(clock.now()),
       });
       changed(project.id);
-      return toApp(row);
+      return toApp(row, (await livenessOf([row.id]))(row.id));
     },
 
     async remove(scope: AppScope): Promise<void> {
@@ -174,11 +199,11 @@ export function createAppsService({ db, clock, audit, invalidation }: AppsServic
 
     /** Every live app in the projects the user belongs to (and `onlyIds` lists), for `GET /apps`. */
     async listAccessible(userId: string, onlyIds: readonly string[] | null = null): Promise<AccessibleApp[]> {
-      const rows = await apps.listLiveForMember(userId);
-      return rows
+      const rows = (await apps.listLiveForMember(userId))
         .filter((row) => parseRole(row.role) !== undefined)
-        .filter((row) => onlyIds === null || onlyIds.includes(row.project_id))
-        .map((row) => ({ ...toListItem(row), project_slug: row.project_slug }));
+        .filter((row) => onlyIds === null || onlyIds.includes(row.project_id));
+      const live = await livenessOf(rows.map((row) => row.id));
+      return rows.map((row) => ({ ...toListItem(row, live(row.id)), project_slug: row.project_slug }));
     },
 
     /** Live apps of a project as ingest resolves them (by id or slug); cached briefly. */

@@ -32,6 +32,10 @@ const ITEM_COLUMNS = pickColumns(API_REQUESTS, [
 const DETAIL_COLUMNS = pickColumns(API_REQUESTS, [
   ...ITEM_COLUMNS,
   "base_url",
+  "scheme",
+  "validation_paths",
+  "validation_rules",
+  "validation_messages",
   "request_payload",
   "response_payload",
   "request_headers",
@@ -116,7 +120,9 @@ export async function findRequest(
 ): Promise<RequestDetail | null> {
   const params = new SqlParams();
   const [row] = await events.query<
-    Omit<RequestDetail, "request_headers" | "response_headers"> & StoredHeaders
+    Omit<RequestDetail, "request_headers" | "response_headers" | "validation_errors"> &
+      StoredHeaders &
+      StoredValidationErrors
   >(
     `SELECT ${DETAIL_COLUMNS.join(", ")} FROM ${events.database}.api_requests ` +
       `WHERE project_id = ${params.bind(projectId, "String")} ` +
@@ -124,8 +130,10 @@ export async function findRequest(
     params.values,
   );
   if (row === undefined) return null;
+  const { validation_paths: paths, validation_rules: rules, validation_messages: messages, ...rest } = row;
   return {
-    ...row,
+    ...rest,
+    validation_errors: paths.map((path, i) => ({ path, rule: rules[i] ?? "", message: messages[i] ?? "" })),
     request_headers: toStringMap(row.request_headers),
     response_headers: toStringMap(row.response_headers),
   };
@@ -134,6 +142,13 @@ export async function findRequest(
 interface StoredHeaders {
   readonly request_headers: unknown;
   readonly response_headers: unknown;
+}
+
+/** The parallel arrays validation errors are stored in (one entry per failed field and rule). */
+interface StoredValidationErrors {
+  readonly validation_paths: string[];
+  readonly validation_rules: string[];
+  readonly validation_messages: string[];
 }
 
 /**

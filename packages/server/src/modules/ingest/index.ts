@@ -5,6 +5,7 @@ export { readBody } from "./ingest.body.js";
 export { type BatchContext, preparePlacedBatch } from "./ingest.pipeline.js";
 export { ingestRoutes } from "./ingest.routes.js";
 export { type BatchOutcome, createIngestService, type IngestService } from "./ingest.service.js";
+export { createHeartbeatService, type HeartbeatService } from "./heartbeat.service.js";
 export { normaliseRouteTemplate } from "./route-template.js";
 export { type PlacedInput, type RecordProblem, readHexId, type RowKind, setOwn } from "./records.js";
 export { foldHeaders, readEndpoint, requestRow } from "./requests.records.js";

@@ -9,6 +9,9 @@ import {
   IngestRequestRecordSchema,
   IngestResultSchema,
   IngestSpanRecordSchema,
+  HeartbeatAnswerSchema,
+  HEARTBEAT_LIMITS,
+  IngestHeartbeatSchema,
 } from "@sightline/contracts";
 import type { FastifyRequest, FastifySchemaCompiler } from "fastify";
 import { Type } from "typebox";
@@ -18,10 +21,12 @@ import { validatorCompiler } from "../../http/validation.js";
 import type { KeyPrincipal } from "./directory.js";
 import { type BodyHashes, registerIngestBodyParser } from "./ingest.body.js";
 import type { BatchInput, BatchOutcome, IngestService } from "./ingest.service.js";
+import type { HeartbeatService } from "./heartbeat.service.js";
 import { access } from "../access/index.js";
 
 export interface IngestRoutesOptions {
   readonly ingest: IngestService;
+  readonly heartbeats: HeartbeatService;
   /** INGEST_MAX_BODY: bytes after decompression. */
   readonly maxBodyBytes: number;
   /** INGEST_MAX_BATCH, for the documentation. */
@@ -170,6 +175,32 @@ export async function ingestRoutes(app: App, options: IngestRoutesOptions): Prom
     },
     async (request, reply) =>
       answer(await ingest.acceptSpans(input(request, request.body.spans as readonly unknown[])), reply),
+  );
+  app.post(
+    "/ingest/heartbeat",
+    {
+      config: { access: access.apiKey, contentEncodings: ["gzip", "x-gzip", "deflate"] },
+      schema: {
+        operationId: "ingestHeartbeat",
+        tags: ["ingest"],
+        summary: "Tell Sightline an app instance is alive",
+        description:
+          "One beat of a running instance (`@sightline/node` sends one at start and then once a minute): the " +
+          "SDK, its version, the runtime, the process's CPU and memory. The newest beat of each instance is " +
+          `kept (at most ${HEARTBEAT_LIMITS.instancesPerApp} instances per app, the oldest forgotten); the apps ` +
+          "API shows `last_heartbeat_at` and `alive` from them. Costs one record of the key's ingest rate (429 " +
+          "with Retry-After beyond it). 422 when `app_id` names no live app the key may write to.",
+        security: [{ apiKey: [] }],
+        body: IngestHeartbeatSchema,
+        response: { 200: HeartbeatAnswerSchema, ...problemResponses(400, 401, 413, 415, 422, 429, 503) },
+      },
+    },
+    async (request) => {
+      const principal = principals.get(request);
+      if (principal === undefined) throw new Error("ingest route reached without an authenticated key");
+      ingest.admit(principal, 1);
+      return options.heartbeats.record(principal, request.body);
+    },
   );
 }
 

@@ -71,9 +71,33 @@ export const requestKind: RecordKind<IngestRequestRecord, ApiRequestsColumn> = {
       traceId,
       spanId,
       baseUrl: record.base_url ?? "",
+      scheme: (record.scheme ?? "").toLowerCase(),
+      validationErrors: readValidationErrors(record.status_code, record.validation_errors),
     });
   },
 };
+
+/** A refused request's validation errors, cut to their limits; none unless it was a 400 or 422. */
+function readValidationErrors(
+  status: number,
+  sent: IngestRequestRecord["validation_errors"],
+): readonly ValidationError[] {
+  if (sent === undefined || (status !== 400 && status !== 422)) return NO_VALIDATION_ERRORS;
+  return sent.map((error) => ({
+    path: cutChars(error.path, INGEST_LIMITS.validationPathLength),
+    rule: cutChars(error.rule, INGEST_LIMITS.validationRuleLength),
+    message: cutChars(error.message ?? "", INGEST_LIMITS.validationMessageLength),
+  }));
+}
+
+/** One failed field and rule of a refused request. */
+export interface ValidationError {
+  readonly path: string;
+  readonly rule: string;
+  readonly message: string;
+}
+
+const NO_VALIDATION_ERRORS: readonly ValidationError[] = [];
 
 /** A handled request's own fields, read and checked from whichever form it came in. */
 export interface RequestFields {
@@ -104,6 +128,10 @@ export interface RequestFields {
   readonly traceId: string;
   readonly spanId: string;
   readonly baseUrl: string;
+  /** `http`, `https` or "" (checked by the schema, lower-cased). */
+  readonly scheme: string;
+  /** Already bounded (readValidationErrors). */
+  readonly validationErrors: readonly ValidationError[];
 }
 
 /** The api_requests row of a handled request: its limits applied, in one place for every way in. */
@@ -132,6 +160,10 @@ export function requestRow(request: RequestFields): BuiltRow<ApiRequestsColumn> 
       span_id: request.spanId,
       query: request.query,
       base_url: cutChars(request.baseUrl.trim(), INGEST_LIMITS.baseUrlLength),
+      scheme: request.scheme,
+      validation_paths: request.validationErrors.map((error) => error.path),
+      validation_rules: request.validationErrors.map((error) => error.rule),
+      validation_messages: request.validationErrors.map((error) => error.message),
     },
   };
 }

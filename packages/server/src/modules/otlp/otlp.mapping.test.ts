@@ -142,6 +142,10 @@ describe("otlpRequestRows", () => {
         span_id: "eee19b7ec3c1b174",
         query: "expand=orders",
         base_url: "",
+        scheme: "",
+        validation_paths: [],
+        validation_rules: [],
+        validation_messages: [],
       },
     ]);
     expect(discoveries).toEqual([

@@ -194,6 +194,8 @@ export const otlpRequestRows: RowKind<PlacedSpan, ApiRequestsColumn> = {
       traceId,
       spanId,
       baseUrl: "",
+      scheme: otlpScheme(text(attributes, "url.scheme") || text(attributes, "http.scheme")),
+      validationErrors: [],
     });
   },
 };
@@ -398,4 +400,10 @@ function valueText(value: AttributeValue): string {
 function isoOf(ns: bigint): string {
   const date = new Date(Number(ns / 1_000_000n));
   return Number.isNaN(date.getTime()) ? "" : date.toISOString();
+}
+
+/** `url.scheme` (or the older `http.scheme`) when it is http or https; otherwise unknown. */
+function otlpScheme(value: string): string {
+  const scheme = value.toLowerCase();
+  return scheme === "http" || scheme === "https" ? scheme : "";
 }

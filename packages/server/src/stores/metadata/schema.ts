@@ -323,6 +323,23 @@ export interface LeasesTable {
   expires_at: string;
 }
 
+/** The newest heartbeat of one running instance of an app (migration 0013). */
+export interface AppHeartbeatsTable {
+  app_id: string;
+  instance_id: string;
+  environment: string;
+  sdk: string;
+  sdk_version: string;
+  runtime: string;
+  uptime_s: number | null;
+  cpu_percent: number | null;
+  memory_rss_bytes: number | null;
+  memory_heap_used_bytes: number | null;
+  interval_s: number | null;
+  /** ISO text: when the server took the beat. */
+  received_at: string;
+}
+
 export interface PersonalAccessTokensTable {
   id: string;
   user_id: string;
@@ -468,4 +485,5 @@ export interface MetadataTables {
   slos: SlosTable;
   slo_channels: SloChannelsTable;
   slo_events: SloEventsTable;
+  app_heartbeats: AppHeartbeatsTable;
 }

@@ -1,6 +1,6 @@
 // Figures per endpoint (method + route template): the sortable stats page, the options list for
 // filter pickers, one endpoint's detail, its status codes and payload samples, and the families
-// of related endpoints. One statement each.
+// of related endpoints, its top validation errors. One statement each.
 import type {
   EndpointDetail,
   EndpointOption,
@@ -9,6 +9,7 @@ import type {
   PayloadSample,
   RelatedApi,
   StatusCodeCount,
+  ValidationErrorCount,
 } from "@sightline/contracts";
 import { API_REQUESTS, type EventsExecutor, pickColumns } from "../../../stores/events/index.js";
 import { type RequestFilter, requestFilterClause } from "../../../stores/events/queries/request-filter.js";
@@ -162,6 +163,25 @@ export async function statusCodeCounts(
     `SELECT status_code, count() AS total_requests FROM ${events.database}.api_requests ` +
       `${requestFilterClause(filter, params)} GROUP BY status_code ` +
       `ORDER BY total_requests DESC, status_code ASC LIMIT ${params.bind(limit, "UInt32")}`,
+    params.values,
+  );
+}
+
+/** Validation errors by field and rule, most frequent first (ties: path, then rule). Each
+ *  record's parallel arrays are unrolled with ARRAY JOIN; records without errors drop out. */
+export async function validationErrorCounts(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  limit: number,
+): Promise<ValidationErrorCount[]> {
+  const params = new SqlParams();
+  return events.query<ValidationErrorCount>(
+    "SELECT vpath AS path, vrule AS rule, count() AS occurrences, uniqExact(id) AS requests, " +
+      "argMax(vmessage, timestamp) AS message, max(timestamp) AS last_seen_at " +
+      `FROM ${events.database}.api_requests ` +
+      "ARRAY JOIN validation_paths AS vpath, validation_rules AS vrule, validation_messages AS vmessage " +
+      `${requestFilterClause(filter, params)} GROUP BY path, rule ` +
+      `ORDER BY occurrences DESC, path ASC, rule ASC LIMIT ${params.bind(limit, "UInt32")}`,
     params.values,
   );
 }

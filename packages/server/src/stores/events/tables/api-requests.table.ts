@@ -31,6 +31,13 @@ export const API_REQUESTS = defineEventsTable({
     { name: "span_id", type: "String CODEC(ZSTD(1))", since: 1 },
     { name: "query", type: "String CODEC(ZSTD(1))", since: 4 },
     { name: "base_url", type: "LowCardinality(String)", since: 4 },
+    /** `http`, `https` or empty (unknown). */
+    { name: "scheme", type: "LowCardinality(String)", since: 5 },
+    /** Validation errors of a 400/422 answer as three parallel arrays (one entry per failed
+     *  field and rule): ARRAY JOIN counts them by field without parsing text. */
+    { name: "validation_paths", type: "Array(String) CODEC(ZSTD(1))", since: 5 },
+    { name: "validation_rules", type: "Array(LowCardinality(String))", since: 5 },
+    { name: "validation_messages", type: "Array(String) CODEC(ZSTD(3))", since: 5 },
   ],
   indexes: ["INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4"],
   orderBy: ["project_id", "timestamp", "id"],

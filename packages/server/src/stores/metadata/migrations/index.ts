@@ -10,6 +10,7 @@ import * as m0008 from "./0008-alerts.js";
 import * as m0009 from "./0009-personal-access-tokens.js";
 import * as m0010 from "./0010-api-contracts.js";
 import * as m0011 from "./0011-slos.js";
+import * as m0013 from "./0013-app-heartbeats.js";
 
 export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0001-rate-limit-counters": m0001,
@@ -21,4 +22,5 @@ export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0009-personal-access-tokens": m0009,
   "0010-api-contracts": m0010,
   "0011-slos": m0011,
+  "0013-app-heartbeats": m0013,
 };
