@@ -8,6 +8,7 @@ import * as m0004 from "./0004-ingest-idempotency.js";
 import * as m0006 from "./0006-teams.js";
 import * as m0008 from "./0008-alerts.js";
 import * as m0009 from "./0009-personal-access-tokens.js";
+import * as m0012 from "./0012-anomaly-rules.js";
 
 export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0001-rate-limit-counters": m0001,
@@ -17,4 +18,5 @@ export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0006-teams": m0006,
   "0008-alerts": m0008,
   "0009-personal-access-tokens": m0009,
+  "0012-anomaly-rules": m0012,
 };
