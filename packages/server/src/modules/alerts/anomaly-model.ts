@@ -63,19 +63,25 @@ export const ANOMALY_MODEL = {
   minWeeks: 2,
   /** The span before the window whose level, against the same span in past weeks, scales each week. */
   levelSeconds: 7_200,
-  /** How far the recent level may scale a past week, either way (×1.25 or ÷1.25). */
+  /** Level windows whose ratio to a past week is beyond ×/÷ this are incidents, not level. */
   levelClamp: 1.25,
   /** Half-width of the band in noise units, per sensitivity. */
-  bandWidth: { high: 4, medium: 5, low: 6.5 } satisfies Record<AnomalySensitivity, number>,
+  bandWidth: { high: 4.5, medium: 5.5, low: 7 } satisfies Record<AnomalySensitivity, number>,
   /** Smallest change that can fire: relative for counts and latency, percentage points for errors. */
-  minRelativeChange: 0.3,
+  minRelativeChange: 0.35,
   minErrorRatePoints: 1,
   /** Relative noise of a p95 from n requests is about latencyNoise / √n (log-normal-like tails). */
   latencyNoise: 1.5,
   /** Error rates are compared on (rate + this) so a level ratio of 0.1 % to 0.2 % is not ×2. */
   errorRateSmoothing: 0.5,
-  /** Makes the median absolute deviation a standard deviation (normal noise). */
-  madToSd: 1.4826,
+  /**
+   * The spread is read from the upper quartile of the deviations, not their median: latency and
+   * error bursts have heavier tails than normal noise, and the band is about the tail. Not
+   * higher: a past week's incident fills up to a quarter of the deviations.
+   */
+  spreadQuantile: 0.75,
+  /** The normal deviate of that quantile of |deviation| (|N(0,1)| has its 75th percentile at 1.15). */
+  spreadQuantileDeviate: 1.1503,
 } as const;
 
 /** Windows allowed for anomaly rules: each divides an hour, so weeks and levels are whole windows. */
@@ -126,23 +132,28 @@ function fromNoise(metric: AnomalyMetric, y: number, requests: number): number {
   }
 }
 
-/** The level of a span of windows: its total, its error rate, or its median p95. */
-function levelOf(metric: AnomalyMetric, buckets: readonly BucketStats[]): number | null {
-  switch (metric) {
-    case "request_count":
-      return buckets.reduce((sum, bucket) => sum + bucket.requests, 0);
-    case "error_rate": {
-      const requests = buckets.reduce((sum, bucket) => sum + bucket.requests, 0);
-      const errors = buckets.reduce((sum, bucket) => sum + bucket.errors, 0);
-      return requests === 0 ? null : (errors / requests) * 100 + ANOMALY_MODEL.errorRateSmoothing;
-    }
-    case "p95_latency_ms": {
-      const values = buckets.flatMap((bucket) =>
-        bucket.requests > 0 && bucket.p95 !== null ? [bucket.p95] : [],
-      );
-      return values.length === 0 ? null : median(values);
-    }
+/**
+ * How this week's level windows compare with a past week's same windows: the median of the
+ * window-by-window ratios within ×/÷ levelClamp. A window beyond that is an incident (or a past
+ * week's incident), not a level, and is left out; with fewer than a third left, no scaling (1).
+ * Error rates are compared on (rate + errorRateSmoothing) so 0.1 % against 0.2 % is not ×2.
+ */
+function levelRatio(
+  metric: AnomalyMetric,
+  now: readonly BucketStats[],
+  then: readonly BucketStats[],
+): number {
+  const shift =
+    metric === "request_count" ? 1 : metric === "error_rate" ? ANOMALY_MODEL.errorRateSmoothing : 0;
+  const ratios: number[] = [];
+  for (let index = 0; index < now.length; index += 1) {
+    const a = valueOf(metric, now[index] as BucketStats);
+    const b = then[index] === undefined ? null : valueOf(metric, then[index] as BucketStats);
+    if (a === null || b === null || b + shift <= 0 || a + shift <= 0) continue;
+    const ratio = (a + shift) / (b + shift);
+    if (Math.abs(Math.log(ratio)) <= Math.log(ANOMALY_MODEL.levelClamp)) ratios.push(ratio);
   }
+  return ratios.length === 0 || ratios.length * 3 < now.length ? 1 : median(ratios);
 }
 
 /** A past week's value brought to this week's level. */
@@ -158,6 +169,13 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** The spread in noise units: the spreadQuantile-th |deviation| read as that many sds. */
+function spreadOf(deviations: readonly number[]): number {
+  const sorted = [...deviations].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.floor(ANOMALY_MODEL.spreadQuantile * sorted.length));
+  return (sorted[rank] as number) / ANOMALY_MODEL.spreadQuantileDeviate;
 }
 
 function clamp(value: number, low: number, high: number): number {
@@ -184,12 +202,7 @@ export function evaluateAnomaly(history: AnomalyHistory, params: AnomalyParams):
   if (weeks.length < ANOMALY_MODEL.minWeeks) return warming;
 
   // Each past week, scaled by how this week's last hours compare with that week's same hours.
-  const levelNow = levelOf(metric, history.now.recent);
-  const ratios = weeks.map((week) => {
-    const then = levelOf(metric, week.recent);
-    if (levelNow === null || then === null || then <= 0 || levelNow <= 0) return 1;
-    return clamp(levelNow / then, 1 / ANOMALY_MODEL.levelClamp, ANOMALY_MODEL.levelClamp);
-  });
+  const ratios = weeks.map((week) => levelRatio(metric, history.now.recent, week.recent));
   const samples = weeks.flatMap((week, k) => {
     const past = valueOf(metric, week.current);
     return past === null ? [] : [scaled(metric, past, ratios[k] as number)];
@@ -197,9 +210,10 @@ export function evaluateAnomaly(history: AnomalyHistory, params: AnomalyParams):
   if (samples.length < ANOMALY_MODEL.minWeeks) return warming;
   const expected = median(samples);
 
-  // How far windows strayed from their own seasonal median, in noise units: over the level
-  // windows of this week (how well the baseline predicted the last hours) and over the past
-  // weeks' windows (how much the weeks disagree). At least 1: sampling noise alone.
+  // How far the past weeks' windows (this one and the level windows before it) strayed from
+  // their median across weeks, in noise units: how much the weeks disagree. This week's own
+  // windows are left out, as an incident under way would widen the band it is judged by. At
+  // least 1: sampling noise alone.
   const deviations: number[] = [];
   const slots = history.now.recent.length + 1;
   for (let slot = 0; slot < slots; slot += 1) {
@@ -216,11 +230,8 @@ export function evaluateAnomaly(history: AnomalyHistory, params: AnomalyParams):
     const spread = (observed: number, requests: number) =>
       Math.abs(toNoise(metric, observed, requests) - toNoise(metric, reference, requests));
     for (const item of past) deviations.push(spread(item.value, item.requests));
-    const own = slot === 0 ? undefined : history.now.recent[slot - 1];
-    const ownValue = own === undefined ? null : valueOf(metric, own);
-    if (own !== undefined && ownValue !== null) deviations.push(spread(ownValue, own.requests));
   }
-  const sd = Math.max(1, deviations.length === 0 ? 1 : ANOMALY_MODEL.madToSd * median(deviations));
+  const sd = Math.max(1, deviations.length === 0 ? 1 : spreadOf(deviations));
 
   const requests = history.now.current.requests;
   const width = ANOMALY_MODEL.bandWidth[params.sensitivity];
