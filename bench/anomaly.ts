@@ -5,8 +5,10 @@
 // and a latency histogram; 4 weeks of history, then BENCH_WEEKS weeks evaluated every minute.
 // Planted: spikes, drops (traffic only), level shifts and slow drifts. Printed: detection rate
 // within 5 minutes, median time to detection, false alerts per 100 series-weeks, against targets.
-// Knobs: BENCH_SEED (2 = evaluation; 1 = the tuning seed), BENCH_SERIES per metric (30),
-// BENCH_WEEKS evaluated per series (4), BENCH_SENSITIVITY (medium), BENCH_FOR (2), BENCH_WINDOW (300).
+// Knobs: BENCH_SEED (2 = evaluation; 1 = the tuning seed), BENCH_SERIES per metric (15),
+// BENCH_WEEKS evaluated per series (4), BENCH_SENSITIVITY (medium), BENCH_FOR (2), BENCH_WINDOW (300),
+// BENCH_MIN_RATE / BENCH_MAX_RATE (50 / 600 requests a minute), BENCH_DEBUG=1 (each false alert
+// and each late or missed detection, with the model's verdicts).
 import type { AnomalyMetric, AnomalySensitivity, AlertState } from "@sightline/contracts";
 import { evaluateAnomaly, type BucketStats } from "../packages/server/src/modules/alerts/anomaly-model.js";
 import { historyAt } from "../packages/server/src/modules/alerts/anomaly.query.js";
@@ -15,7 +17,7 @@ import { nextState } from "../packages/server/src/modules/alerts/state-machine.j
 import { median } from "./stats.js";
 
 const SEED = Number(process.env.BENCH_SEED ?? 2);
-const SERIES = Number(process.env.BENCH_SERIES ?? 30);
+const SERIES = Number(process.env.BENCH_SERIES ?? 15);
 const EVAL_WEEKS = Number(process.env.BENCH_WEEKS ?? 4);
 const SENSITIVITY = (process.env.BENCH_SENSITIVITY ?? ANOMALY_DEFAULTS.sensitivity) as AnomalySensitivity;
 const FOR = Number(process.env.BENCH_FOR ?? ANOMALY_DEFAULTS.forEvaluations);

@@ -68,7 +68,7 @@ export const ANOMALY_MODEL = {
   /** Half-width of the band in noise units, per sensitivity. */
   bandWidth: { high: 4.5, medium: 5.5, low: 7 } satisfies Record<AnomalySensitivity, number>,
   /** Smallest change that can fire: relative for counts and latency, percentage points for errors. */
-  minRelativeChange: 0.35,
+  minRelativeChange: 0.4,
   minErrorRatePoints: 1,
   /** Relative noise of a p95 from n requests is about latencyNoise / √n (log-normal-like tails). */
   latencyNoise: 1.5,

@@ -66,6 +66,13 @@ export function bandOf(verdict: AnomalyVerdict): AnomalyBand {
   };
 }
 
+/** Expected value and band edges for a notification; null for threshold rules and while warming up. */
+function edgesOf(verdict: AnomalyVerdict | undefined): Notification["band"] {
+  if (verdict === undefined || verdict.expected === null || verdict.lower === null || verdict.upper === null)
+    return null;
+  return { expected: verdict.expected, lower: verdict.lower, upper: verdict.upper };
+}
+
 /** The edge of the band an anomaly event is reported against, as comparator and threshold. */
 function edgeOf(
   verdict: AnomalyVerdict | undefined,
@@ -156,10 +163,7 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
       project: { id: rule.project_id, slug: rule.project_slug, name: rule.project_name },
       rule: ruleView,
       value: item.observation.value,
-      band:
-        item.verdict?.expected == null || item.verdict.lower === null || item.verdict.upper === null
-          ? null
-          : { expected: item.verdict.expected, lower: item.verdict.lower, upper: item.verdict.upper },
+      band: edgesOf(item.verdict),
       request_count: item.observation.requestCount,
       window,
       links: dashboardLinks(deps.publicUrl, rule.project_slug, rule.id, ruleView.scope, window),
