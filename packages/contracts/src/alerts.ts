@@ -20,6 +20,8 @@ export const ALERT_LIMITS = {
   /** `POST …/alerts/{id}/test` calls per user, and per project, in one minute (429 beyond). */
   testSendsPerUserPerMinute: 5,
   testSendsPerProjectPerMinute: 10,
+  /** Points one band chart request may ask for (`(until - since) / window_seconds`). */
+  maxBandPoints: 1_500,
 } as const;
 
 export const ALERT_METRICS = [
@@ -30,6 +32,23 @@ export const ALERT_METRICS = [
   "status_count",
 ] as const;
 export type AlertMetric = (typeof ALERT_METRICS)[number];
+
+/** `threshold`: compare with a fixed value; `anomaly`: compare with a seasonal baseline (ADR 0020). */
+export const ALERT_RULE_KINDS = ["threshold", "anomaly"] as const;
+export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
+
+export const ANOMALY_METRICS = ["request_count", "error_rate", "p95_latency_ms"] as const;
+export type AnomalyMetric = (typeof ANOMALY_METRICS)[number];
+
+export const ANOMALY_SENSITIVITIES = ["low", "medium", "high"] as const;
+export type AnomalySensitivity = (typeof ANOMALY_SENSITIVITIES)[number];
+
+export const ANOMALY_DIRECTIONS = ["both", "up", "down"] as const;
+export type AnomalyDirection = (typeof ANOMALY_DIRECTIONS)[number];
+
+/** Where a value stood against an anomaly rule's band. */
+export const ANOMALY_STATUSES = ["warming_up", "low_volume", "normal", "above", "below"] as const;
+export type AnomalyStatus = (typeof ANOMALY_STATUSES)[number];
 
 export const ALERT_COMPARATORS = ["gt", "gte", "lt", "lte"] as const;
 export type AlertComparator = (typeof ALERT_COMPARATORS)[number];
@@ -54,13 +73,15 @@ const MetricSchema = Type.Enum(ALERT_METRICS, {
   examples: ["error_rate"],
 });
 const ComparatorSchema = Type.Enum(ALERT_COMPARATORS, {
-  description: "How the observed value is compared with `threshold`: >, >=, <, <=.",
+  description:
+    "How the observed value is compared with `threshold`: >, >=, <, <=. Required for `threshold` rules.",
   examples: ["gt"],
 });
 const ThresholdSchema = Type.Number({
   minimum: 0,
   maximum: 1e12,
-  description: "Percent for `error_rate`, milliseconds for latencies, a count otherwise.",
+  description:
+    "Percent for `error_rate`, milliseconds for latencies, a count otherwise. Required for `threshold` rules.",
   examples: [5],
 });
 const WindowSchema = Type.Integer({
@@ -96,6 +117,27 @@ const MutedUntilSchema = Type.Union([Type.String({ format: "date-time" }), Type.
   description: "Until this time the rule is evaluated and its history kept, but nobody is notified.",
   examples: [null],
 });
+const KindSchema = Type.Enum(ALERT_RULE_KINDS, {
+  description:
+    "`threshold` (default): fires when the metric crosses `threshold`. `anomaly`: fires when the metric " +
+    "leaves the band around its seasonal baseline (same time of week over the last 4 weeks, scaled to the " +
+    "last 2 hours' level); needs no threshold. Anomaly rules take `request_count`, `error_rate` or " +
+    "`p95_latency_ms` and a window of 60, 120, 300, 600, 900, 1800 or 3600 seconds.",
+  examples: ["threshold"],
+});
+const SensitivitySchema = Type.Enum(ANOMALY_SENSITIVITIES, {
+  description:
+    "`anomaly` only: how wide the band is — `high` 4, `medium` (default) 5, `low` 6.5 noise units " +
+    "either side of the expected value.",
+  examples: ["medium"],
+});
+const DirectionSchema = Type.Enum(ANOMALY_DIRECTIONS, {
+  description:
+    "`anomaly` only: which side of the band fires. Default `up` for error_rate and p95_latency_ms, " +
+    "`both` for request_count.",
+  examples: ["both"],
+});
+
 const ChannelIdsSchema = Type.Array(Uuid, {
   maxItems: ALERT_LIMITS.channelsPerRule,
   uniqueItems: true,
@@ -139,6 +181,9 @@ const ScopeInputSchema = Type.Object(
 export type AlertScopeInput = Static<typeof ScopeInputSchema>;
 
 const ruleFields = {
+  kind: KindSchema,
+  sensitivity: SensitivitySchema,
+  direction: DirectionSchema,
   name: Name,
   enabled: Type.Boolean({ default: true, examples: [true] }),
   scope: ScopeInputSchema,
@@ -157,13 +202,16 @@ const ruleFields = {
 export const CreateAlertRuleBodySchema = Type.Object(
   {
     name: ruleFields.name,
+    kind: Type.Optional(ruleFields.kind),
     enabled: Type.Optional(ruleFields.enabled),
     scope: Type.Optional(ruleFields.scope),
     metric: ruleFields.metric,
     error_status_from: Type.Optional(ruleFields.error_status_from),
     status: Type.Optional(ruleFields.status),
-    comparator: ruleFields.comparator,
-    threshold: ruleFields.threshold,
+    comparator: Type.Optional(ruleFields.comparator),
+    threshold: Type.Optional(ruleFields.threshold),
+    sensitivity: Type.Optional(ruleFields.sensitivity),
+    direction: Type.Optional(ruleFields.direction),
     window_seconds: ruleFields.window_seconds,
     min_requests: Type.Optional(ruleFields.min_requests),
     for_evaluations: Type.Optional(ruleFields.for_evaluations),
@@ -185,6 +233,17 @@ export const CreateAlertRuleBodySchema = Type.Object(
         for_evaluations: 2,
         channel_ids: ["0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21"],
       },
+      {
+        name: "Checkout traffic unusual",
+        kind: "anomaly",
+        scope: { app: "checkout-api", environment: "production" },
+        metric: "request_count",
+        sensitivity: "medium",
+        direction: "both",
+        window_seconds: 300,
+        min_requests: 20,
+        for_evaluations: 2,
+      },
     ],
   },
 );
@@ -200,6 +259,8 @@ export const UpdateAlertRuleBodySchema = Type.Object(
     status: Type.Optional(ruleFields.status),
     comparator: Type.Optional(ruleFields.comparator),
     threshold: Type.Optional(ruleFields.threshold),
+    sensitivity: Type.Optional(ruleFields.sensitivity),
+    direction: Type.Optional(ruleFields.direction),
     window_seconds: Type.Optional(ruleFields.window_seconds),
     min_requests: Type.Optional(ruleFields.min_requests),
     for_evaluations: Type.Optional(ruleFields.for_evaluations),
@@ -208,7 +269,9 @@ export const UpdateAlertRuleBodySchema = Type.Object(
   },
   {
     additionalProperties: false,
-    description: "Only the fields sent change; `scope`, when sent, replaces the whole scope.",
+    description:
+      "Only the fields sent change; `scope`, when sent, replaces the whole scope. The kind of a rule " +
+      "does not change (delete it and create another).",
     examples: [{ threshold: 10, muted_until: "2026-11-21T08:00:00.000Z" }],
   },
 );
@@ -233,10 +296,37 @@ export const AlertScopeSchema = Type.Object(
 );
 export type AlertScope = Static<typeof AlertScopeSchema>;
 
+const AnomalyBandSchema = Type.Object(
+  {
+    status: Type.Enum(ANOMALY_STATUSES, {
+      description:
+        "`warming_up`: fewer than 2 of the last 4 weeks have traffic, no baseline yet (never fires); " +
+        "`low_volume`: too few requests to judge (never fires); `normal`, `above`, `below`: where the " +
+        "value stood against the band.",
+      examples: ["normal"],
+    }),
+    expected: Type.Union([Type.Number(), Type.Null()], { examples: [120] }),
+    lower: Type.Union([Type.Number(), Type.Null()], { examples: [84] }),
+    upper: Type.Union([Type.Number(), Type.Null()], { examples: [166] }),
+    score: Type.Union([Type.Number(), Type.Null()], {
+      description: "Signed distance of the value from the expected value, in noise units.",
+      examples: [0.8],
+    }),
+    weeks_used: Type.Integer({
+      minimum: 0,
+      description: "Past weeks with traffic in the baseline.",
+      examples: [4],
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AnomalyBand = Static<typeof AnomalyBandSchema>;
+
 export const AlertRuleSchema = Type.Object(
   {
     id: Uuid,
     name: Type.String({ examples: ["Checkout failing"] }),
+    kind: KindSchema,
     enabled: Type.Boolean(),
     scope: AlertScopeSchema,
     metric: MetricSchema,
@@ -244,8 +334,13 @@ export const AlertRuleSchema = Type.Object(
       description: "Set for `error_rate`, null otherwise.",
     }),
     status: Type.Union([StatusSelectorSchema, Type.Null()], { description: "Set for `status_count`." }),
-    comparator: ComparatorSchema,
-    threshold: Type.Number({ examples: [5] }),
+    comparator: Type.Union([ComparatorSchema, Type.Null()], { description: "Null for `anomaly` rules." }),
+    threshold: Type.Union([Type.Number(), Type.Null()], {
+      description: "Null for `anomaly` rules.",
+      examples: [5],
+    }),
+    sensitivity: Type.Union([SensitivitySchema, Type.Null()], { description: "Null for `threshold` rules." }),
+    direction: Type.Union([DirectionSchema, Type.Null()], { description: "Null for `threshold` rules." }),
     window_seconds: Type.Integer({ examples: [300] }),
     min_requests: Type.Integer({ examples: [20] }),
     for_evaluations: Type.Integer({ examples: [2] }),
@@ -257,6 +352,10 @@ export const AlertRuleSchema = Type.Object(
     last_value: Type.Union([Type.Number(), Type.Null()], {
       description: "The value observed at the last evaluation; null when it could not be computed.",
       examples: [1.2],
+    }),
+    last_band: Type.Union([AnomalyBandSchema, Type.Null()], {
+      description:
+        "`anomaly` rules: the band at the last evaluation; null before it and for `threshold` rules.",
     }),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -296,8 +395,24 @@ export const AlertEventSchema = Type.Object(
       examples: ["evaluation"],
     }),
     value: Type.Union([Type.Number(), Type.Null()], { examples: [7.5] }),
-    threshold: Type.Number({ examples: [5] }),
+    threshold: Type.Number({
+      description:
+        "`anomaly` rules: the edge of the band the value was compared with (`comparator` gt: upper, lt: lower).",
+      examples: [5],
+    }),
     comparator: ComparatorSchema,
+    expected: Type.Union([Type.Number(), Type.Null()], {
+      description: "`anomaly` rules: the baseline at that evaluation; null for `threshold` rules.",
+      examples: [null],
+    }),
+    lower: Type.Union([Type.Number(), Type.Null()], {
+      description: "`anomaly` rules: lower edge of the band.",
+      examples: [null],
+    }),
+    upper: Type.Union([Type.Number(), Type.Null()], {
+      description: "`anomaly` rules: upper edge of the band.",
+      examples: [null],
+    }),
     request_count: Type.Integer({ minimum: 0, examples: [240] }),
     window_start: Timestamp,
     window_end: Timestamp,
@@ -328,6 +443,54 @@ export const AlertEventsPageSchema = Type.Object(
   { additionalProperties: false },
 );
 export type AlertEventsPage = Static<typeof AlertEventsPageSchema>;
+
+export const AlertBandQuerySchema = Type.Object(
+  {
+    since: Type.Optional(
+      Type.String({
+        format: "date-time",
+        description: "Start of the chart; default 24 hours before `until`.",
+        examples: ["2026-11-20T06:00:00.000Z"],
+      }),
+    ),
+    until: Type.Optional(
+      Type.String({
+        format: "date-time",
+        description: "End of the chart; default now.",
+        examples: ["2026-11-21T06:00:00.000Z"],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AlertBandQuery = Static<typeof AlertBandQuerySchema>;
+
+export const AlertBandPointSchema = Type.Object(
+  {
+    window_start: Timestamp,
+    window_end: Timestamp,
+    value: Type.Union([Type.Number(), Type.Null()], { examples: [131] }),
+    request_count: Type.Integer({ minimum: 0, examples: [131] }),
+    ...AnomalyBandSchema.properties,
+  },
+  { additionalProperties: false },
+);
+export type AlertBandPoint = Static<typeof AlertBandPointSchema>;
+
+export const AlertBandSchema = Type.Object(
+  {
+    rule_id: Uuid,
+    metric: Type.Enum(ANOMALY_METRICS, { examples: ["request_count"] }),
+    sensitivity: SensitivitySchema,
+    direction: DirectionSchema,
+    window_seconds: Type.Integer({ examples: [300] }),
+    points: Type.Array(AlertBandPointSchema, {
+      description: `One point per window, back to back, oldest first; at most ${ALERT_LIMITS.maxBandPoints}.`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AlertBand = Static<typeof AlertBandSchema>;
 
 export const TestNotificationResultSchema = Type.Object(
   {

@@ -104,6 +104,14 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
   const invitation = () =>
     created(fx, "/api/v1/projects/team/invitations", { email: `temp${next()}@guests.test`, role: "viewer" });
   const alert = () => created(fx, "/api/v1/projects/team/alerts", alertBody());
+  let anomalyRuleId: Promise<string> | undefined;
+  const anomalyRule = () =>
+    (anomalyRuleId ??= created(fx, "/api/v1/projects/team/alerts", {
+      name: "Traffic unusual",
+      kind: "anomaly",
+      metric: "request_count",
+      window_seconds: 300,
+    }));
   const channel = () => created(fx, "/api/v1/projects/team/notification-channels", channelBody());
   const contractRuleBody = () => ({ name: `Contract ${next()}`, channel_ids: [fx.channelId] });
   const declare = () => created(fx, "/api/v1/projects/team/api/declared?app=web", DECLARED, "app", 200);
@@ -245,6 +253,10 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
     },
     [`GET ${P}/alerts/:alert_id/events`]: {
       call: fixed(`/api/v1/projects/team/alerts/${fx.alertId}/events`),
+    },
+    [`GET ${P}/alerts/:alert_id/band`]: {
+      // Only anomaly rules have a band: one, made on first use.
+      call: async () => ({ url: `/api/v1/projects/team/alerts/${await anomalyRule()}/band` }),
     },
     [`POST ${P}/alerts/:alert_id/test`]: { call: fixed(`/api/v1/projects/team/alerts/${fx.alertId}/test`) },
     [`POST ${P}/notification-channels`]: {

@@ -95,6 +95,7 @@ export function createAlertsModule(deps: AlertsModuleDeps): AlertsModule {
   return {
     rules: createRulesService({
       db,
+      events: deps.events,
       clock,
       audit: deps.audit,
       mail: deps.mail,

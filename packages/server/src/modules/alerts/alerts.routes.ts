@@ -2,6 +2,8 @@
 // changes, and a test notification to its channels. Thin: schema + one service call.
 import {
   ALERT_LIMITS,
+  AlertBandQuerySchema,
+  AlertBandSchema,
   AlertEventsPageSchema,
   AlertEventsQuerySchema,
   AlertRuleSchema,
@@ -128,6 +130,29 @@ export async function alertsRoutes(app: App, { rules }: { rules: RulesService })
       },
     },
     async (request) => rules.events(projectScopeOf(request), request.params.alert_id, request.query),
+  );
+
+  app.get(
+    "/projects/:project_slug/alerts/:alert_id/band",
+    {
+      config: { access: access.project("alerts:read") },
+      schema: {
+        operationId: "getAlertRuleBand",
+        tags: ["alerts"],
+        summary: "Value and band of an anomaly rule over time",
+        description:
+          "For an `anomaly` rule: one point per window of `window_seconds`, back to back from `since` to " +
+          "`until` (default: the 24 hours before now; windows end on multiples of their length), each with " +
+          "the observed value, its request count and the band the model drew — expected value, lower and " +
+          "upper edge, score, and status (`warming_up` and `low_volume` never fire). The same model and " +
+          "buckets the evaluator uses (ADR 0020). At most " +
+          `${ALERT_LIMITS.maxBandPoints} points, and less than a week of windows. A threshold rule answers 422.`,
+        params: RuleParams,
+        querystring: AlertBandQuerySchema,
+        response: { 200: AlertBandSchema, ...problemResponses(422) },
+      },
+    },
+    async (request) => rules.band(projectScopeOf(request), request.params.alert_id, request.query),
   );
 
   app.post(

@@ -1,8 +1,9 @@
 // One evaluation pass over every enabled rule: rules are grouped by project and window so one
 // events-store statement serves each group; each rule's observation moves it through the state
 // machine; state, history and the notifications to send are written in one metadata transaction
-// (the notifications as outbox rows, sent by the delivery worker).
-import type { AlertComparator, AlertState } from "@sightline/contracts";
+// (the notifications as outbox rows, sent by the delivery worker). Anomaly rules read their
+// seasonal buckets instead of one window and are judged by the anomaly model (ADR 0020).
+import type { AlertComparator, AlertState, AnomalyBand } from "@sightline/contracts";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { toIsoTimestamp } from "../../clock.js";
@@ -17,9 +18,11 @@ import {
 import { createNotificationChannelsRepo } from "../../stores/metadata/repos/notification-channels.repo.js";
 import { createNotificationDeliveriesRepo } from "../../stores/metadata/repos/notification-deliveries.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
+import { type AnomalyVerdict, evaluateAnomaly, levelBucketsOf } from "./anomaly-model.js";
+import { type AnomalySpec, historyAt, readBuckets } from "./anomaly.query.js";
 import { type Observation, observe } from "./metrics.query.js";
 import { dashboardLinks, type Notification } from "./notification.js";
-import { metricSpecOf, notificationRuleOf } from "./rule-rows.js";
+import { anomalyParamsOf, metricSpecOf, notificationRuleOf } from "./rule-rows.js";
 import { breaches, nextState, type Transition } from "./state-machine.js";
 
 export interface EvaluatorDeps {
@@ -47,6 +50,38 @@ interface Evaluated {
   readonly transition: Transition;
   readonly windowStartMs: number;
   readonly windowEndMs: number;
+  /** Anomaly rules: the model's verdict (band and where the value stood). */
+  readonly verdict?: AnomalyVerdict;
+}
+
+/** The band as the API shows it (rule's `last_band`, band chart points). */
+export function bandOf(verdict: AnomalyVerdict): AnomalyBand {
+  return {
+    status: verdict.status,
+    expected: verdict.expected,
+    lower: verdict.lower,
+    upper: verdict.upper,
+    score: verdict.score,
+    weeks_used: verdict.weeksUsed,
+  };
+}
+
+/** Expected value and band edges for a notification; null for threshold rules and while warming up. */
+function edgesOf(verdict: AnomalyVerdict | undefined): Notification["band"] {
+  if (verdict === undefined || verdict.expected === null || verdict.lower === null || verdict.upper === null)
+    return null;
+  return { expected: verdict.expected, lower: verdict.lower, upper: verdict.upper };
+}
+
+/** The edge of the band an anomaly event is reported against, as comparator and threshold. */
+function edgeOf(
+  verdict: AnomalyVerdict | undefined,
+): { comparator: AlertComparator; threshold: number } | null {
+  if (verdict === undefined || verdict.expected === null || verdict.lower === null || verdict.upper === null)
+    return null;
+  return (verdict.value ?? verdict.expected) < verdict.expected
+    ? { comparator: "lt", threshold: verdict.lower }
+    : { comparator: "gt", threshold: verdict.upper };
 }
 
 export interface Evaluator {
@@ -64,6 +99,7 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
   ): Promise<Evaluated[]> {
     const first = group[0] as EvaluableRuleRow;
     const windowStartMs = windowEndMs - first.window_seconds * 1000;
+    if (first.kind === "anomaly") return evaluateAnomalyGroup(group, windowStartMs, windowEndMs);
     const observations = await observe(
       events,
       { projectId: first.project_id, startMs: windowStartMs, endMs: windowEndMs },
@@ -86,6 +122,33 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
     });
   }
 
+  async function evaluateAnomalyGroup(
+    group: readonly EvaluableRuleRow[],
+    windowStartMs: number,
+    windowEndMs: number,
+  ): Promise<Evaluated[]> {
+    const first = group[0] as EvaluableRuleRow;
+    const buckets = await readBuckets(
+      events,
+      {
+        projectId: first.project_id,
+        endMs: windowEndMs,
+        windowSeconds: first.window_seconds,
+        buckets: levelBucketsOf(first.window_seconds) + 1,
+      },
+      group.map((rule) => metricSpecOf(rule) as AnomalySpec),
+    );
+    return group.map((rule, index) => {
+      const history = historyAt(buckets[index] as (typeof buckets)[number], rule.window_seconds);
+      const verdict = evaluateAnomaly(history, anomalyParamsOf(rule));
+      const transition = nextState({ state: rule.state as AlertState, streak: rule.streak }, verdict.breach, {
+        forEvaluations: rule.for_evaluations,
+      });
+      const observation = { requestCount: history.now.current.requests, value: verdict.value };
+      return { rule, observation, transition, windowStartMs, windowEndMs, verdict };
+    });
+  }
+
   function notificationOf(item: Evaluated, eventId: string, at: string): Notification {
     const { rule } = item;
     const ruleView = notificationRuleOf(rule);
@@ -100,6 +163,7 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
       project: { id: rule.project_id, slug: rule.project_slug, name: rule.project_name },
       rule: ruleView,
       value: item.observation.value,
+      band: edgesOf(item.verdict),
       request_count: item.observation.requestCount,
       window,
       links: dashboardLinks(deps.publicUrl, rule.project_slug, rule.id, ruleView.scope, window),
@@ -120,6 +184,7 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
         stateSince: item.transition.changedFrom === undefined ? item.rule.state_since : at,
         streak: item.transition.streak,
         lastValue: item.observation.value,
+        lastBand: item.verdict === undefined ? null : JSON.stringify(bandOf(item.verdict)),
         updatedAt: item.rule.updated_at,
       }));
       await createAlertRulesRepo(trx).saveEvaluations(updates, at);
@@ -129,6 +194,7 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
         const id = newOrderedId(now.getTime());
         eventIds.set(item.rule.id, id);
         const muted = item.rule.muted_until !== null && item.rule.muted_until > at;
+        const edge = item.rule.kind === "anomaly" ? edgeOf(item.verdict) : null;
         await history.insert({
           id,
           rule_id: item.rule.id,
@@ -137,8 +203,11 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
           to_state: item.transition.state,
           reason: "evaluation",
           value: item.observation.value,
-          threshold: item.rule.threshold,
-          comparator: item.rule.comparator,
+          threshold: edge?.threshold ?? item.rule.threshold,
+          comparator: edge?.comparator ?? item.rule.comparator,
+          expected: item.verdict?.expected ?? null,
+          lower: item.verdict?.lower ?? null,
+          upper: item.verdict?.upper ?? null,
           request_count: item.observation.requestCount,
           window_start: toIsoTimestamp(new Date(item.windowStartMs)),
           window_end: toIsoTimestamp(new Date(item.windowEndMs)),
@@ -198,7 +267,7 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
       );
       const groups = new Map<string, EvaluableRuleRow[]>();
       for (const rule of due) {
-        const key = `${rule.project_id}|${rule.window_seconds}`;
+        const key = `${rule.project_id}|${rule.kind}|${rule.window_seconds}`;
         const group = groups.get(key);
         if (group === undefined) groups.set(key, [rule]);
         else group.push(rule);

@@ -53,7 +53,7 @@ export async function observe(
   return specs.map((spec, index) => toObservation(spec, row?.[`n${index}`], row?.[`v${index}`]));
 }
 
-function scopeCondition(spec: MetricSpec, params: SqlParams): string {
+export function scopeCondition(spec: MetricSpec, params: SqlParams): string {
   const conditions: string[] = [];
   if (spec.appId !== null) conditions.push(`app_id = ${params.bind(spec.appId, "String")}`);
   if (spec.environment !== null) conditions.push(`environment = ${params.bind(spec.environment, "String")}`);
@@ -68,7 +68,7 @@ function scopeCondition(spec: MetricSpec, params: SqlParams): string {
  * The metric's aggregate. Percentiles mean what they mean in analytics: exact (interpolated) up
  * to EXACT_PERCENTILE_ROWS requests, a DDSketch within its relative accuracy above.
  */
-function metricSql(spec: MetricSpec, scope: string, params: SqlParams): string {
+export function metricSql(spec: MetricSpec, scope: string, params: SqlParams): string {
   switch (spec.metric) {
     case "error_rate":
       return `countIf(${scope} AND status_code >= ${params.bind(spec.errorStatusFrom ?? 500, "UInt16")})`;

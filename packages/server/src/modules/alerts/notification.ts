@@ -1,7 +1,7 @@
 // What a notification says, independent of the channel: the rule, the observed value against
 // the threshold, the window, and links into the dashboard. Stored as the outbox row's payload,
 // then rendered per channel (e-mail, webhook JSON, Slack Block Kit) when it is sent.
-import type { AlertComparator, AlertMetric } from "@sightline/contracts";
+import type { AlertComparator, AlertMetric, AlertRuleKind, AnomalySensitivity } from "@sightline/contracts";
 
 export type NotificationKind = "firing" | "resolved" | "test";
 
@@ -14,9 +14,13 @@ export interface Notification {
   readonly rule: {
     readonly id: string;
     readonly name: string;
+    readonly kind: AlertRuleKind;
     readonly metric: AlertMetric;
-    readonly comparator: AlertComparator;
-    readonly threshold: number;
+    /** Threshold rules; null for anomaly rules (see `band`). */
+    readonly comparator: AlertComparator | null;
+    readonly threshold: number | null;
+    /** Anomaly rules; null for threshold rules. */
+    readonly sensitivity: AnomalySensitivity | null;
     readonly window_seconds: number;
     readonly error_status_from: number | null;
     readonly status: string | null;
@@ -27,6 +31,8 @@ export interface Notification {
     };
   };
   readonly value: number | null;
+  /** Anomaly rules: the expected value and band the value was judged against; null otherwise. */
+  readonly band: { readonly expected: number; readonly lower: number; readonly upper: number } | null;
   readonly request_count: number;
   readonly window: { readonly start: string; readonly end: string };
   readonly links: { readonly rule: string; readonly dashboard: string };
@@ -86,7 +92,19 @@ export function formatValue(metric: AlertMetric, value: number | null): string {
   return String(Math.round(value));
 }
 
-export function formatCondition(rule: Notification["rule"]): string {
+/** What the value is judged against: `Threshold` or, for anomaly rules, `Expected band`. */
+export function conditionLabel(notification: Notification): string {
+  return notification.rule.kind === "anomaly" ? "Expected band" : "Threshold";
+}
+
+/** `> 5%`, or for an anomaly rule `84 – 166 (expected 120)`. */
+export function formatCondition(notification: Notification): string {
+  const { rule, band } = notification;
+  if (rule.comparator === null || rule.threshold === null) {
+    if (band === null) return "no baseline yet";
+    const value = (x: number) => formatValue(rule.metric, x);
+    return `${value(band.lower)} – ${value(band.upper)} (expected ${value(band.expected)})`;
+  }
   return `${COMPARATOR_TEXT[rule.comparator]} ${formatValue(rule.metric, rule.threshold)}`;
 }
 
@@ -114,7 +132,7 @@ export function summaryLine(notification: Notification): string {
   const { rule } = notification;
   return (
     `${metricLabel(rule)} was ${formatValue(rule.metric, notification.value)} ` +
-    `(threshold ${formatCondition(rule)}) over ${formatWindow(rule.window_seconds)}, ` +
+    `(${conditionLabel(notification).toLowerCase()} ${formatCondition(notification)}) over ${formatWindow(rule.window_seconds)}, ` +
     `${notification.request_count} request${notification.request_count === 1 ? "" : "s"}`
   );
 }

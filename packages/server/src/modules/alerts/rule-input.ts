@@ -1,14 +1,20 @@
 // Turns a create or patch body into a complete, consistent rule definition: merges a patch over
 // the stored rule, checks what the schema alone cannot (fields that belong to one metric, scope
-// parts that need an app, an error rate above 100%), and reports every problem with its pointer.
-import type {
-  AlertComparator,
-  AlertMetric,
-  AlertScopeInput,
-  CreateAlertRuleBody,
-  FieldError,
-  UpdateAlertRuleBody,
+// parts that need an app, an error rate above 100%, the fields of the other rule kind), and
+// reports every problem with its pointer.
+import {
+  type AlertComparator,
+  type AlertMetric,
+  type AlertRuleKind,
+  type AlertScopeInput,
+  ANOMALY_METRICS,
+  type AnomalyDirection,
+  type AnomalySensitivity,
+  type CreateAlertRuleBody,
+  type FieldError,
+  type UpdateAlertRuleBody,
 } from "@sightline/contracts";
+import { ANOMALY_WINDOWS } from "./anomaly-model.js";
 import { normaliseEnvironmentName } from "../environments/index.js";
 import { normaliseRouteTemplate } from "../ingest/index.js";
 import { invalidFields } from "./field-errors.js";
@@ -16,6 +22,7 @@ import { invalidFields } from "./field-errors.js";
 /** A rule's definition as the service stores it (app still by slug: the service resolves it). */
 export interface RuleDefinition {
   readonly name: string;
+  readonly kind: AlertRuleKind;
   readonly enabled: boolean;
   readonly app: string | null;
   readonly environment: string | null;
@@ -23,8 +30,12 @@ export interface RuleDefinition {
   readonly metric: AlertMetric;
   readonly errorStatusFrom: number | null;
   readonly status: string | null;
-  readonly comparator: AlertComparator;
-  readonly threshold: number;
+  /** Threshold rules only (null for anomaly rules). */
+  readonly comparator: AlertComparator | null;
+  readonly threshold: number | null;
+  /** Anomaly rules only (null for threshold rules). */
+  readonly sensitivity: AnomalySensitivity | null;
+  readonly direction: AnomalyDirection | null;
   readonly windowSeconds: number;
   readonly minRequests: number;
   readonly forEvaluations: number;
@@ -42,24 +53,39 @@ export const CONDITION_FIELDS = [
   "status",
   "comparator",
   "threshold",
+  "sensitivity",
+  "direction",
   "windowSeconds",
   "minRequests",
   "forEvaluations",
 ] as const satisfies ReadonlyArray<keyof RuleDefinition>;
 
+/** Defaults of anomaly rules (ADR 0020): a band judged on 20 requests or more, held 2 evaluations. */
+export const ANOMALY_DEFAULTS = { sensitivity: "medium", minRequests: 20, forEvaluations: 2 } as const;
+
+/** Errors and latency matter when they rise; traffic matters both ways. */
+export function defaultDirection(metric: AlertMetric): AnomalyDirection {
+  return metric === "request_count" ? "both" : "up";
+}
+
 export function definitionFromCreate(body: CreateAlertRuleBody): RuleDefinition {
+  const kind = body.kind ?? "threshold";
+  const anomaly = kind === "anomaly";
   return check({
     name: body.name.trim(),
+    kind,
     enabled: body.enabled ?? true,
     ...scopeFields(body.scope),
     metric: body.metric,
     errorStatusFrom: body.error_status_from ?? (body.metric === "error_rate" ? 500 : null),
     status: body.status ?? null,
-    comparator: body.comparator,
-    threshold: body.threshold,
+    comparator: body.comparator ?? null,
+    threshold: body.threshold ?? null,
+    sensitivity: body.sensitivity ?? (anomaly ? ANOMALY_DEFAULTS.sensitivity : null),
+    direction: body.direction ?? (anomaly ? defaultDirection(body.metric) : null),
     windowSeconds: body.window_seconds,
-    minRequests: body.min_requests ?? 0,
-    forEvaluations: body.for_evaluations ?? 1,
+    minRequests: body.min_requests ?? (anomaly ? ANOMALY_DEFAULTS.minRequests : 0),
+    forEvaluations: body.for_evaluations ?? (anomaly ? ANOMALY_DEFAULTS.forEvaluations : 1),
     mutedUntil: normaliseInstant(body.muted_until ?? null),
   });
 }
@@ -71,8 +97,10 @@ export function definitionFromCreate(body: CreateAlertRuleBody): RuleDefinition 
 export function definitionFromPatch(stored: RuleDefinition, patch: UpdateAlertRuleBody): RuleDefinition {
   const metric = patch.metric ?? stored.metric;
   const metricChanged = metric !== stored.metric;
+  const anomaly = stored.kind === "anomaly";
   return check({
     name: patch.name === undefined ? stored.name : patch.name.trim(),
+    kind: stored.kind,
     enabled: patch.enabled ?? stored.enabled,
     ...(patch.scope === undefined
       ? { app: stored.app, environment: stored.environment, endpoint: stored.endpoint }
@@ -84,8 +112,12 @@ export function definitionFromPatch(stored: RuleDefinition, patch: UpdateAlertRu
     status: patch.status ?? (metricChanged ? null : stored.status),
     comparator: patch.comparator ?? stored.comparator,
     threshold: patch.threshold ?? stored.threshold,
+    sensitivity: patch.sensitivity ?? stored.sensitivity,
+    direction: patch.direction ?? (anomaly && metricChanged ? defaultDirection(metric) : stored.direction),
     windowSeconds: patch.window_seconds ?? stored.windowSeconds,
-    minRequests: patch.min_requests ?? (metricChanged && metric === "request_count" ? 0 : stored.minRequests),
+    minRequests:
+      patch.min_requests ??
+      (metricChanged && metric === "request_count" && !anomaly ? 0 : stored.minRequests),
     forEvaluations: patch.for_evaluations ?? stored.forEvaluations,
     mutedUntil: patch.muted_until === undefined ? stored.mutedUntil : normaliseInstant(patch.muted_until),
   });
@@ -135,10 +167,25 @@ function check(definition: RuleDefinition): RuleDefinition {
     problem("/status", "is required for the status_count metric (a code like 503 or a class like 5xx)");
   if (definition.metric !== "status_count" && definition.status !== null)
     problem("/status", "applies to the status_count metric only");
-  if (definition.metric === "error_rate" && definition.threshold > 100)
-    problem("/threshold", "is a percentage for error_rate: at most 100");
-  if (definition.metric === "request_count" && definition.minRequests > 0)
-    problem("/min_requests", "does not apply to request_count (it would hide a traffic drop)");
+  if (definition.kind === "threshold") {
+    if (definition.comparator === null) problem("/comparator", "is required for threshold rules");
+    if (definition.threshold === null) problem("/threshold", "is required for threshold rules");
+    if (definition.metric === "error_rate" && definition.threshold !== null && definition.threshold > 100)
+      problem("/threshold", "is a percentage for error_rate: at most 100");
+    if (definition.metric === "request_count" && definition.minRequests > 0)
+      problem("/min_requests", "does not apply to request_count (it would hide a traffic drop)");
+    if (definition.sensitivity !== null) problem("/sensitivity", "applies to anomaly rules only");
+    if (definition.direction !== null) problem("/direction", "applies to anomaly rules only");
+  } else {
+    if (!(ANOMALY_METRICS as readonly string[]).includes(definition.metric))
+      problem("/metric", `must be one of ${ANOMALY_METRICS.join(", ")} for anomaly rules`);
+    if (definition.comparator !== null)
+      problem("/comparator", "does not apply to anomaly rules (the band replaces it)");
+    if (definition.threshold !== null)
+      problem("/threshold", "does not apply to anomaly rules (the band replaces it)");
+    if (!(ANOMALY_WINDOWS as readonly number[]).includes(definition.windowSeconds))
+      problem("/window_seconds", `must be one of ${ANOMALY_WINDOWS.join(", ")} for anomaly rules`);
+  }
   if (errors.length > 0) {
     throw invalidFields(errors);
   }

@@ -1,7 +1,18 @@
 // Conversions between stored rule rows and what the rest of the module speaks: the wire shape,
 // the definition the input checks work on, the spec the metrics query needs, and the rule as a
 // notification describes it.
-import type { AlertComparator, AlertMetric, AlertRule, AlertState } from "@sightline/contracts";
+import type {
+  AlertComparator,
+  AlertMetric,
+  AlertRule,
+  AlertRuleKind,
+  AlertState,
+  AnomalyBand,
+  AnomalyDirection,
+  AnomalyMetric,
+  AnomalySensitivity,
+} from "@sightline/contracts";
+import type { AnomalyParams } from "./anomaly-model.js";
 import type { AlertRuleRow, AlertRuleWithAppRow } from "../../stores/metadata/repos/alert-rules.repo.js";
 import type { MetricSpec } from "./metrics.query.js";
 import type { Notification } from "./notification.js";
@@ -13,10 +24,19 @@ export function endpointOf(row: AlertRuleRow): { method: string; route: string }
     : { method: row.endpoint_method, route: row.endpoint_route };
 }
 
+const isAnomaly = (row: AlertRuleRow) => row.kind === "anomaly";
+
+/** The stored band of the last evaluation (JSON written by the evaluator). */
+export function lastBandOf(row: AlertRuleRow): AnomalyBand | null {
+  if (!isAnomaly(row) || row.last_band === null) return null;
+  return JSON.parse(row.last_band) as AnomalyBand;
+}
+
 export function toAlertRule(row: AlertRuleWithAppRow, channelIds: readonly string[]): AlertRule {
   return {
     id: row.id,
     name: row.name,
+    kind: row.kind as AlertRuleKind,
     enabled: row.enabled === 1,
     scope: {
       app:
@@ -28,8 +48,10 @@ export function toAlertRule(row: AlertRuleWithAppRow, channelIds: readonly strin
     error_status_from:
       row.error_status_from === 400 || row.error_status_from === 500 ? row.error_status_from : null,
     status: row.status_selector,
-    comparator: row.comparator as AlertComparator,
-    threshold: row.threshold,
+    comparator: isAnomaly(row) ? null : (row.comparator as AlertComparator),
+    threshold: isAnomaly(row) ? null : row.threshold,
+    sensitivity: row.sensitivity as AnomalySensitivity | null,
+    direction: row.direction as AnomalyDirection | null,
     window_seconds: row.window_seconds,
     min_requests: row.min_requests,
     for_evaluations: row.for_evaluations,
@@ -39,6 +61,7 @@ export function toAlertRule(row: AlertRuleWithAppRow, channelIds: readonly strin
     state_since: row.state_since,
     last_evaluated_at: row.last_evaluated_at,
     last_value: row.last_value,
+    last_band: lastBandOf(row),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -47,6 +70,7 @@ export function toAlertRule(row: AlertRuleWithAppRow, channelIds: readonly strin
 export function definitionOf(row: AlertRuleWithAppRow): RuleDefinition {
   return {
     name: row.name,
+    kind: row.kind as AlertRuleKind,
     enabled: row.enabled === 1,
     app: row.app_id === null ? null : (row.app_slug ?? ""),
     environment: row.environment,
@@ -54,8 +78,10 @@ export function definitionOf(row: AlertRuleWithAppRow): RuleDefinition {
     metric: row.metric as AlertMetric,
     errorStatusFrom: row.error_status_from,
     status: row.status_selector,
-    comparator: row.comparator as AlertComparator,
-    threshold: row.threshold,
+    comparator: isAnomaly(row) ? null : (row.comparator as AlertComparator),
+    threshold: isAnomaly(row) ? null : row.threshold,
+    sensitivity: row.sensitivity as AnomalySensitivity | null,
+    direction: row.direction as AnomalyDirection | null,
     windowSeconds: row.window_seconds,
     minRequests: row.min_requests,
     forEvaluations: row.for_evaluations,
@@ -67,6 +93,7 @@ export function definitionOf(row: AlertRuleWithAppRow): RuleDefinition {
 export function definitionColumns(definition: RuleDefinition, appId: string | null) {
   return {
     name: definition.name,
+    kind: definition.kind,
     enabled: definition.enabled ? 1 : 0,
     app_id: appId,
     environment: definition.environment,
@@ -75,8 +102,11 @@ export function definitionColumns(definition: RuleDefinition, appId: string | nu
     metric: definition.metric,
     error_status_from: definition.errorStatusFrom,
     status_selector: definition.status,
-    comparator: definition.comparator,
-    threshold: definition.threshold,
+    // Anomaly rules fill the NOT NULL columns of 0008 with placeholders nobody reads.
+    comparator: definition.comparator ?? "gt",
+    threshold: definition.threshold ?? 0,
+    sensitivity: definition.sensitivity,
+    direction: definition.direction,
     window_seconds: definition.windowSeconds,
     min_requests: definition.minRequests,
     for_evaluations: definition.forEvaluations,
@@ -95,13 +125,24 @@ export function metricSpecOf(row: AlertRuleRow): MetricSpec {
   };
 }
 
+export function anomalyParamsOf(row: AlertRuleRow): AnomalyParams {
+  return {
+    metric: row.metric as AnomalyMetric,
+    sensitivity: (row.sensitivity ?? "medium") as AnomalySensitivity,
+    direction: (row.direction ?? "both") as AnomalyDirection,
+    minRequests: row.min_requests,
+  };
+}
+
 export function notificationRuleOf(row: AlertRuleWithAppRow): Notification["rule"] {
   return {
     id: row.id,
     name: row.name,
+    kind: row.kind as AlertRuleKind,
     metric: row.metric as AlertMetric,
-    comparator: row.comparator as AlertComparator,
-    threshold: row.threshold,
+    comparator: isAnomaly(row) ? null : (row.comparator as AlertComparator),
+    threshold: isAnomaly(row) ? null : row.threshold,
+    sensitivity: row.sensitivity as AnomalySensitivity | null,
     window_seconds: row.window_seconds,
     error_status_from: row.error_status_from,
     status: row.status_selector,

@@ -3,6 +3,8 @@
 // notifications sent at once to every channel of a rule. Every change is in the audit log.
 import {
   ALERT_LIMITS,
+  type AlertBand,
+  type AlertBandQuery,
   type AlertEvent,
   type AlertEventsPage,
   type AlertEventsQuery,
@@ -31,10 +33,12 @@ import {
 } from "../../stores/metadata/repos/alert-rules.repo.js";
 import { createNotificationChannelsRepo } from "../../stores/metadata/repos/notification-channels.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
+import type { EventsExecutor } from "../../stores/events/index.js";
 import { type ProjectScope, reauthorize } from "../access/index.js";
 import type { AuditTrail } from "../audit/index.js";
 import type { MailTransport } from "../auth/index.js";
 import type { RateLimiter, RateLimitRule } from "../rate-limits/index.js";
+import { anomalyBand } from "./band.service.js";
 import { channelTargetOf } from "./channels.service.js";
 import { describeFailure } from "./deliveries.worker.js";
 import { dashboardLinks, type Notification } from "./notification.js";
@@ -44,11 +48,12 @@ import {
   definitionFromPatch,
   type RuleDefinition,
 } from "./rule-input.js";
-import { definitionColumns, definitionOf, notificationRuleOf, toAlertRule } from "./rule-rows.js";
+import { definitionColumns, definitionOf, lastBandOf, notificationRuleOf, toAlertRule } from "./rule-rows.js";
 import { sendNotification } from "./senders.js";
 
 export interface RulesServiceDeps {
   readonly db: Kysely<MetadataTables>;
+  readonly events: EventsExecutor;
   readonly clock: Clock;
   readonly audit: AuditTrail;
   readonly mail: MailTransport;
@@ -80,6 +85,9 @@ function toAlertEvent(row: AlertEventRow, deliveries: readonly DeliveryRow[]): A
     value: row.value,
     threshold: row.threshold,
     comparator: row.comparator as AlertComparator,
+    expected: row.expected,
+    lower: row.lower,
+    upper: row.upper,
     request_count: row.request_count,
     window_start: row.window_start,
     window_end: row.window_end,
@@ -87,6 +95,13 @@ function toAlertEvent(row: AlertEventRow, deliveries: readonly DeliveryRow[]): A
     notifications: deliveries.map(toNotificationOutcome),
     created_at: row.created_at,
   };
+}
+
+/** The last band of an anomaly rule, for a test notification to show; null without one. */
+function bandEdgesOf(row: AlertRuleWithAppRow): Notification["band"] {
+  const band = lastBandOf(row);
+  if (band === null || band.expected === null || band.lower === null || band.upper === null) return null;
+  return { expected: band.expected, lower: band.lower, upper: band.upper };
 }
 
 // A test call sends to every channel of the rule (up to 20 outbound requests): limited per user,
@@ -226,6 +241,9 @@ export function createRulesService(deps: RulesServiceDeps) {
             value: row.last_value,
             threshold: row.threshold,
             comparator: row.comparator,
+            expected: null,
+            lower: null,
+            upper: null,
             request_count: 0,
             window_start: at,
             window_end: at,
@@ -283,6 +301,11 @@ export function createRulesService(deps: RulesServiceDeps) {
       };
     },
 
+    /** The value and band of an anomaly rule, window by window, over a span (the rule page's chart). */
+    async band(scope: ProjectScope, id: string, query: AlertBandQuery): Promise<AlertBand> {
+      return anomalyBand(deps, await findOrThrow(scope, id), query);
+    },
+
     /** Sends a test notification to each of the rule's channels now (no retries) and reports each. */
     async test(scope: ProjectScope, id: string): Promise<TestNotificationResult> {
       const row = await findOrThrow(scope, id);
@@ -311,6 +334,7 @@ export function createRulesService(deps: RulesServiceDeps) {
         project: { id: scope.project.id, slug: scope.project.slug, name: scope.project.name },
         rule: ruleView,
         value: row.last_value,
+        band: bandEdgesOf(row),
         request_count: 0,
         window,
         links: dashboardLinks(deps.publicUrl, scope.project.slug, id, ruleView.scope, window),

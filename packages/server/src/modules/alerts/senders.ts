@@ -14,6 +14,7 @@ import {
 } from "./slo-notification.js";
 import { DeliveryError, postJson } from "./http-post.js";
 import {
+  conditionLabel,
   formatCondition,
   formatScope,
   formatValue,
@@ -117,7 +118,7 @@ export function alertMail(to: readonly string[], notification: Notification): Ma
     ["Project", notification.project.name],
     ["Scope", formatScope(notification)],
     ["Value", formatValue(rule.metric, notification.value)],
-    ["Threshold", formatCondition(rule)],
+    [conditionLabel(notification), formatCondition(notification)],
     [
       "Window",
       `${formatWindow(rule.window_seconds)} (${notification.window.start} – ${notification.window.end})`,
@@ -181,7 +182,10 @@ export function slackMessage(notification: Notification): Record<string, unknown
         type: "section",
         fields: [
           { type: "mrkdwn", text: `*Value*\n${slackEscape(formatValue(rule.metric, notification.value))}` },
-          { type: "mrkdwn", text: `*Threshold*\n${slackEscape(formatCondition(rule))}` },
+          {
+            type: "mrkdwn",
+            text: `*${conditionLabel(notification)}*\n${slackEscape(formatCondition(notification))}`,
+          },
           { type: "mrkdwn", text: `*Window*\n${formatWindow(rule.window_seconds)}` },
           { type: "mrkdwn", text: `*Scope*\n${slackEscape(formatScope(notification))}` },
         ],

@@ -9,6 +9,9 @@ export interface RuleCondition {
   readonly forEvaluations: number;
 }
 
+/** What the state machine needs of a rule of any kind: how long the condition must hold. */
+export type Persistence = Pick<RuleCondition, "forEvaluations">;
+
 export interface RuleProgress {
   readonly state: AlertState;
   /** Evaluations in a row the condition has held. */
@@ -40,7 +43,7 @@ export function breaches(value: number | null, condition: RuleCondition): boolea
   return value !== null && compare(value, condition.comparator, condition.threshold);
 }
 
-export function nextState(current: RuleProgress, breached: boolean, condition: RuleCondition): Transition {
+export function nextState(current: RuleProgress, breached: boolean, condition: Persistence): Transition {
   const from = current.state;
   if (!breached) {
     return {

@@ -188,11 +188,17 @@ export interface AlertRulesTable {
   environment: string | null;
   endpoint_method: string | null;
   endpoint_route: string | null;
+  /** threshold | anomaly (0012). */
+  kind: string;
   metric: string;
   error_status_from: number | null;
   status_selector: string | null;
+  /** Placeholders ('gt', 0) for anomaly rules. */
   comparator: string;
   threshold: number;
+  /** Anomaly rules only. */
+  sensitivity: string | null;
+  direction: string | null;
   window_seconds: number;
   min_requests: number;
   for_evaluations: number;
@@ -203,6 +209,8 @@ export interface AlertRulesTable {
   streak: number;
   last_evaluated_at: string | null;
   last_value: number | null;
+  /** JSON band of an anomaly rule's last evaluation. */
+  last_band: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -234,6 +242,10 @@ export interface AlertEventsTable {
   value: number | null;
   threshold: number;
   comparator: string;
+  /** Anomaly rules: the band at that evaluation. */
+  expected: number | null;
+  lower: number | null;
+  upper: number | null;
   request_count: number;
   window_start: string;
   window_end: string;

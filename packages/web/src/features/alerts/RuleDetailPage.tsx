@@ -181,7 +181,9 @@ function RuleDetail({ project, rule }: { project: string; rule: AlertRule }) {
           <div>
             <dt>Fires when</dt>
             <dd>
-              {COMPARATOR_SYMBOLS[rule.comparator]} {formatMetricValue(rule.metric, rule.threshold)}
+              {rule.comparator === null || rule.threshold === null
+                ? "outside the expected band"
+                : `${COMPARATOR_SYMBOLS[rule.comparator]} ${formatMetricValue(rule.metric, rule.threshold)}`}
             </dd>
           </div>
           <div>
@@ -226,8 +228,8 @@ function RuleDetail({ project, rule }: { project: string; rule: AlertRule }) {
             metric: rule.metric,
             error_status_from: rule.error_status_from ?? 500,
             status: rule.status ?? "",
-            comparator: rule.comparator,
-            threshold: rule.threshold,
+            comparator: rule.comparator ?? "gt",
+            threshold: rule.threshold ?? 0,
             window_seconds: rule.window_seconds,
             min_requests: rule.min_requests,
           }}

@@ -145,6 +145,7 @@ describe("rule text and form", () => {
   const rule: AlertRule = {
     id: "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21",
     name: "Checkout failing",
+    kind: "threshold",
     enabled: true,
     scope: {
       app: { id: "a", slug: "checkout", name: "Checkout" },
@@ -156,6 +157,8 @@ describe("rule text and form", () => {
     status: null,
     comparator: "gte",
     threshold: 5,
+    sensitivity: null,
+    direction: null,
     window_seconds: 5400,
     min_requests: 20,
     for_evaluations: 2,
@@ -165,6 +168,7 @@ describe("rule text and form", () => {
     state_since: "2026-11-23T05:00:00.000Z",
     last_evaluated_at: null,
     last_value: 7.5,
+    last_band: null,
     created_at: "2026-11-23T05:00:00.000Z",
     updated_at: "2026-11-23T05:00:00.000Z",
   };

@@ -60,6 +60,8 @@ export function conditionText(
     "metric" | "error_status_from" | "status" | "comparator" | "threshold" | "window_seconds"
   >,
 ): string {
+  if (rule.comparator === null || rule.threshold === null)
+    return `${metricName(rule)} outside the expected band over ${formatWindow(rule.window_seconds)}`;
   return `${metricName(rule)} ${COMPARATOR_SYMBOLS[rule.comparator]} ${formatMetricValue(
     rule.metric,
     rule.threshold,

@@ -10,6 +10,7 @@ import * as m0008 from "./0008-alerts.js";
 import * as m0009 from "./0009-personal-access-tokens.js";
 import * as m0010 from "./0010-api-contracts.js";
 import * as m0011 from "./0011-slos.js";
+import * as m0012 from "./0012-anomaly-rules.js";
 import * as m0013 from "./0013-app-heartbeats.js";
 
 export const metadataMigrations: Readonly<Record<string, Migration>> = {
@@ -22,5 +23,6 @@ export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0009-personal-access-tokens": m0009,
   "0010-api-contracts": m0010,
   "0011-slos": m0011,
+  "0012-anomaly-rules": m0012,
   "0013-app-heartbeats": m0013,
 };

@@ -24,6 +24,8 @@ export interface RuleEvaluationUpdate {
   readonly stateSince: string;
   readonly streak: number;
   readonly lastValue: number | null;
+  /** JSON band of an anomaly rule; null for threshold rules. */
+  readonly lastBand: string | null;
   /** The rule's updated_at as read: an edit made during the pass wins over the pass. */
   readonly updatedAt: string;
 }
@@ -116,6 +118,7 @@ export function createAlertRulesRepo(db: Kysely<MetadataTables>) {
             state_since: update.stateSince,
             streak: update.streak,
             last_value: update.lastValue,
+            last_band: update.lastBand,
             last_evaluated_at: evaluatedAt,
           })
           .where("id", "=", update.id)

@@ -1,0 +1,89 @@
+// The events-store side of anomaly rules: per rule, the window-sized buckets the model reads —
+// the evaluated window and the level windows before it, this week and the same stretch in each
+// past week — from one statement per project and window, grouped by bucket number.
+import type { AnomalyMetric } from "@sightline/contracts";
+import type { EventsExecutor } from "../../stores/events/index.js";
+import { SqlParams } from "../../stores/events/queries/sql.js";
+import { type AnomalyHistory, ANOMALY_MODEL, type BucketStats, levelBucketsOf } from "./anomaly-model.js";
+import { type MetricSpec, metricSql, scopeCondition } from "./metrics.query.js";
+
+export const WEEK_MS = 7 * 86_400_000;
+
+export interface BucketRange {
+  readonly projectId: string;
+  /** Epoch ms where bucket 0 ends (exclusive); bucket b covers [end - (b+1)·w, end - b·w). */
+  readonly endMs: number;
+  readonly windowSeconds: number;
+  /** Buckets read back from `endMs` in each of this week and the past weeks. */
+  readonly buckets: number;
+}
+
+/** A rule's buckets: `at(week, bucket)` with week 0 this week; empty buckets are zero requests. */
+export interface RuleBuckets {
+  at(week: number, bucket: number): BucketStats;
+}
+
+const EMPTY: BucketStats = { requests: 0, errors: 0, p95: null };
+
+export type AnomalySpec = MetricSpec & { readonly metric: AnomalyMetric };
+
+export async function readBuckets(
+  events: EventsExecutor,
+  range: BucketRange,
+  specs: readonly AnomalySpec[],
+): Promise<RuleBuckets[]> {
+  if (specs.length === 0) return [];
+  const windowMs = range.windowSeconds * 1000;
+  const perWeek = WEEK_MS / windowMs;
+  if (!Number.isInteger(perWeek) || range.buckets > perWeek)
+    throw new RangeError(`${range.buckets} buckets of ${range.windowSeconds} s do not fit a week`);
+  const params = new SqlParams();
+  const end = params.bind(range.endMs, "UInt64");
+  const columns = specs.flatMap((spec, index) => {
+    const scope = scopeCondition(spec, params);
+    const errors = spec.metric === "error_rate" ? metricSql(spec, scope, params) : "toUInt64(0)";
+    const p95 =
+      spec.metric === "p95_latency_ms" ? metricSql(spec, scope, params) : "CAST(NULL AS Nullable(Float64))";
+    return [`countIf(${scope}) AS n${index}`, `${errors} AS e${index}`, `${p95} AS q${index}`];
+  });
+  const spans = Array.from({ length: ANOMALY_MODEL.weeks + 1 }, (_, week) => {
+    const spanEnd = range.endMs - week * WEEK_MS;
+    const spanStart = spanEnd - range.buckets * windowMs;
+    return `(timestamp >= ${params.instant(spanStart)} AND timestamp < ${params.instant(spanEnd)})`;
+  });
+  const rows = await events.query<Record<string, number | string | null>>(
+    `SELECT intDiv(toInt64(${end}) - toUnixTimestamp64Milli(timestamp) - 1, ${params.bind(windowMs, "UInt64")}) AS b, ` +
+      `${columns.join(", ")} FROM ${events.database}.api_requests ` +
+      `WHERE project_id = ${params.bind(range.projectId, "String")} AND (${spans.join(" OR ")}) ` +
+      `GROUP BY b`,
+    params.values,
+    "read",
+  );
+  return specs.map((_, index) => {
+    const byBucket = new Map<number, BucketStats>();
+    for (const row of rows) {
+      const requests = Number(row[`n${index}`] ?? 0);
+      if (requests === 0) continue;
+      const p95 = row[`q${index}`];
+      byBucket.set(Number(row.b), {
+        requests,
+        errors: Number(row[`e${index}`] ?? 0),
+        p95: p95 === null || p95 === undefined || !Number.isFinite(Number(p95)) ? null : Number(p95),
+      });
+    }
+    return { at: (week, bucket) => byBucket.get(week * perWeek + bucket) ?? EMPTY };
+  });
+}
+
+/** The model's history for the window ending `offset` buckets before the range's end. */
+export function historyAt(buckets: RuleBuckets, windowSeconds: number, offset = 0): AnomalyHistory {
+  const level = levelBucketsOf(windowSeconds);
+  const week = (k: number) => ({
+    current: buckets.at(k, offset),
+    recent: Array.from({ length: level }, (_, j) => buckets.at(k, offset + 1 + j)),
+  });
+  return {
+    now: week(0),
+    weeks: Array.from({ length: ANOMALY_MODEL.weeks }, (_, k) => week(k + 1)),
+  };
+}
