@@ -189,7 +189,7 @@ export interface AlertRulesTable {
   endpoint_method: string | null;
   endpoint_route: string | null;
   /** threshold | anomaly (0012). */
-  kind: string;
+  kind: Generated<string>;
   metric: string;
   error_status_from: number | null;
   status_selector: string | null;
