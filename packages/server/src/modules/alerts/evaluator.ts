@@ -17,7 +17,7 @@ import {
 import { createNotificationChannelsRepo } from "../../stores/metadata/repos/notification-channels.repo.js";
 import { createNotificationDeliveriesRepo } from "../../stores/metadata/repos/notification-deliveries.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
-import { type Observation, observe } from "./metrics.query.js";
+import { type Observation, observe } from "../../stores/events/queries/alerts/metrics.js";
 import { dashboardLinks, type Notification } from "./notification.js";
 import { metricSpecOf, notificationRuleOf } from "./rule-rows.js";
 import { breaches, nextState, type Transition } from "./state-machine.js";

@@ -3,7 +3,7 @@
 // notification describes it.
 import type { AlertComparator, AlertMetric, AlertRule, AlertState } from "@sightline/contracts";
 import type { AlertRuleRow, AlertRuleWithAppRow } from "../../stores/metadata/repos/alert-rules.repo.js";
-import type { MetricSpec } from "./metrics.query.js";
+import type { MetricSpec } from "../../stores/events/queries/alerts/metrics.js";
 import type { Notification } from "./notification.js";
 import type { RuleDefinition } from "./rule-input.js";
 

@@ -3,6 +3,7 @@ import { apiRequestsMigration } from "./0001-api-requests.js";
 import { apiLogsMigration } from "./0002-api-logs.js";
 import { apiSpansMigration } from "./0003-api-spans.js";
 import { clientFieldsMigration } from "./0004-client-fields.js";
+import { rollupsMigration } from "./0006-rollups.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -20,4 +21,5 @@ export const eventsMigrations: readonly EventsMigration[] = [
   apiLogsMigration,
   apiSpansMigration,
   clientFieldsMigration,
+  rollupsMigration,
 ];

@@ -10,3 +10,14 @@ export {
   type EventsTable,
   pickColumns,
 } from "./table.js";
+export { BACKFILL_SNAPSHOT, ROLLUP_STATE } from "./rollups-state.table.js";
+export {
+  ENDPOINT_LATENCY_HOURLY,
+  ENDPOINTS_HOURLY,
+  LATENCY_SKETCH,
+  type Rollup,
+  ROLLUP_SOURCE,
+  ROLLUPS,
+  rollupSelect,
+  TRAFFIC_HOURLY,
+} from "./rollups.table.js";
