@@ -8,7 +8,8 @@
 // SCALE_RUNS (30), SCALE_WARMUP (2), SCALE_WINDOWS (24h,7d,30d,90d; empty for the Requests line
 // alone), SCALE_DATA_DIR (kept; a temporary directory otherwise), SCALE_REUSE=1 (time the data
 // already in SCALE_DATA_DIR), SCALE_ROLLUPS (1: read through the rollups as the server does; 0:
-// raw rows only, the baseline measured on the same data),
+// raw rows only, the baseline measured on the same data), SCALE_QUERIES (comma-separated
+// substrings: only the lines whose query matches one, e.g. "summary,errors"),
 // CLICKHOUSE_URL (and the other CLICKHOUSE_* settings: a ClickHouse server instead of chDB).
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -37,6 +38,7 @@ const DATA_DIR = process.env.SCALE_DATA_DIR;
 const REUSE = process.env.SCALE_REUSE === "1";
 const MARKER = "bench-scale.json";
 const ROLLUPS = process.env.SCALE_ROLLUPS !== "0";
+const QUERIES = splitList(process.env.SCALE_QUERIES ?? "");
 
 /** Windows and their p50 targets (issue 21 §5); p95 must stay under twice the p50. */
 const WINDOWS = [
@@ -59,6 +61,13 @@ interface Marker {
 
 function say(line = ""): void {
   process.stdout.write(`${line}\n`);
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(",")
+    .map((label) => label.trim())
+    .filter((label) => label !== "");
 }
 
 function splitWindows(text: string): string[] {
@@ -204,6 +213,7 @@ function linesFor(endMs: number): Line[] {
       until: new Date(endMs).toISOString(),
     };
     const line = (query: string, call: () => Promise<unknown>) =>
+      (QUERIES.length === 0 || QUERIES.some((part) => query.includes(part))) &&
       lines.push({ name: `${window.label.padEnd(4)} ${query}`, targetMs: window.targetMs, call });
     line("overview summary", () => analytics.projectSummary(projectScope, range));
     line("overview timeseries", () =>
@@ -252,6 +262,7 @@ try {
     const started = performance.now();
     await runRollupBackfill(events, {
       coverage,
+      stepMs: DAY,
       onDay: (day) => say(`  backfill ${day.day}: ${day.rows} rows (${day.daysDone}/${day.daysTotal})`),
     });
     say(`rollups complete (${((performance.now() - started) / 1000).toFixed(0)} s of backfill)`);

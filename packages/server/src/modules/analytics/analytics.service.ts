@@ -286,7 +286,6 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         readSort(query),
         window,
         true,
-        rollups,
       );
       return {
         items: (await withAppSlugs(filter.projectId, result.items)).map(({ app_id, app_slug, ...stats }) => ({
@@ -363,7 +362,6 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         readSort(query),
         window,
         false,
-        rollups,
       );
       return { items: result.items.map(withoutApp), total_count: result.total, page, page_size: pageSize };
     },
@@ -400,7 +398,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
     async endpointDetail(target: AppScope, query: EndpointQuery): Promise<EndpointDetail> {
       const [filter, , endpoint] = await endpointFilter(target, query, nothingMore);
-      return endpointDetail(events, filter, endpoint, rollups);
+      return endpointDetail(events, filter, endpoint);
     },
 
     async endpointTimeseries(target: AppScope, query: EndpointTimeseriesQuery): Promise<Timeseries> {

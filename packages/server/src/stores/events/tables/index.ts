@@ -12,8 +12,7 @@ export {
 } from "./table.js";
 export { BACKFILL_SNAPSHOT, ROLLUP_STATE } from "./rollups-state.table.js";
 export {
-  ENDPOINT_LATENCY_HOURLY,
-  ENDPOINTS_HOURLY,
+  ERRORS_HOURLY,
   LATENCY_SKETCH,
   type Rollup,
   ROLLUP_SOURCE,

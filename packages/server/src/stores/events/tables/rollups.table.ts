@@ -1,8 +1,8 @@
 // The request rollups: pre-aggregated tables fed from api_requests by materialized views as rows
 // are inserted, each declared once with the expression that fills every column from raw rows.
 // The same expressions build the views, the backfill and the raw edges of a rolled-up read, so
-// a state read from a rollup and one computed from raw rows always merge. Why these three:
-// docs/adr/0018-rollups.md.
+// a state read from a rollup and one computed from raw rows always merge. Why these two (and not
+// a per-endpoint one): docs/adr/0018-rollups.md.
 import {
   bytesSql,
   PERCENTILE_LEVELS,
@@ -34,6 +34,8 @@ export interface Rollup<Name extends string = string> {
   readonly keys: readonly Name[];
   /** Every aggregate column with the expression computing it from api_requests rows. */
   readonly aggregates: Readonly<Record<string, string>>;
+  /** The rows it holds, as a condition on api_requests (absent: all of them). */
+  readonly rows?: string;
 }
 
 const KEY_COLUMNS = [
@@ -100,15 +102,14 @@ export const TRAFFIC_HOURLY: Rollup = {
 };
 
 /**
- * Per (project, app, environment, method, route, status code, hour), counts and sums only (no
- * sketch: merging one per group and hour cost more than reading the rows, see the ADR). Answers
- * the endpoint lists' counts, the status codes of an endpoint and the errors breakdown (with
- * first and last occurrence and the distinct consumers of failed requests).
+ * Failed requests (status >= 400) per (project, app, environment, method, route, status code,
+ * hour): the errors breakdown, with each group's first and last occurrence (so "first seen" no
+ * longer scans the whole retention) and its distinct consumers.
  */
-export const ENDPOINTS_HOURLY: Rollup = {
+export const ERRORS_HOURLY: Rollup = {
   table: defineEventsTable({
     ...COMMON,
-    name: "api_endpoints_hourly",
+    name: "api_errors_hourly",
     columns: [
       ...KEY_COLUMNS,
       { name: "method", type: "LowCardinality(String)", since: 6 },
@@ -116,60 +117,28 @@ export const ENDPOINTS_HOURLY: Rollup = {
       { name: "status_code", type: "UInt16", since: 6 },
       ...HOUR_COLUMNS,
       { name: "requests", type: sum("UInt64"), since: 6 },
-      { name: "response_time_sum", type: sum("Float64"), since: 6 },
-      { name: "request_bytes", type: sum("UInt64"), since: 6 },
-      { name: "response_bytes", type: sum("UInt64"), since: 6 },
       { name: "first_seen", type: "SimpleAggregateFunction(min, DateTime64(3, 'UTC'))", since: 6 },
       { name: "last_seen", type: "SimpleAggregateFunction(max, DateTime64(3, 'UTC'))", since: 6 },
-      /** Distinct identified consumers of failed requests (status >= 400) only: what the
-       *  errors breakdown shows, and the only groups where the set is worth keeping. */
-      { name: "error_consumers", type: "AggregateFunction(uniqExact, UInt64)", since: 6 },
+      /** Distinct identified consumer hashes. */
+      { name: "consumers", type: "AggregateFunction(uniqExact, UInt64)", since: 6 },
     ],
     orderBy: ["project_id", "hour", "app_id", "environment", "method", "route", "status_code", "source"],
   }),
-  view: "api_endpoints_hourly_mv",
+  view: "api_errors_hourly_mv",
   keys: ["project_id", "app_id", "environment", "method", "route", "status_code"],
+  rows: "status_code >= 400",
   aggregates: {
     requests: "count()",
-    response_time_sum: `sum(${RESPONSE_TIME_SQL})`,
-    request_bytes: `sum(${bytesSql("request_size")})`,
-    response_bytes: `sum(${bytesSql("response_size")})`,
     first_seen: "min(timestamp)",
     last_seen: "max(timestamp)",
-    error_consumers: `uniqExactStateIf(${CONSUMER_HASH}, consumer_id != '' AND status_code >= 400)`,
+    consumers: `uniqExactStateIf(${CONSUMER_HASH}, consumer_id != '')`,
   },
 };
 
-/**
- * Per (project, app, environment, method, route, hour), the latency sketch. Read only for a
- * handful of endpoints at a time (a page's, one endpoint's detail): merging it for every
- * endpoint of a month is slower than the raw scan.
- */
-export const ENDPOINT_LATENCY_HOURLY: Rollup = {
-  table: defineEventsTable({
-    ...COMMON,
-    name: "api_endpoint_latency_hourly",
-    columns: [
-      ...KEY_COLUMNS,
-      { name: "method", type: "LowCardinality(String)", since: 6 },
-      { name: "route", type: "LowCardinality(String)", since: 6 },
-      ...HOUR_COLUMNS,
-      { name: "requests", type: sum("UInt64"), since: 6 },
-      { name: "latency", type: SKETCH_TYPE, since: 6 },
-    ],
-    orderBy: ["project_id", "app_id", "method", "route", "hour", "environment", "source"],
-  }),
-  view: "api_endpoint_latency_hourly_mv",
-  keys: ["project_id", "app_id", "environment", "method", "route"],
-  aggregates: {
-    requests: "count()",
-    latency: `${LATENCY_SKETCH.replace("quantilesDD", "quantilesDDState")}(${RESPONSE_TIME_SQL})`,
-  },
-};
+export const ROLLUPS: readonly Rollup[] = [TRAFFIC_HOURLY, ERRORS_HOURLY];
 
-export const ROLLUPS: readonly Rollup[] = [TRAFFIC_HOURLY, ENDPOINTS_HOURLY, ENDPOINT_LATENCY_HOURLY];
-
-/** The SELECT that aggregates api_requests rows into `rollup`'s columns, in declaration order. */
+/** The SELECT that aggregates api_requests rows (`where`: `WHERE …` or empty) into `rollup`'s
+ *  columns, in declaration order. */
 export function rollupSelect(
   rollup: Rollup,
   from: string,
@@ -184,8 +153,14 @@ export function rollupSelect(
     if (aggregate === undefined) throw new Error(`${rollup.table.name}.${column} has no expression`);
     return `${aggregate} AS ${column}`;
   });
+  const conditions = [where.replace(/^WHERE /, ""), rollup.rows ?? ""].filter(
+    (condition) => condition !== "",
+  );
   return (
-    `SELECT ${expressions.join(", ")} FROM ${from}${where === "" ? "" : ` ${where}`} ` +
-    `GROUP BY ${[...rollup.keys, "hour"].join(", ")}`
+    `SELECT ${expressions.join(", ")} FROM ${from}` +
+    (conditions.length === 0
+      ? ""
+      : ` WHERE ${conditions.map((condition) => `(${condition})`).join(" AND ")}`) +
+    ` GROUP BY ${[...rollup.keys, "hour"].join(", ")}`
   );
 }

@@ -2,7 +2,7 @@
 // status code, with the consumers they hit, when they were last seen in the window and first seen
 // in all the retained data (so a long-standing error does not look new), and whether that is new.
 import type { ErrorSortKey } from "@sightline/contracts";
-import { API_REQUESTS, ENDPOINTS_HOURLY, type EventsExecutor } from "../../index.js";
+import { API_REQUESTS, ERRORS_HOURLY, type EventsExecutor } from "../../index.js";
 import { type RequestFilter, requestFilterClause } from "../request-filter.js";
 import type { RollupCoverage } from "../rollups/coverage.js";
 import { type MergedKey, mergedSource, planWindow } from "../rollups/merged.js";
@@ -58,19 +58,18 @@ export async function errorGroupsPage(
   const direction = sort.direction === "asc" ? "ASC" : "DESC";
   const table = qualified(events, API_REQUESTS);
   // The same filter over everything retained up to the window's end: every group of the window
-  // has a row there, holding its first occurrence. Either part is read from the endpoint rollup
-  // (keyed by status too) where it holds whole hours; the caller confines statuses to >= 400,
-  // which is what the rollup's consumer sets count.
+  // has a row there, holding its first occurrence. Either part is read from the errors rollup
+  // where it holds whole hours (the caller confines statuses to >= 400, as the rollup does).
   const retainedFilter = { ...filter, since: retainedSince };
   const nowMs = Date.now();
-  const retainedSplit = await planWindow(ENDPOINTS_HOURLY, retainedFilter, coverage, nowMs);
-  const windowSplit = await planWindow(ENDPOINTS_HOURLY, filter, coverage, nowMs);
+  const retainedSplit = await planWindow(ERRORS_HOURLY, retainedFilter, coverage, nowMs);
+  const windowSplit = await planWindow(ERRORS_HOURLY, filter, coverage, nowMs);
   const retainedFrom =
     retainedSplit === undefined
       ? `${table} ${requestFilterClause(retainedFilter, params)}`
       : mergedSource(
           events,
-          ENDPOINTS_HOURLY,
+          ERRORS_HOURLY,
           retainedFilter,
           retainedSplit,
           MERGED_KEYS,
@@ -82,11 +81,11 @@ export async function errorGroupsPage(
       ? `${table} ${requestFilterClause(filter, params)}`
       : mergedSource(
           events,
-          ENDPOINTS_HOURLY,
+          ERRORS_HOURLY,
           filter,
           windowSplit,
           MERGED_KEYS,
-          ["requests", "error_consumers", "last_seen"],
+          ["requests", "consumers", "last_seen"],
           params,
         );
   const windowFigures =
@@ -95,7 +94,7 @@ export async function errorGroupsPage(
         // Hashed, as the summary counts distinct values: faster, and collisions are negligible.
         "uniqExactIf(cityHash64(consumer_id), consumer_id != '') AS affected_consumers, " +
         "max(timestamp) AS last_seen_at"
-      : "sum(c_requests) AS error_total, uniqExactMerge(c_error_consumers) AS affected_consumers, " +
+      : "sum(c_requests) AS error_total, uniqExactMerge(c_consumers) AS affected_consumers, " +
         "max(c_last_seen) AS last_seen_at";
   const firstEver = retainedSplit === undefined ? "min(timestamp)" : "min(c_first_seen)";
   const rows = await events.query<

@@ -24,19 +24,28 @@ type FilterField = keyof RequestFilter;
 /** The filter fields each rollup can answer beyond the base ones (its key columns). */
 export const SERVED_FIELDS: Readonly<Record<string, readonly FilterField[]>> = {
   api_requests_hourly: [],
-  api_endpoints_hourly: ["methods", "statusCodes", "statusClasses", "routes", "endpoints", "endpointSearch"],
-  api_endpoint_latency_hourly: ["methods", "routes", "endpoints", "endpointSearch"],
+  api_errors_hourly: ["methods", "statusCodes", "statusClasses", "routes", "endpoints", "endpointSearch"],
 };
 
 /** Whether every condition of `filter` is on a column `rollup` keeps. */
 export function rollupServes(rollup: Rollup, filter: RequestFilter): boolean {
   const served = new Set<FilterField>([...BASE_FIELDS, ...(SERVED_FIELDS[rollup.table.name] ?? [])]);
+  if (rollup.rows !== undefined && !withinErrors(filter)) return false;
   return (Object.keys(filter) as FilterField[]).every((field) => {
     const value = filter[field];
     if (value === undefined || served.has(field)) return true;
     // Empty lists are no condition (appIds is served, so [] never reaches here).
     return Array.isArray(value) && value.length === 0;
   });
+}
+
+/** Whether `filter` asks for failed requests only (statuses >= 400), as a rollup of them holds. */
+function withinErrors(filter: RequestFilter): boolean {
+  const codes = filter.statusCodes ?? [];
+  const classes = filter.statusClasses ?? [];
+  return (
+    codes.length + classes.length > 0 && codes.every((code) => code >= 400) && classes.every((c) => c >= 4)
+  );
 }
 
 /**
@@ -87,6 +96,7 @@ export function mergedSource(
   }
   for (const range of split.raw) {
     const { cheap, late } = requestConditions({ ...filter, since: range.since, until: range.until }, params);
+    if (rollup.rows !== undefined) cheap.push(`(${rollup.rows})`);
     const select = [
       ...keys.map((key) => `${key.raw} AS ${key.alias}`),
       ...columns.map((column) => {
