@@ -22,6 +22,8 @@ import { mintAppScope, mintProjectScope } from "../packages/server/src/modules/a
 import { createAnalyticsService } from "../packages/server/src/modules/analytics/analytics.service.js";
 import { createDataService } from "../packages/server/src/modules/data/data.service.js";
 import { runRollupBackfill } from "../packages/server/src/stores/events/queries/rollups/backfill.js";
+import { createLeasesRepo } from "../packages/server/src/stores/metadata/repos/leases.repo.js";
+import { withMigrationLock } from "../packages/server/src/stores/migration-lock.js";
 import { storeCoverage } from "../packages/server/src/stores/events/queries/rollups/coverage.js";
 import type { AppRow } from "../packages/server/src/stores/metadata/repos/apps.repo.js";
 import type { ProjectRow } from "../packages/server/src/stores/metadata/repos/projects.repo.js";
@@ -258,11 +260,14 @@ try {
   const marker = await prepare();
   if (ROLLUPS) {
     // Data generated before the rollups existed is rolled up first (the server does this in
-    // the background, reading raw rows meanwhile).
+    // the background, reading raw rows meanwhile). The job createDeps started runs too: both
+    // take each day under the migrator lease, so no day is rolled up twice.
     const started = performance.now();
     await runRollupBackfill(events, {
       coverage,
       stepMs: DAY,
+      exclusive: (work) =>
+        withMigrationLock({ leases: createLeasesRepo(deps.metadata.db), clock: deps.clock }, work),
       onDay: (day) => say(`  backfill ${day.day}: ${day.rows} rows (${day.daysDone}/${day.daysTotal})`),
     });
     say(`rollups complete (${((performance.now() - started) / 1000).toFixed(0)} s of backfill)`);

@@ -233,6 +233,35 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       expectSameTraffic({ ...rolled }, { ...(await summary(events, filter)) }, "summary");
     });
 
+    it("answers a series from the rollup, small edge buckets exactly from raw rows", async () => {
+      const statements: string[] = [];
+      const recorded = delegatingExecutor(events, {
+        query: (sql, params, lane) => {
+          statements.push(sql);
+          return events.query(sql, params, lane);
+        },
+      });
+      const filter = {
+        projectId: "p1",
+        since: BASE + HOUR + 30 * 60_000,
+        until: BASE + 3 * HOUR + 30 * 60_000,
+      };
+      const bucketing = { interval: "1h" as const, timezone: "UTC" };
+      const rolled = await timeseries(recorded, filter, bucketing, complete);
+      // The rolled-up series, then one exact read per small bucket (hours 1 and 3).
+      expect(statements).toHaveLength(3);
+      expect(statements[0]).toContain(`${events.database}.${TRAFFIC_HOURLY.table.name}`);
+      expect(rolled.map((point) => [point.bucket, point.total_requests, point.p50_response_time_ms])).toEqual(
+        [
+          [new Date(BASE + HOUR).toISOString(), 1, 1000],
+          [new Date(BASE + 2 * HOUR).toISOString(), 12_000, expect.any(Number)],
+          [new Date(BASE + 3 * HOUR).toISOString(), 1, 2],
+        ],
+      );
+      const raw = await timeseries(events, filter, bucketing);
+      raw.forEach((point, index) => expectSameTraffic({ ...rolled[index] }, { ...point }, `bucket ${index}`));
+    });
+
     it("answers a small group from raw rows, exactly", async () => {
       const filter: RequestFilter = { projectId: "p2", since: BASE, until: BASE + 5 * HOUR };
       expect(await summary(events, filter, complete)).toEqual(await summary(events, filter));

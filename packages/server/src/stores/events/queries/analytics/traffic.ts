@@ -6,7 +6,14 @@ import type { RollupCoverage } from "../rollups/coverage.js";
 import { mergedSource, planWindow } from "../rollups/merged.js";
 import type { WindowSplit } from "../rollups/split.js";
 import { SqlParams } from "../sql.js";
-import { EXACT_PERCENTILE_ROWS, finite, toTrafficFigures, TRAFFIC_SQL, type TrafficRow } from "../traffic.js";
+import {
+  EXACT_PERCENTILE_ROWS,
+  finite,
+  PERCENTILES_SQL,
+  toTrafficFigures,
+  TRAFFIC_SQL,
+  type TrafficRow,
+} from "../traffic.js";
 import { type AnalyticsWindow, type Bucketing, INTERVALS } from "./intervals.js";
 import { qualified } from "../tenant.js";
 
@@ -113,9 +120,43 @@ export async function timeseries(
       : undefined;
   if (split !== undefined) {
     const points = await seriesQuery(events, filter, bucketing, split);
-    if (!points.some((point) => needsExact(point.total_requests))) return points;
+    const small = points.flatMap((point, index) => (needsExact(point.total_requests) ? [index] : []));
+    // A few small buckets (typically the window's partial first and last) get exact
+    // percentiles from their own raw rows; many small ones mean a small group: all raw.
+    if (small.length <= MAX_EXACT_BUCKETS) {
+      for (const index of small) {
+        const point = points[index] as TimeseriesPoint;
+        const next = points[index + 1];
+        const since = Math.max(filter.since, Date.parse(point.bucket));
+        const until = next === undefined ? filter.until : Math.min(filter.until, Date.parse(next.bucket) - 1);
+        const exact = await exactPercentiles(events, { ...filter, since, until });
+        points[index] = {
+          ...point,
+          p50_response_time_ms: finite(exact[0]),
+          p95_response_time_ms: finite(exact[1]),
+          p99_response_time_ms: finite(exact[2]),
+        };
+      }
+      return points;
+    }
   }
   return seriesQuery(events, filter, bucketing, undefined);
+}
+
+/** Small buckets of a rolled-up series re-read one by one; more send the series to raw rows. */
+const MAX_EXACT_BUCKETS = 4;
+
+async function exactPercentiles(
+  events: EventsExecutor,
+  filter: RequestFilter,
+): Promise<ReadonlyArray<number | null>> {
+  const params = new SqlParams();
+  const [row] = await events.query<{ percentiles: Array<number | null> }>(
+    `SELECT ${PERCENTILES_SQL} AS percentiles FROM ${qualified(events, API_REQUESTS)} ` +
+      requestFilterClause(filter, params),
+    params.values,
+  );
+  return row?.percentiles ?? [];
 }
 
 async function seriesQuery(
