@@ -11,7 +11,7 @@ import { buildApp } from "../packages/server/src/app.js";
 import { loadConfig } from "../packages/server/src/config/index.js";
 import { createDeps } from "../packages/server/src/deps.js";
 import { createLogger } from "../packages/server/src/logger.js";
-import { observe } from "../packages/server/src/modules/alerts/metrics.query.js";
+import { observe } from "../packages/server/src/stores/events/queries/alerts/metrics.js";
 import { metricSpecOf } from "../packages/server/src/modules/alerts/rule-rows.js";
 import { createAlertRulesRepo } from "../packages/server/src/stores/metadata/repos/alert-rules.repo.js";
 import { magicLinkTokenOf, outboxMessagesFor } from "../packages/server/test/support/mail.js";

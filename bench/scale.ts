@@ -7,7 +7,9 @@
 // in the 60 days before, relative to the last 30), SCALE_CHUNK_ROWS (5000000 per statement),
 // SCALE_RUNS (30), SCALE_WARMUP (2), SCALE_WINDOWS (24h,7d,30d,90d; empty for the Requests line
 // alone), SCALE_DATA_DIR (kept; a temporary directory otherwise), SCALE_REUSE=1 (time the data
-// already in SCALE_DATA_DIR),
+// already in SCALE_DATA_DIR), SCALE_ROLLUPS (1: read through the rollups as the server does; 0:
+// raw rows only, the baseline measured on the same data), SCALE_QUERIES (comma-separated
+// substrings: only the lines whose query matches one, e.g. "summary,errors"),
 // CLICKHOUSE_URL (and the other CLICKHOUSE_* settings: a ClickHouse server instead of chDB).
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -19,6 +21,10 @@ import { createLogger } from "../packages/server/src/logger.js";
 import { mintAppScope, mintProjectScope } from "../packages/server/src/modules/access/scope.js";
 import { createAnalyticsService } from "../packages/server/src/modules/analytics/analytics.service.js";
 import { createDataService } from "../packages/server/src/modules/data/data.service.js";
+import { runRollupBackfill } from "../packages/server/src/stores/events/queries/rollups/backfill.js";
+import { createLeasesRepo } from "../packages/server/src/stores/metadata/repos/leases.repo.js";
+import { withMigrationLock } from "../packages/server/src/stores/migration-lock.js";
+import { storeCoverage } from "../packages/server/src/stores/events/queries/rollups/coverage.js";
 import type { AppRow } from "../packages/server/src/stores/metadata/repos/apps.repo.js";
 import type { ProjectRow } from "../packages/server/src/stores/metadata/repos/projects.repo.js";
 import { SCALE_APPS, scaleChunks, scaleParams, scaleRequestsSql, TOP_ENDPOINT } from "./scale-dataset.js";
@@ -33,6 +39,8 @@ const WARMUP = Number(process.env.SCALE_WARMUP ?? 2);
 const DATA_DIR = process.env.SCALE_DATA_DIR;
 const REUSE = process.env.SCALE_REUSE === "1";
 const MARKER = "bench-scale.json";
+const ROLLUPS = process.env.SCALE_ROLLUPS !== "0";
+const QUERIES = splitList(process.env.SCALE_QUERIES ?? "");
 
 /** Windows and their p50 targets (issue 21 §5); p95 must stay under twice the p50. */
 const WINDOWS = [
@@ -55,6 +63,13 @@ interface Marker {
 
 function say(line = ""): void {
   process.stdout.write(`${line}\n`);
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(",")
+    .map((label) => label.trim())
+    .filter((label) => label !== "");
 }
 
 function splitWindows(text: string): string[] {
@@ -170,11 +185,13 @@ const bigApp: AppRow = {
 };
 const projectScope = mintProjectScope("bench-scale-user", "owner", bigProject, null);
 const appScope = mintAppScope(projectScope, bigApp);
+const coverage = ROLLUPS ? storeCoverage(events) : undefined;
 const analytics = createAnalyticsService({
   events,
   apps: deps.resources.apps,
   users: deps.users,
   clock: deps.clock,
+  rollups: coverage,
 });
 const data = createDataService({
   events,
@@ -198,6 +215,7 @@ function linesFor(endMs: number): Line[] {
       until: new Date(endMs).toISOString(),
     };
     const line = (query: string, call: () => Promise<unknown>) =>
+      (QUERIES.length === 0 || QUERIES.some((part) => query.includes(part))) &&
       lines.push({ name: `${window.label.padEnd(4)} ${query}`, targetMs: window.targetMs, call });
     line("overview summary", () => analytics.projectSummary(projectScope, range));
     line("overview timeseries", () =>
@@ -240,6 +258,20 @@ async function measure(line: Line): Promise<{ p50: number; p95: number }> {
 let failed = false;
 try {
   const marker = await prepare();
+  if (ROLLUPS) {
+    // Data generated before the rollups existed is rolled up first (the server does this in
+    // the background, reading raw rows meanwhile). The job createDeps started runs too: both
+    // take each day under the migrator lease, so no day is rolled up twice.
+    const started = performance.now();
+    await runRollupBackfill(events, {
+      coverage,
+      stepMs: DAY,
+      exclusive: (work) =>
+        withMigrationLock({ leases: createLeasesRepo(deps.metadata.db), clock: deps.clock }, work),
+      onDay: (day) => say(`  backfill ${day.day}: ${day.rows} rows (${day.daysDone}/${day.daysTotal})`),
+    });
+    say(`rollups complete (${((performance.now() - started) / 1000).toFixed(0)} s of backfill)`);
+  }
   const size = await tableSize();
   const [big] = await events.query<{ rows: string | number }>(
     `SELECT count() AS rows FROM ${db}.api_requests WHERE project_id = {p:String}`,
@@ -248,8 +280,19 @@ try {
   say(
     `bench:scale  ${marker.rows} rows in the last 30 days + ${marker.totalRows - marker.rows} in the 60 before ` +
       `(${size.rows} stored, ${Number(big?.rows ?? 0)} in the big project); ${size.parts} active parts, ` +
-      `${(size.bytes / 2 ** 30).toFixed(2)} GiB on disk; engine ${config.clickhouseUrl === undefined ? "chDB" : "ClickHouse server"}`,
+      `${(size.bytes / 2 ** 30).toFixed(2)} GiB on disk; engine ${config.clickhouseUrl === undefined ? "chDB" : "ClickHouse server"}; ` +
+      (ROLLUPS ? "reads through the rollups" : "raw reads only (SCALE_ROLLUPS=0)"),
   );
+  if (ROLLUPS) {
+    const rollupRows = await events.query<{ table: string; rows: number; parts: number }>(
+      "SELECT table, sum(rows) AS rows, count() AS parts FROM system.parts WHERE database = {db:String} " +
+        "AND active AND table LIKE 'api_%_hourly' GROUP BY table ORDER BY table",
+      { db },
+    );
+    say(
+      `rollups: ${rollupRows.map((row) => `${row.table} ${row.rows} rows / ${row.parts} parts`).join("; ")}`,
+    );
+  }
   say(`generation: ${marker.statements} statements, ${marker.seconds.toFixed(0)} s; data dir ${dataDir}`);
   say(
     `${cpus().length} cores, load ${load()}; ${WARMUP} warm-up + ${RUNS} timed calls per line (nearest-rank p95)`,

@@ -58,6 +58,8 @@ import {
 import { createRateLimitsRepo, type MetadataStore, openMetadataStore } from "./stores/metadata/index.js";
 import { createIngestIdempotencyRepo } from "./stores/metadata/repos/ingest-idempotency.repo.js";
 import { createLeasesRepo } from "./stores/metadata/repos/leases.repo.js";
+import { dropEmptySnapshot, runRollupBackfill } from "./stores/events/queries/rollups/backfill.js";
+import { type RollupCoverage, storeCoverage } from "./stores/events/queries/rollups/coverage.js";
 import { withMigrationLock } from "./stores/migration-lock.js";
 
 export interface Deps {
@@ -256,12 +258,16 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       requestsRetentionDays: config.retention.requestsDays,
       rateLimiter,
     });
+    // Reads go through the rollups where they are complete; rows stored before the rollups
+    // existed are rolled up in the background meanwhile (docs/adr/0018-rollups.md).
+    const rollups = storeCoverage(eventsFor("dashboard"));
     const analytics = createAnalyticsService({
       events: eventsFor("dashboard"),
       apps,
       users,
       clock,
       requestsRetentionDays: config.retention.requestsDays,
+      rollups,
     });
     const slos = createSlosService({
       db: metadata.db,
@@ -276,6 +282,17 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       latenessMs: config.ingest.flushIntervalMs + LATE_DATA_MARGIN_MS,
       minGapMs: (config.alerts.evalIntervalSeconds * 1000) / 2,
     });
+    if (config.eventsDdl !== "off") {
+      // A store migrated while empty has nothing to backfill: settled now, so reads never wait.
+      await dropEmptySnapshot(events);
+      closers.push(
+        startRollupBackfill(events, rollups, logger, (work) =>
+          withMigrationLock({ leases: createLeasesRepo(metadata.db), clock }, work),
+        ),
+      );
+    }
+    // Read once now, so the first dashboard call does not pay for it.
+    await rollups.completeFrom();
     const alerts = createAlertsModule({
       db: metadata.db,
       events: eventsFor("alerts"),
@@ -385,6 +402,33 @@ async function closeAll(closers: Array<() => Promise<void>>, logger: Logger): Pr
       logger.error({ err: error }, "failed to close a store");
     }
   }
+}
+
+/** Runs the rollup backfill in the background (each day under `exclusive`); the returned closer
+ *  stops it between days and waits, so the next start resumes where it stopped. */
+function startRollupBackfill(
+  events: EventsExecutor,
+  coverage: RollupCoverage,
+  logger: Logger,
+  exclusive: <T>(work: () => Promise<T>) => Promise<T>,
+): () => Promise<void> {
+  let stopping = false;
+  const job = runRollupBackfill(events, {
+    coverage,
+    exclusive,
+    stopped: () => stopping,
+    onDay: (progress) => logger.info(progress, "rollup backfill: day rolled up"),
+  }).then(
+    (result) => {
+      if (result === "done") logger.debug("rollups complete");
+    },
+    (error: unknown) =>
+      logger.error({ err: error }, "rollup backfill failed: older hours are read raw until the next start"),
+  );
+  return async () => {
+    stopping = true;
+    await job;
+  };
 }
 
 /** Every DDL start-up may run on the events store (EVENTS_DDL=auto): pending migrations, then the

@@ -5,7 +5,7 @@ import type { AnomalyMetric } from "@sightline/contracts";
 import type { EventsExecutor } from "../../stores/events/index.js";
 import { SqlParams } from "../../stores/events/queries/sql.js";
 import { type AnomalyHistory, ANOMALY_MODEL, type BucketStats, levelBucketsOf } from "./anomaly-model.js";
-import { type MetricSpec, metricSql, scopeCondition } from "./metrics.query.js";
+import { type MetricSpec, metricSql, scopeCondition } from "../../stores/events/queries/alerts/metrics.js";
 
 export const WEEK_MS = 7 * 86_400_000;
 

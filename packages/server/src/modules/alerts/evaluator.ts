@@ -18,9 +18,9 @@ import {
 import { createNotificationChannelsRepo } from "../../stores/metadata/repos/notification-channels.repo.js";
 import { createNotificationDeliveriesRepo } from "../../stores/metadata/repos/notification-deliveries.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
+import { type Observation, observe } from "../../stores/events/queries/alerts/metrics.js";
 import { type AnomalyVerdict, evaluateAnomaly, levelBucketsOf } from "./anomaly-model.js";
 import { type AnomalySpec, historyAt, readBuckets } from "./anomaly.query.js";
-import { type Observation, observe } from "./metrics.query.js";
 import { dashboardLinks, type Notification } from "./notification.js";
 import { anomalyParamsOf, metricSpecOf, notificationRuleOf } from "./rule-rows.js";
 import { breaches, nextState, type Transition } from "./state-machine.js";

@@ -14,7 +14,7 @@ import type {
 } from "@sightline/contracts";
 import type { AnomalyParams } from "./anomaly-model.js";
 import type { AlertRuleRow, AlertRuleWithAppRow } from "../../stores/metadata/repos/alert-rules.repo.js";
-import type { MetricSpec } from "./metrics.query.js";
+import type { MetricSpec } from "../../stores/events/queries/alerts/metrics.js";
 import type { Notification } from "./notification.js";
 import type { RuleDefinition } from "./rule-input.js";
 

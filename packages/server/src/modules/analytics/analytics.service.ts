@@ -51,11 +51,12 @@ import {
 } from "../../lib/query-params.js";
 import type { EventsExecutor } from "../../stores/events/index.js";
 import type { EndpointKey, RequestFilter } from "../../stores/events/queries/request-filter.js";
+import type { RollupCoverage } from "../../stores/events/queries/rollups/coverage.js";
 import type { AppScope, ProjectScope } from "../access/index.js";
 import type { AppsService } from "../apps/index.js";
 import { readConsumer, readEnvironment, readPage, recordScopeOf } from "../data/index.js";
 import type { UsersService } from "../users/index.js";
-import { consumerStats, consumerStatsPage } from "./figures/consumers.js";
+import { consumerStats, consumerStatsPage } from "../../stores/events/queries/analytics/consumers.js";
 import {
   endpointDetail,
   endpointOptions,
@@ -65,10 +66,10 @@ import {
   statusCodeCounts,
   validationErrorCounts,
   type EndpointSort,
-} from "./figures/endpoints.js";
-import { environmentsWithData } from "./figures/environments.js";
-import { errorGroupsPage } from "./figures/errors.js";
-import { summary, timeseries } from "./figures/traffic.js";
+} from "../../stores/events/queries/analytics/endpoints.js";
+import { environmentsWithData } from "../../stores/events/queries/analytics/environments.js";
+import { errorGroupsPage } from "../../stores/events/queries/analytics/errors.js";
+import { summary, timeseries } from "../../stores/events/queries/analytics/traffic.js";
 import { type AnalyticsWindow, type Bucketing, readBucketing, readWindow } from "./window.js";
 
 export interface AnalyticsServiceDeps {
@@ -79,6 +80,8 @@ export interface AnalyticsServiceDeps {
   readonly clock: Clock;
   /** Request retention in days: errors are first seen within it. Undefined: whatever is stored. */
   readonly requestsRetentionDays?: number | undefined;
+  /** How far the rollups are complete; undefined reads raw rows only. */
+  readonly rollups?: RollupCoverage | undefined;
 }
 
 type WindowedFilter = RequestFilter & AnalyticsWindow;
@@ -162,7 +165,7 @@ function readEndpointFilters(
 }
 
 export function createAnalyticsService(deps: AnalyticsServiceDeps) {
-  const { events, clock } = deps;
+  const { events, clock, rollups } = deps;
 
   /**
    * The project's filter (scope, window, environment) and what `more` reads from the rest of the
@@ -235,7 +238,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       timezone: bucketing.timezone,
       since: new Date(filter.since).toISOString(),
       until: new Date(filter.until).toISOString(),
-      points: await timeseries(events, filter, bucketing),
+      points: await timeseries(events, filter, bucketing, rollups),
     };
   }
 
@@ -265,7 +268,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
     async projectSummary(project: ProjectScope, query: ProjectAnalyticsQuery): Promise<Summary> {
       const [filter] = await projectFilter(project, query, nothingMore);
-      return summary(events, filter);
+      return summary(events, filter, rollups);
     },
 
     async projectTimeseries(project: ProjectScope, query: ProjectTimeseriesQuery): Promise<Timeseries> {
@@ -335,6 +338,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         deps.requestsRetentionDays === undefined
           ? undefined
           : clock.now().getTime() - deps.requestsRetentionDays * 86_400_000,
+        rollups,
       );
       return {
         items: (await withAppSlugs(filter.projectId, result.items)).map(({ app_id, app_slug, ...group }) => ({
@@ -383,7 +387,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
     async appSummary(target: AppScope, query: AppWindowQuery): Promise<Summary> {
       const [filter] = await appFilter(target, query, nothingMore);
-      return summary(events, filter);
+      return summary(events, filter, rollups);
     },
 
     async appTimeseries(target: AppScope, query: AppTimeseriesQuery): Promise<Timeseries> {

@@ -4,12 +4,18 @@
 import { ANALYTICS_LIMITS, TIMESERIES_INTERVALS, type TimeseriesInterval } from "@sightline/contracts";
 import { type QueryProblems, readTimeRange } from "../../lib/query-params.js";
 import type { TimeZones } from "../../lib/time-zones.js";
+import {
+  type AnalyticsWindow,
+  type Bucketing,
+  INTERVALS,
+} from "../../stores/events/queries/analytics/intervals.js";
 
-export interface AnalyticsWindow {
-  /** Inclusive bounds, epoch milliseconds. */
-  readonly since: number;
-  readonly until: number;
-}
+export {
+  type AnalyticsWindow,
+  type Bucketing,
+  INTERVALS,
+  type IntervalSpec,
+} from "../../stores/events/queries/analytics/intervals.js";
 
 /** `until` defaults to now and `since` to 24 hours before `until`; bad values are problems. */
 export function readWindow(
@@ -26,28 +32,6 @@ export function readWindow(
   return { since, until };
 }
 
-export interface IntervalSpec {
-  readonly ms: number;
-  /** The interval as ClickHouse SQL; a constant of this table, never input. */
-  readonly sql: string;
-  /** Grid spacing that hits every bucket even when daylight saving shortens it (see grid). */
-  readonly probeMs: number;
-}
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-
-export const INTERVALS: Readonly<Record<TimeseriesInterval, IntervalSpec>> = {
-  "1m": { ms: MINUTE, sql: "INTERVAL 1 MINUTE", probeMs: MINUTE },
-  "5m": { ms: 5 * MINUTE, sql: "INTERVAL 5 MINUTE", probeMs: 5 * MINUTE },
-  // Zone offsets are whole quarter hours, so buckets up to 15 minutes are never cut by a shift;
-  // longer ones can lose an hour (or 30 minutes on Lord Howe Island) to daylight saving.
-  "15m": { ms: 15 * MINUTE, sql: "INTERVAL 15 MINUTE", probeMs: 15 * MINUTE },
-  "1h": { ms: HOUR, sql: "INTERVAL 1 HOUR", probeMs: 15 * MINUTE },
-  "6h": { ms: 6 * HOUR, sql: "INTERVAL 6 HOUR", probeMs: 15 * MINUTE },
-  "1d": { ms: 24 * HOUR, sql: "INTERVAL 1 DAY", probeMs: HOUR },
-};
-
 /** Fewest buckets an automatic interval aims for; the next wider width would give fewer. */
 const MIN_AUTO_BUCKETS = 50;
 
@@ -58,11 +42,6 @@ export function chooseInterval(spanMs: number): TimeseriesInterval {
     if (spanMs / INTERVALS[interval].ms >= MIN_AUTO_BUCKETS) chosen = interval;
   }
   return chosen;
-}
-
-export interface Bucketing {
-  readonly interval: TimeseriesInterval;
-  readonly timezone: string;
 }
 
 /**

@@ -38,11 +38,16 @@ import type { AppsService } from "../apps/index.js";
 import { normaliseEnvironmentName } from "../environments/index.js";
 import type { RateLimiter, RateLimitRule } from "../rate-limits/index.js";
 import { type ExportRecord, formatRecords } from "./export-format.js";
-import { findLogPage, type LogFilter, streamLogs } from "./logs.query.js";
-import { findRequest, findRequestPage, type PageWindow, streamRequests } from "./requests.query.js";
+import { findLogPage, type LogFilter, streamLogs } from "../../stores/events/queries/data/logs.js";
+import {
+  findRequest,
+  findRequestPage,
+  type PageWindow,
+  streamRequests,
+} from "../../stores/events/queries/data/requests.js";
 import { figuresFromRecords } from "./trace-records-figures.js";
 import { buildTraceTree } from "./trace-tree.js";
-import { findTracePage, findTraceRecords } from "./traces.query.js";
+import { findTracePage, findTraceRecords } from "../../stores/events/queries/data/traces.js";
 
 export interface DataServiceDeps {
   readonly events: EventsExecutor;

@@ -4,22 +4,10 @@
 // trace's figures (duration, span count, error) are not this module's: the tree may hold only
 // part of a trace, so they are computed over all of its spans by the query (traces.query.ts).
 import type { TraceSpan } from "@sightline/contracts";
-import { toStringMap } from "./requests.query.js";
+import { toStringMap } from "../../stores/events/queries/data/requests.js";
+import type { StoredTraceSpan } from "../../stores/events/queries/data/trace-spans.js";
 
-export interface StoredTraceSpan {
-  readonly span_id: string;
-  readonly parent_span_id: string;
-  readonly timestamp: string;
-  readonly duration_ms: number;
-  readonly name: string;
-  readonly kind: string;
-  readonly service_name: string;
-  readonly app_id: string;
-  readonly environment: string;
-  readonly status: string;
-  readonly status_code: number;
-  readonly attributes: unknown;
-}
+export type { StoredTraceSpan };
 
 export interface TraceTree {
   readonly startedAtMs: number | null;

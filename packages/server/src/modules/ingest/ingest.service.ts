@@ -27,11 +27,11 @@ import { type AdmissionLimits, createIngestAdmission } from "./ingest.admission.
 import { createIdempotencyGate, type PreparedAttempt, type StoredAnswer } from "./ingest.idempotency.js";
 import {
   type BatchContext,
-  type BatchProbe,
   type PreparedBatch,
   prepareBatchInSlices,
   preparePlacedBatchInSlices,
 } from "./ingest.pipeline.js";
+import { storedRowIds } from "../../stores/events/queries/ingest/stored-rows.js";
 import { logKind } from "./logs.records.js";
 import type { PlacedInput, RecordKind, RecordKindName, RowKind } from "./records.js";
 import { requestKind } from "./requests.records.js";
@@ -149,7 +149,8 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
     clock,
     logger,
     exclusive: events.engine === "chdb",
-    probeStored: (scope, probe) => probeStored(events, tableOf(scope), scope.projectId, probe),
+    probeStored: async (scope, probe) =>
+      (await storedRowIds(events, tableOf(scope), scope.projectId, [probe])).has(probe.id),
   });
 
   function tableOf(scope: IdempotencyScope): string {
@@ -409,19 +410,4 @@ function storeFailure(error: unknown, member: string, batch: PreparedBatch): unk
     );
   }
   return error;
-}
-
-/** Whether the batch whose first row is `probe` was stored: one primary-key lookup. */
-async function probeStored(
-  events: EventsExecutor,
-  table: string,
-  projectId: string,
-  probe: BatchProbe,
-): Promise<boolean> {
-  const rows = await events.query<{ n: number }>(
-    `SELECT count() AS n FROM ${events.database}.${table} ` +
-      "WHERE project_id = {project:String} AND timestamp = {at:DateTime64(3, 'UTC')} AND id = {id:UUID}",
-    { project: projectId, at: new Date(probe.timestampMs), id: probe.id },
-  );
-  return (rows[0]?.n ?? 0) > 0;
 }

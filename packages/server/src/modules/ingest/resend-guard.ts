@@ -4,6 +4,7 @@
 // out as one statement per table: a busy receiver pays one read per turn, not one per batch (one
 // point read per batch made chDB's two read sessions the bottleneck of OTLP ingest).
 import type { EventsExecutor } from "../../stores/events/index.js";
+import { storedRowIds } from "../../stores/events/queries/ingest/stored-rows.js";
 import type { BatchProbe } from "./ingest.pipeline.js";
 
 /** How long a stored batch is recognised from memory (and, on chDB, how long after start-up
@@ -64,21 +65,14 @@ export function createResendGuard(events: EventsExecutor, lookUpUntilMs: number)
     for (const [projectId, list] of byProject) {
       for (let start = 0; start < list.length; start += LOOKUP_CHUNK) {
         const chunk = list.slice(start, start + LOOKUP_CHUNK);
-        const params: Record<string, unknown> = { project: projectId };
-        const points = chunk.map((lookup, i) => {
-          params[`at${i}`] = new Date(lookup.probe.timestampMs);
-          params[`id${i}`] = lookup.probe.id;
-          return `(timestamp = {at${i}:DateTime64(3, 'UTC')} AND id = {id${i}:UUID})`;
-        });
         let found = new Set<string>();
         try {
-          // Not `AS id`: ClickHouse would read `id` in the WHERE clause as the alias.
-          const rows = await events.query<{ row_id: string }>(
-            `SELECT toString(id) AS row_id FROM ${events.database}.${table} ` +
-              `WHERE project_id = {project:String} AND (${points.join(" OR ")})`,
-            params,
+          found = await storedRowIds(
+            events,
+            table,
+            projectId,
+            chunk.map((lookup) => lookup.probe),
           );
-          found = new Set(rows.map((row) => row.row_id));
         } catch {
           // Not found, then: the batches are stored.
         }

@@ -1,6 +1,7 @@
 // The WHERE clause of every query over api_requests: one project first (tenant isolation is not
 // optional), then whatever the caller narrowed it to. Columns are named here; values are bound.
 import { filterClause, globToLike, likeCaseInsensitive, type SqlParams } from "./sql.js";
+import { tenantConditions } from "./tenant.js";
 
 /** One endpoint: a method and a route template. */
 export interface EndpointKey {
@@ -48,18 +49,20 @@ export function requestFilterClause(
   params: SqlParams,
   costly: readonly string[] = [],
 ): string {
-  const where = [`project_id = ${params.bind(filter.projectId, "String")}`];
-  if (filter.appIds !== undefined) {
-    where.push(
-      filter.appIds.length === 1
-        ? `app_id = ${params.bind(filter.appIds[0], "String")}`
-        : `app_id IN ${params.bind(filter.appIds, "Array(String)")}`,
-    );
-  }
-  if (filter.since !== undefined) where.push(`timestamp >= ${params.instant(filter.since)}`);
-  if (filter.until !== undefined) where.push(`timestamp <= ${params.instant(filter.until)}`);
-  if (filter.environment !== undefined)
-    where.push(`environment = ${params.bind(filter.environment, "String")}`);
+  const { cheap, late } = requestConditions(filter, params);
+  return filterClause(cheap, [...late, ...costly]);
+}
+
+/**
+ * The conditions of `filter`, tenant first: `cheap` on small columns, `late` on large text
+ * columns (to run last). Every read of an events table confines itself through this (rollups
+ * included: their key columns carry the same names), so the project condition is written once.
+ */
+export function requestConditions(
+  filter: RequestFilter,
+  params: SqlParams,
+): { cheap: string[]; late: string[] } {
+  const where = tenantConditions(filter, params);
   if (filter.methods !== undefined && filter.methods.length > 0) {
     where.push(`method IN ${params.bind(filter.methods, "Array(String)")}`);
   }
@@ -78,7 +81,7 @@ export function requestFilterClause(
   if (filter.maxResponseTimeMs !== undefined) {
     where.push(`response_time_ms <= ${params.bind(filter.maxResponseTimeMs, "Float64")}`);
   }
-  const late = [...costly];
+  const late: string[] = [];
   // The path as it was requested: ingest keeps the query string in a column of its own.
   if (filter.pathGlob !== undefined)
     late.unshift(
@@ -108,5 +111,5 @@ export function requestFilterClause(
     where.push(`consumer_id = ${params.bind(filter.consumerId, "String")}`);
   }
   if (filter.traceId !== undefined) where.push(`trace_id = ${params.bind(filter.traceId, "String")}`);
-  return filterClause(where, late);
+  return { cheap: where, late };
 }

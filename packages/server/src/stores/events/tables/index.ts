@@ -10,3 +10,13 @@ export {
   type EventsTable,
   pickColumns,
 } from "./table.js";
+export { BACKFILL_SNAPSHOT, ROLLUP_STATE } from "./rollups-state.table.js";
+export {
+  ERRORS_HOURLY,
+  LATENCY_SKETCH,
+  type Rollup,
+  ROLLUP_SOURCE,
+  ROLLUPS,
+  rollupSelect,
+  TRAFFIC_HOURLY,
+} from "./rollups.table.js";

@@ -21,6 +21,12 @@ export interface EventsTable<Name extends string = string> {
   readonly orderBy: readonly Name[];
   /** Days the TTL is created with; start-up aligns it with the configured retention. */
   readonly defaultRetentionDays: number;
+  /** Table engine (default `MergeTree`); rollups use `AggregatingMergeTree`. */
+  readonly engine?: string;
+  /** PARTITION BY expression, when the table has one. */
+  readonly partitionBy?: string;
+  /** The DateTime column the TTL counts from (default `timestamp`). */
+  readonly ttlColumn?: Name;
 }
 
 /** A declaration with its column names derived, so nothing lists them twice. */
@@ -47,9 +53,10 @@ export function createTableStatement(table: EventsTable, database: string, versi
   return (
     `CREATE TABLE IF NOT EXISTS ${assertIdentifier(database, "database")}.${table.name} (\n      ` +
     `${lines.join(",\n      ")}\n    )\n` +
-    "    ENGINE = MergeTree\n" +
+    `    ENGINE = ${table.engine ?? "MergeTree"}\n` +
+    (table.partitionBy === undefined ? "" : `    PARTITION BY ${table.partitionBy}\n`) +
     `    ORDER BY (${table.orderBy.join(", ")})\n` +
-    `    TTL toDateTime(timestamp) + toIntervalDay(${table.defaultRetentionDays})\n` +
+    `    TTL toDateTime(${table.ttlColumn ?? "timestamp"}) + toIntervalDay(${table.defaultRetentionDays})\n` +
     // Each insert is durable when it is answered (docs/adr/0005-ingest-durability.md).
     "    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400"
   );

@@ -2,9 +2,12 @@
 // status code, with the consumers they hit, when they were last seen in the window and first seen
 // in all the retained data (so a long-standing error does not look new), and whether that is new.
 import type { ErrorSortKey } from "@sightline/contracts";
-import type { EventsExecutor } from "../../../stores/events/index.js";
-import { type RequestFilter, requestFilterClause } from "../../../stores/events/queries/request-filter.js";
-import { SqlParams } from "../../../stores/events/queries/sql.js";
+import { API_REQUESTS, ERRORS_HOURLY, type EventsExecutor } from "../../index.js";
+import { type RequestFilter, requestFilterClause } from "../request-filter.js";
+import type { RollupCoverage } from "../rollups/coverage.js";
+import { type MergedKey, mergedSource, planWindow } from "../rollups/merged.js";
+import { SqlParams } from "../sql.js";
+import { qualified } from "../tenant.js";
 
 const ERROR_SORT_SQL: Readonly<Record<ErrorSortKey, string>> = {
   count: "error_total",
@@ -31,6 +34,11 @@ export interface ErrorGroupRow {
 }
 
 const KEYS = "app_id, method, route, status_code";
+const MERGED_KEYS: readonly MergedKey[] = ["app_id", "method", "route", "status_code"].map((name) => ({
+  alias: name,
+  rollup: name,
+  raw: name,
+}));
 
 /**
  * One page of (endpoint, status code) groups of the requests `filter` matches (the caller
@@ -44,14 +52,51 @@ export async function errorGroupsPage(
   window: { limit: number; offset: number },
   /** The oldest time still retained, epoch milliseconds; undefined: whatever is stored. */
   retainedSince?: number,
+  coverage?: RollupCoverage,
 ): Promise<{ items: ErrorGroupRow[]; total: number }> {
   const params = new SqlParams();
   const direction = sort.direction === "asc" ? "ASC" : "DESC";
-  const table = `${events.database}.api_requests`;
+  const table = qualified(events, API_REQUESTS);
   // The same filter over everything retained up to the window's end: every group of the window
-  // has a row there, holding its first occurrence.
-  const retained = requestFilterClause({ ...filter, since: retainedSince }, params);
-  const inWindow = requestFilterClause(filter, params);
+  // has a row there, holding its first occurrence. Either part is read from the errors rollup
+  // where it holds whole hours (the caller confines statuses to >= 400, as the rollup does).
+  const retainedFilter = { ...filter, since: retainedSince };
+  const nowMs = Date.now();
+  const retainedSplit = await planWindow(ERRORS_HOURLY, retainedFilter, coverage, nowMs);
+  const windowSplit = await planWindow(ERRORS_HOURLY, filter, coverage, nowMs);
+  const retainedFrom =
+    retainedSplit === undefined
+      ? `${table} ${requestFilterClause(retainedFilter, params)}`
+      : mergedSource(
+          events,
+          ERRORS_HOURLY,
+          retainedFilter,
+          retainedSplit,
+          MERGED_KEYS,
+          ["first_seen"],
+          params,
+        );
+  const windowFrom =
+    windowSplit === undefined
+      ? `${table} ${requestFilterClause(filter, params)}`
+      : mergedSource(
+          events,
+          ERRORS_HOURLY,
+          filter,
+          windowSplit,
+          MERGED_KEYS,
+          ["requests", "consumers", "last_seen"],
+          params,
+        );
+  const windowFigures =
+    windowSplit === undefined
+      ? "count() AS error_total, " +
+        // Hashed, as the summary counts distinct values: faster, and collisions are negligible.
+        "uniqExactIf(cityHash64(consumer_id), consumer_id != '') AS affected_consumers, " +
+        "max(timestamp) AS last_seen_at"
+      : "sum(c_requests) AS error_total, uniqExactMerge(c_consumers) AS affected_consumers, " +
+        "max(c_last_seen) AS last_seen_at";
+  const firstEver = retainedSplit === undefined ? "min(timestamp)" : "min(c_first_seen)";
   const rows = await events.query<
     Omit<ErrorGroupRow, "count" | "path" | "is_new"> & {
       route: string;
@@ -63,11 +108,8 @@ export async function errorGroupsPage(
     // Aliases never reuse a column's name: ClickHouse would read them in WHERE too.
     `SELECT ${KEYS}, error_total, affected_consumers, first_ever AS first_seen_at, last_seen_at, ` +
       `first_ever >= ${params.instant(filter.since)} AS is_new, count() OVER () AS total_groups FROM (` +
-      `SELECT ${KEYS}, count() AS error_total, ` +
-      // Hashed, as the summary counts distinct values: faster, and collisions are negligible.
-      "uniqExactIf(cityHash64(consumer_id), consumer_id != '') AS affected_consumers, " +
-      `max(timestamp) AS last_seen_at FROM ${table} ${inWindow} GROUP BY ${KEYS}` +
-      `) AS w INNER JOIN (SELECT ${KEYS}, min(timestamp) AS first_ever FROM ${table} ${retained} ` +
+      `SELECT ${KEYS}, ${windowFigures} FROM ${windowFrom} GROUP BY ${KEYS}` +
+      `) AS w INNER JOIN (SELECT ${KEYS}, ${firstEver} AS first_ever FROM ${retainedFrom} ` +
       `GROUP BY ${KEYS}) AS r USING (${KEYS}) ` +
       `ORDER BY ${ERROR_SORT_SQL[sort.by]} ${direction}, app_id ASC, method ASC, route ASC, status_code ASC ` +
       `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
@@ -77,8 +119,7 @@ export async function errorGroupsPage(
     if (window.offset === 0) return { items: [], total: 0 };
     const countParams = new SqlParams();
     const [row] = await events.query<{ n: number }>(
-      `SELECT uniqExact(${KEYS}) AS n FROM ${events.database}.api_requests ` +
-        requestFilterClause(filter, countParams),
+      `SELECT uniqExact(${KEYS}) AS n FROM ${table} ` + requestFilterClause(filter, countParams),
       countParams.values,
     );
     return { items: [], total: row?.n ?? 0 };

@@ -3,9 +3,10 @@
 // over one scan of the project's rows in the window, so the cost is one range read of the sort
 // key (project_id, timestamp) however many rules the project has.
 import type { AlertMetric } from "@sightline/contracts";
-import type { EventsExecutor } from "../../stores/events/index.js";
-import { allOf, SqlParams } from "../../stores/events/queries/sql.js";
-import { EXACT_PERCENTILE_ROWS, SKETCH_RELATIVE_ACCURACY } from "../../stores/events/queries/traffic.js";
+import { API_REQUESTS, type EventsExecutor } from "../../index.js";
+import { allOf, SqlParams } from "../sql.js";
+import { EXACT_PERCENTILE_ROWS, SKETCH_RELATIVE_ACCURACY } from "../traffic.js";
+import { qualified, tenantConditions } from "../tenant.js";
 
 /** What the statement needs of a rule: where it looks and what it measures. */
 export interface MetricSpec {
@@ -44,9 +45,9 @@ export async function observe(
     return [`countIf(${scope}) AS n${index}`, `${metricSql(spec, scope, params)} AS v${index}`];
   });
   const [row] = await events.query<Record<string, number | null>>(
-    `SELECT ${columns.join(", ")} FROM ${events.database}.api_requests ` +
-      `WHERE project_id = ${params.bind(window.projectId, "String")} ` +
-      `AND timestamp >= ${params.instant(window.startMs)} AND timestamp < ${params.instant(window.endMs)}`,
+    `SELECT ${columns.join(", ")} FROM ${qualified(events, API_REQUESTS)} ` +
+      // The window's end is exclusive here: consecutive evaluations never count a row twice.
+      `WHERE ${allOf([...tenantConditions({ projectId: window.projectId, since: window.startMs }, params), `timestamp < ${params.instant(window.endMs)}`])}`,
     params.values,
     "read",
   );

@@ -11,9 +11,10 @@ import type {
   StatusCodeCount,
   ValidationErrorCount,
 } from "@sightline/contracts";
-import { API_REQUESTS, type EventsExecutor, pickColumns } from "../../../stores/events/index.js";
-import { type RequestFilter, requestFilterClause } from "../../../stores/events/queries/request-filter.js";
-import { SqlParams } from "../../../stores/events/queries/sql.js";
+import { API_REQUESTS, type EventsExecutor, pickColumns } from "../../index.js";
+import { type RequestFilter, requestFilterClause } from "../request-filter.js";
+import { SqlParams } from "../sql.js";
+import { qualified } from "../tenant.js";
 import {
   errorRate,
   finite,
@@ -21,7 +22,7 @@ import {
   toTrafficFigures,
   TRAFFIC_SQL,
   type TrafficRow,
-} from "../../../stores/events/queries/traffic.js";
+} from "../traffic.js";
 
 /** What each sort key orders by, as SQL over the aliases of the stats statement. */
 const SORT_SQL: Readonly<Record<EndpointSortKey, readonly string[]>> = {
@@ -81,7 +82,7 @@ export async function endpointStatsPage(
     // An alias must never reuse a column's name: ClickHouse would read it in WHERE too.
     `SELECT ${keys.join(", ")}, ${TRAFFIC_SQL}, ` +
       "max(timestamp) AS last_seen_at, count() OVER () AS total_groups " +
-      `FROM ${events.database}.api_requests ${where} GROUP BY ${keys.join(", ")} ` +
+      `FROM ${qualified(events, API_REQUESTS)} ${where} GROUP BY ${keys.join(", ")} ` +
       `ORDER BY ${order.join(", ")} ` +
       `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
     params.values,
@@ -108,7 +109,7 @@ async function countEndpoints(
 ): Promise<number> {
   const params = new SqlParams();
   const [row] = await events.query<{ n: number }>(
-    `SELECT uniqExact(${keys.join(", ")}) AS n FROM ${events.database}.api_requests ` +
+    `SELECT uniqExact(${keys.join(", ")}) AS n FROM ${qualified(events, API_REQUESTS)} ` +
       `${requestFilterClause(filter, params)}`,
     params.values,
   );
@@ -123,7 +124,7 @@ export async function endpointOptions(
 ): Promise<EndpointOption[]> {
   const params = new SqlParams();
   const rows = await events.query<{ method: string; route: string; total_requests: number }>(
-    `SELECT method, route, count() AS total_requests FROM ${events.database}.api_requests ` +
+    `SELECT method, route, count() AS total_requests FROM ${qualified(events, API_REQUESTS)} ` +
       `${requestFilterClause(filter, params)} GROUP BY method, route ` +
       `ORDER BY total_requests DESC, method ASC, route ASC LIMIT ${params.bind(limit, "UInt32")}`,
     params.values,
@@ -139,7 +140,7 @@ export async function endpointDetail(
 ): Promise<EndpointDetail> {
   const params = new SqlParams();
   const [row] = await events.query<TrafficRow & { last_seen_at: string }>(
-    `SELECT ${TRAFFIC_SQL}, max(timestamp) AS last_seen_at FROM ${events.database}.api_requests ` +
+    `SELECT ${TRAFFIC_SQL}, max(timestamp) AS last_seen_at FROM ${qualified(events, API_REQUESTS)} ` +
       `${requestFilterClause(filter, params)}`,
     params.values,
   );
@@ -160,7 +161,7 @@ export async function statusCodeCounts(
 ): Promise<StatusCodeCount[]> {
   const params = new SqlParams();
   return events.query<StatusCodeCount>(
-    `SELECT status_code, count() AS total_requests FROM ${events.database}.api_requests ` +
+    `SELECT status_code, count() AS total_requests FROM ${qualified(events, API_REQUESTS)} ` +
       `${requestFilterClause(filter, params)} GROUP BY status_code ` +
       `ORDER BY total_requests DESC, status_code ASC LIMIT ${params.bind(limit, "UInt32")}`,
     params.values,
@@ -212,7 +213,7 @@ export async function payloadSamples(
 ): Promise<PayloadSample[]> {
   const params = new SqlParams();
   return events.query<PayloadSample>(
-    `SELECT ${PAYLOAD_COLUMNS.join(", ")} FROM ${events.database}.api_requests ` +
+    `SELECT ${PAYLOAD_COLUMNS.join(", ")} FROM ${qualified(events, API_REQUESTS)} ` +
       `${requestFilterClause(filter, params, ["(request_payload != '' OR response_payload != '')"])} ` +
       `ORDER BY timestamp DESC, id DESC LIMIT ${params.bind(limit, "UInt32")}`,
     params.values,
@@ -244,7 +245,7 @@ export async function relatedApis(
       "countIf(status_code >= 400 AND status_code < 500) AS client_errors, " +
       "countIf(status_code >= 500) AS server_errors, " +
       `avg(${RESPONSE_TIME_SQL}) AS avg_response_time_ms ` +
-      `FROM ${events.database}.api_requests ${requestFilterClause(filter, params)} ` +
+      `FROM ${qualified(events, API_REQUESTS)} ${requestFilterClause(filter, params)} ` +
       `GROUP BY family ORDER BY total_requests DESC, family ASC LIMIT ${params.bind(limit, "UInt32")}`,
     params.values,
   );

@@ -2,17 +2,12 @@
 // the total) and everything one trace id names (its spans, request records and log records,
 // each found through the trace_id bloom filter within the project).
 import { type LogRecord, type RequestRecord, TRACE_LIMITS, type TraceSummary } from "@sightline/contracts";
-import {
-  API_LOGS,
-  API_REQUESTS,
-  API_SPANS,
-  type EventsExecutor,
-  pickColumns,
-} from "../../stores/events/index.js";
-import { SqlParams } from "../../stores/events/queries/sql.js";
-import type { Page, PageWindow } from "./requests.query.js";
-import { toStringMap } from "./requests.query.js";
-import type { StoredTraceSpan } from "./trace-tree.js";
+import { API_LOGS, API_REQUESTS, API_SPANS, type EventsExecutor, pickColumns } from "../../index.js";
+import { SqlParams } from "../sql.js";
+import { qualified, tenantConditions } from "../tenant.js";
+import type { Page, PageWindow } from "./requests.js";
+import { toStringMap } from "./requests.js";
+import type { StoredTraceSpan } from "./trace-spans.js";
 
 export interface TraceFilter {
   readonly projectId: string;
@@ -75,12 +70,7 @@ const LOG_COLUMNS = pickColumns(API_LOGS, [
 ]);
 
 function spanFilterClause(filter: TraceFilter, params: SqlParams): string {
-  const where = [`project_id = ${params.bind(filter.projectId, "String")}`];
-  if (filter.appIds !== undefined) where.push(`app_id IN ${params.bind(filter.appIds, "Array(String)")}`);
-  if (filter.since !== undefined) where.push(`timestamp >= ${params.instant(filter.since)}`);
-  if (filter.until !== undefined) where.push(`timestamp <= ${params.instant(filter.until)}`);
-  if (filter.environment !== undefined)
-    where.push(`environment = ${params.bind(filter.environment, "String")}`);
+  const where = tenantConditions(filter, params);
   return `WHERE ${where.join(" AND ")}`;
 }
 
@@ -136,7 +126,7 @@ export async function findTracePage(
   filter: TraceFilter,
   window: PageWindow,
 ): Promise<Page<TraceSummary>> {
-  const table = `${events.database}.${API_SPANS.name}`;
+  const table = qualified(events, API_SPANS);
   const params = new SqlParams();
   const grouped = summariesSql(table, filter, params);
   const countParams = new SqlParams();
@@ -194,8 +184,8 @@ export async function findTraceRecords(
   const select = (table: string, columns: readonly string[], limit: number) => {
     const params = new SqlParams();
     const sql =
-      `SELECT ${columns.join(", ")} FROM ${events.database}.${table} ` +
-      `WHERE project_id = ${params.bind(projectId, "String")} AND trace_id = ${params.bind(traceId, "String")} ` +
+      `SELECT ${columns.join(", ")} FROM ${qualified(events, table)} ` +
+      `WHERE ${[...tenantConditions({ projectId }, params), `trace_id = ${params.bind(traceId, "String")}`].join(" AND ")} ` +
       `ORDER BY timestamp, id LIMIT ${params.bind(limit, "UInt32")}`;
     return { sql, params: params.values };
   };
@@ -204,9 +194,8 @@ export async function findTraceRecords(
   const logs = select(API_LOGS.name, LOG_COLUMNS, TRACE_LIMITS.logs);
   const figuresParams = new SqlParams();
   const figuresSql =
-    `SELECT ${TRACE_FIGURES} FROM ${events.database}.${API_SPANS.name} ` +
-    `WHERE project_id = ${figuresParams.bind(projectId, "String")} ` +
-    `AND trace_id = ${figuresParams.bind(traceId, "String")}`;
+    `SELECT ${TRACE_FIGURES} FROM ${qualified(events, API_SPANS)} ` +
+    `WHERE ${[...tenantConditions({ projectId }, figuresParams), `trace_id = ${figuresParams.bind(traceId, "String")}`].join(" AND ")}`;
   const [spanRows, figureRows, requestRows, logRows] = await Promise.all([
     events.query<StoredTraceSpan>(spans.sql, spans.params),
     events.query<Pick<SummaryRow, "span_count" | "duration_ms" | "error">>(figuresSql, figuresParams.values),

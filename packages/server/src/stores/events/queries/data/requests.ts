@@ -1,10 +1,11 @@
 // The request search and the request detail as SQL: one statement per page (rows plus the total
 // as a scalar subquery), newest first with the id as tie-breaker, so pages never overlap or skip.
 import type { RequestDetail, RequestRecord } from "@sightline/contracts";
-import { API_REQUESTS, type EventsExecutor, pickColumns } from "../../stores/events/index.js";
-import { type RequestFilter, requestFilterClause } from "../../stores/events/queries/request-filter.js";
-import { afterCursor, limitClause, NEWEST_FIRST } from "../../stores/events/queries/keyset.js";
-import { SqlParams } from "../../stores/events/queries/sql.js";
+import { API_REQUESTS, type EventsExecutor, pickColumns } from "../../index.js";
+import { type RequestFilter, requestFilterClause } from "../request-filter.js";
+import { afterCursor, limitClause, NEWEST_FIRST } from "../keyset.js";
+import { SqlParams } from "../sql.js";
+import { qualified } from "../tenant.js";
 
 /** Columns of a search item, in the contract's order. Payloads and headers stay out of lists. */
 const ITEM_COLUMNS = pickColumns(API_REQUESTS, [
@@ -59,7 +60,7 @@ export async function findRequestPage(
   window: PageWindow,
 ): Promise<Page<RequestRecord>> {
   const params = new SqlParams();
-  const table = `${events.database}.${API_REQUESTS.name}`;
+  const table = qualified(events, API_REQUESTS);
   const where = requestFilterClause(filter, params);
   // The sort key is (project_id, timestamp, id): the page is read in order and stops early.
   const rows = await events.query<RequestRecord & { total_count: number }>(
@@ -93,7 +94,7 @@ export function streamRequests(
       );
       return {
         sql:
-          `SELECT ${ITEM_COLUMNS.join(", ")} FROM ${events.database}.${API_REQUESTS.name} ${where} ` +
+          `SELECT ${ITEM_COLUMNS.join(", ")} FROM ${qualified(events, API_REQUESTS)} ${where} ` +
           `${NEWEST_FIRST}${limitClause(limit, params)}`,
         params: params.values,
       };
@@ -104,7 +105,7 @@ export function streamRequests(
 async function countRequests(events: EventsExecutor, filter: RequestFilter): Promise<number> {
   const params = new SqlParams();
   const [row] = await events.query<{ n: number }>(
-    `SELECT count() AS n FROM ${events.database}.api_requests ${requestFilterClause(filter, params)}`,
+    `SELECT count() AS n FROM ${qualified(events, API_REQUESTS)} ${requestFilterClause(filter, params)}`,
     params.values,
   );
   return row?.n ?? 0;
@@ -124,7 +125,7 @@ export async function findRequest(
       StoredHeaders &
       StoredValidationErrors
   >(
-    `SELECT ${DETAIL_COLUMNS.join(", ")} FROM ${events.database}.api_requests ` +
+    `SELECT ${DETAIL_COLUMNS.join(", ")} FROM ${qualified(events, API_REQUESTS)} ` +
       `WHERE project_id = ${params.bind(projectId, "String")} ` +
       `AND timestamp = ${params.instant(timestampMs)} AND id = ${params.bind(id, "UUID")} LIMIT 1`,
     params.values,

@@ -1,10 +1,11 @@
 // The log search as SQL: the project's rows narrowed by app, environment, time, levels, loggers,
 // trace and a literal case-insensitive text search; one statement per page, newest first.
 import type { LogRecord } from "@sightline/contracts";
-import { API_LOGS, type EventsExecutor, pickColumns } from "../../stores/events/index.js";
-import { afterCursor, limitClause, NEWEST_FIRST } from "../../stores/events/queries/keyset.js";
-import { filterClause, SqlParams } from "../../stores/events/queries/sql.js";
-import { type Page, type PageWindow, toStringMap } from "./requests.query.js";
+import { API_LOGS, type EventsExecutor, pickColumns } from "../../index.js";
+import { afterCursor, limitClause, NEWEST_FIRST } from "../keyset.js";
+import { filterClause, SqlParams } from "../sql.js";
+import { qualified, tenantConditions } from "../tenant.js";
+import { type Page, type PageWindow, toStringMap } from "./requests.js";
 
 export interface LogFilter {
   readonly projectId: string;
@@ -39,12 +40,7 @@ const COLUMNS = pickColumns(API_LOGS, [
 /** `WHERE …`, or with a search (or `late` conditions) `PREWHERE … WHERE <search>`: the text
  *  columns are read only for rows the other conditions keep. */
 function logFilterClause(filter: LogFilter, params: SqlParams, late: readonly string[] = []): string {
-  const where = [`project_id = ${params.bind(filter.projectId, "String")}`];
-  if (filter.appIds !== undefined) where.push(`app_id IN ${params.bind(filter.appIds, "Array(String)")}`);
-  if (filter.since !== undefined) where.push(`timestamp >= ${params.instant(filter.since)}`);
-  if (filter.until !== undefined) where.push(`timestamp <= ${params.instant(filter.until)}`);
-  if (filter.environment !== undefined)
-    where.push(`environment = ${params.bind(filter.environment, "String")}`);
+  const where = tenantConditions(filter, params);
   if (filter.levels !== undefined && filter.levels.length > 0) {
     where.push(`level IN ${params.bind(filter.levels, "Array(String)")}`);
   }
@@ -82,7 +78,7 @@ export async function* streamLogs(events: EventsExecutor, filter: LogFilter): As
       const where = logFilterClause(filter, params, after === undefined ? [] : [afterCursor(after, params)]);
       return {
         sql:
-          `SELECT ${COLUMNS.join(", ")} FROM ${events.database}.${API_LOGS.name} ${where} ` +
+          `SELECT ${COLUMNS.join(", ")} FROM ${qualified(events, API_LOGS)} ${where} ` +
           `${NEWEST_FIRST}${limitClause(limit, params)}`,
         params: params.values,
       };
@@ -97,7 +93,7 @@ export async function findLogPage(
   window: PageWindow,
 ): Promise<Page<LogRecord>> {
   const params = new SqlParams();
-  const table = `${events.database}.${API_LOGS.name}`;
+  const table = qualified(events, API_LOGS);
   const where = logFilterClause(filter, params);
   const rows = await events.query<StoredLog & { total_count: number }>(
     `SELECT ${COLUMNS.join(", ")}, (SELECT count() FROM ${table} ${where}) AS total_count ` +

@@ -2,9 +2,9 @@
 // single "unknown" consumer. Names and groups can change over time, so the newest non-empty
 // value sent is the one shown.
 import type { ConsumerSortKey, ConsumerStats, ProjectConsumerStats } from "@sightline/contracts";
-import type { EventsExecutor } from "../../../stores/events/index.js";
-import { type RequestFilter, requestFilterClause } from "../../../stores/events/queries/request-filter.js";
-import { SqlParams } from "../../../stores/events/queries/sql.js";
+import { API_REQUESTS, type EventsExecutor } from "../../index.js";
+import { type RequestFilter, requestFilterClause } from "../request-filter.js";
+import { SqlParams } from "../sql.js";
 import {
   bytesSql,
   errorRate,
@@ -13,7 +13,8 @@ import {
   RESPONSE_TIME_SQL,
   toTrafficFigures,
   type TrafficRow,
-} from "../../../stores/events/queries/traffic.js";
+} from "../traffic.js";
+import { qualified } from "../tenant.js";
 
 interface ConsumerRow {
   readonly consumer_id: string;
@@ -43,7 +44,7 @@ export async function consumerStats(
       "countIf(status_code >= 500) AS server_errors, " +
       `avg(${RESPONSE_TIME_SQL}) AS avg_response_time_ms, ` +
       "max(timestamp) AS last_seen_at " +
-      `FROM ${events.database}.api_requests ${requestFilterClause(filter, params)} ` +
+      `FROM ${qualified(events, API_REQUESTS)} ${requestFilterClause(filter, params)} ` +
       `GROUP BY consumer_id ORDER BY total_requests DESC, consumer_id ASC LIMIT ${params.bind(limit, "UInt32")}`,
     params.values,
   );
@@ -206,7 +207,7 @@ async function consumerDetails(
   ]);
   const rows = await events.query<ConsumerDetailRow>(
     `SELECT consumer_id, ${NAMES_SQL}, ${PERCENTILES_SQL} AS percentiles ` +
-      `FROM ${events.database}.api_requests ${where} GROUP BY consumer_id`,
+      `FROM ${qualified(events, API_REQUESTS)} ${where} GROUP BY consumer_id`,
     params.values,
   );
   return new Map(rows.map((row) => [row.consumer_id, row]));
@@ -235,6 +236,6 @@ function consumerGroupsSql(
   ];
   return (
     `SELECT consumer_id, ${[COUNTS_SQL, ...optional].join(", ")}, max(timestamp) AS last_seen_at ` +
-    `FROM ${events.database}.api_requests ${where} GROUP BY consumer_id${having}`
+    `FROM ${qualified(events, API_REQUESTS)} ${where} GROUP BY consumer_id${having}`
   );
 }

@@ -1,0 +1,114 @@
+// Rolled-up reads: one FROM that yields a rollup's rows for the window's whole hours and the same
+// columns computed from raw rows for its edges, so the figure's outer SELECT merges both and never
+// knows which was read. The outer SELECT must aggregate (sum, max, min, -Merge) every column.
+import { API_REQUESTS, type Rollup } from "../../tables/index.js";
+import { type RequestFilter, requestConditions } from "../request-filter.js";
+import { allOf, type SqlParams } from "../sql.js";
+import { qualified } from "../tenant.js";
+import type { RollupCoverage } from "./coverage.js";
+import { splitWindow, type WindowSplit } from "./split.js";
+
+/** A grouping key of a rolled-up read: its alias and how each source computes it. */
+export interface MergedKey {
+  readonly alias: string;
+  /** Over the rollup's columns (`hour` is a DateTime). */
+  readonly rollup: string;
+  /** Over api_requests' columns (`timestamp` is a DateTime64(3)). */
+  readonly raw: string;
+}
+
+/** The filter fields every rollup serves: the tenant, its apps and environment, the window. */
+const BASE_FIELDS = ["projectId", "appIds", "environment", "since", "until"] as const;
+type FilterField = keyof RequestFilter;
+
+/** The filter fields each rollup can answer beyond the base ones (its key columns). */
+export const SERVED_FIELDS: Readonly<Record<string, readonly FilterField[]>> = {
+  api_requests_hourly: [],
+  api_errors_hourly: ["methods", "statusCodes", "statusClasses", "routes", "endpoints", "endpointSearch"],
+};
+
+/** Whether every condition of `filter` is on a column `rollup` keeps. */
+export function rollupServes(rollup: Rollup, filter: RequestFilter): boolean {
+  const served = new Set<FilterField>([...BASE_FIELDS, ...(SERVED_FIELDS[rollup.table.name] ?? [])]);
+  if (rollup.rows !== undefined && !withinErrors(filter)) return false;
+  return (Object.keys(filter) as FilterField[]).every((field) => {
+    const value = filter[field];
+    if (value === undefined || served.has(field)) return true;
+    // Empty lists are no condition (appIds is served, so [] never reaches here).
+    return Array.isArray(value) && value.length === 0;
+  });
+}
+
+/** Whether `filter` asks for failed requests only (statuses >= 400), as a rollup of them holds. */
+function withinErrors(filter: RequestFilter): boolean {
+  const codes = filter.statusCodes ?? [];
+  const classes = filter.statusClasses ?? [];
+  return (
+    codes.length + classes.length > 0 && codes.every((code) => code >= 400) && classes.every((c) => c >= 4)
+  );
+}
+
+/**
+ * How `filter`'s window splits for `rollup`, or undefined when it is read raw alone: no
+ * coverage (rollups off), a condition the rollup cannot answer, or no whole hour to read.
+ */
+export async function planWindow(
+  rollup: Rollup,
+  filter: RequestFilter & { readonly since?: number | undefined; readonly until?: number | undefined },
+  coverage: RollupCoverage | undefined,
+  nowMs: number,
+): Promise<WindowSplit | undefined> {
+  if (coverage === undefined || !rollupServes(rollup, filter)) return undefined;
+  const split = splitWindow(filter.since ?? 0, filter.until ?? nowMs, await coverage.completeFrom());
+  return split.rollup === undefined ? undefined : split;
+}
+
+/**
+ * `(SELECT keys, columns FROM rollup … UNION ALL SELECT keys, expressions FROM api_requests …
+ * GROUP BY keys …)`: the rollup's `columns` over the split, grouped by `keys`, each column
+ * aliased `c_<column>` (so an outer `sum(c_x) AS x` never shadows what it sums). Every value is
+ * bound into `params`.
+ */
+export function mergedSource(
+  events: { readonly database: string },
+  rollup: Rollup,
+  filter: RequestFilter,
+  split: WindowSplit,
+  keys: readonly MergedKey[],
+  columns: readonly string[],
+  params: SqlParams,
+): string {
+  const rawTable = qualified(events, API_REQUESTS);
+  const parts: string[] = [];
+  const unbounded = { ...filter, since: undefined, until: undefined };
+  if (split.rollup !== undefined) {
+    const { cheap } = requestConditions(unbounded, params);
+    const where = allOf([
+      ...cheap,
+      `hour >= ${params.instant(split.rollup.fromMs)}`,
+      `hour < ${params.instant(split.rollup.toMs)}`,
+    ]);
+    const select = [
+      ...keys.map((key) => `${key.rollup} AS ${key.alias}`),
+      ...columns.map((column) => `${column} AS c_${column}`),
+    ];
+    parts.push(`SELECT ${select.join(", ")} FROM ${qualified(events, rollup.table)} WHERE ${where}`);
+  }
+  for (const range of split.raw) {
+    const { cheap, late } = requestConditions({ ...filter, since: range.since, until: range.until }, params);
+    if (rollup.rows !== undefined) cheap.push(`(${rollup.rows})`);
+    const select = [
+      ...keys.map((key) => `${key.raw} AS ${key.alias}`),
+      ...columns.map((column) => {
+        const expression = rollup.aggregates[column];
+        if (expression === undefined) throw new Error(`${rollup.table.name} has no column ${column}`);
+        return `${expression} AS c_${column}`;
+      }),
+    ];
+    const where =
+      late.length === 0 ? `WHERE ${allOf(cheap)}` : `PREWHERE ${allOf(cheap)} WHERE ${allOf(late)}`;
+    const group = keys.length === 0 ? "" : ` GROUP BY ${keys.map((key) => key.alias).join(", ")}`;
+    parts.push(`SELECT ${select.join(", ")} FROM ${rawTable} ${where}${group}`);
+  }
+  return `(${parts.join(" UNION ALL ")})`;
+}

@@ -1,0 +1,37 @@
+// Where a window is read from: the whole hours rollups hold completely, and raw rows for the
+// edges (the partial hours at each end, and any time before the rollups are complete).
+
+export const HOUR_MS = 3_600_000;
+
+/** Inclusive bounds, epoch milliseconds. */
+export interface RawRange {
+  readonly since: number;
+  readonly until: number;
+}
+
+export interface WindowSplit {
+  /** Whole hours `[fromMs, toMs)` read from a rollup; undefined when the window has none. */
+  readonly rollup: { readonly fromMs: number; readonly toMs: number } | undefined;
+  /** What is read from api_requests, at most two ranges. */
+  readonly raw: readonly RawRange[];
+}
+
+const floorHour = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
+const ceilHour = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
+
+/**
+ * Splits `[since, until]` (inclusive) into whole rollup hours and raw edges. `completeFromMs`:
+ * rollups hold every row at or after it (earlier hours are read raw until the backfill reaches
+ * them). Fewer than `minHours` whole hours are not worth a second source: all raw.
+ */
+export function splitWindow(since: number, until: number, completeFromMs: number, minHours = 1): WindowSplit {
+  const from = ceilHour(Math.max(since, completeFromMs));
+  const to = floorHour(until + 1);
+  if (!Number.isFinite(from) || to - from < minHours * HOUR_MS) {
+    return { rollup: undefined, raw: [{ since, until }] };
+  }
+  const raw: RawRange[] = [];
+  if (since < from) raw.push({ since, until: from - 1 });
+  if (to <= until) raw.push({ since: to, until });
+  return { rollup: { fromMs: from, toMs: to }, raw };
+}

@@ -1,0 +1,21 @@
+// rollup_backfill: the days of the pre-rollup snapshot already rolled up, one row per day (the
+// backfill's progress, which makes it resumable and tells readers how far rollups are complete).
+import { defineEventsTable } from "./table.js";
+
+/** The copy of api_requests taken when the rollups were created; dropped once rolled up. */
+export const BACKFILL_SNAPSHOT = "api_requests_backfill";
+
+export const ROLLUP_STATE = defineEventsTable({
+  name: "rollup_backfill",
+  engine: "ReplacingMergeTree",
+  columns: [
+    /** A UTC day of the snapshot whose rows are in every rollup. */
+    { name: "day", type: "Date", since: 6 },
+    { name: "rows", type: "UInt64", since: 6 },
+    { name: "done_at", type: "DateTime64(3, 'UTC')", since: 6 },
+  ],
+  indexes: [],
+  orderBy: ["day"],
+  defaultRetentionDays: 400,
+  ttlColumn: "day",
+});
