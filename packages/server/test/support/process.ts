@@ -45,7 +45,7 @@ export function runTs(script: string, args: readonly string[], env: NodeJS.Proce
     stdout: () => out,
     stderr: () => err,
     exited: () => exit,
-    waitForLine(pattern, timeoutMs = 20_000) {
+    waitForLine(pattern, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           cleanup();
