@@ -418,9 +418,13 @@ async function probeStored(
   projectId: string,
   probe: BatchProbe,
 ): Promise<boolean> {
+  // On a server, read as of every acknowledged insert: a replica that has not received the batch
+  // yet would answer "not stored" and let the retry store it again (a no-op on one node).
+  const consistent = events.engine === "clickhouse" ? " SETTINGS select_sequential_consistency = 1" : "";
   const rows = await events.query<{ n: number }>(
     `SELECT count() AS n FROM ${events.database}.${table} ` +
-      "WHERE project_id = {project:String} AND timestamp = {at:DateTime64(3, 'UTC')} AND id = {id:UUID}",
+      "WHERE project_id = {project:String} AND timestamp = {at:DateTime64(3, 'UTC')} AND id = {id:UUID}" +
+      consistent,
     { project: projectId, at: new Date(probe.timestampMs), id: probe.id },
   );
   return (rows[0]?.n ?? 0) > 0;
