@@ -157,6 +157,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       chdbPath: options.storage?.chdbPath ?? config.paths.chdb,
       database: config.clickhouseDatabase,
       maxExecutionTime: config.clickhouseMaxExecutionTime,
+      insertBatching: config.ingestServerBatching,
       ddl: config.eventsDdl,
     });
     closers.push(() => opened.close());

@@ -26,6 +26,9 @@ export interface Config {
     readonly alerts: number;
     readonly export: number;
   };
+  /** How a ClickHouse server batches inserts: "async" (server-side async inserts, acknowledged once
+   *  flushed) or "client" (each group commit is its own part). chDB ignores it. */
+  readonly ingestServerBatching: "async" | "client";
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly jwtSecret: string | undefined;
@@ -150,6 +153,12 @@ export const knobs: readonly Knob[] = [
     default: "auto",
     description:
       "`off`: `start` never creates or alters anything in the events store (no database, tables, table settings or TTLs) and refuses to start until `sightline migrate` has applied every migration; `auto`: `start` migrates too.",
+  },
+  {
+    name: "INGEST_SERVER_BATCHING",
+    default: "async",
+    description:
+      "On a ClickHouse server: `async` sends inserts with `async_insert=1, wait_for_async_insert=1` (the server batches every instance's inserts into few parts and answers once they are stored); `client`: each instance's group commit is one part. Ignored by embedded chDB.",
   },
   {
     name: "CLICKHOUSE_DASHBOARD_TIMEOUT",
@@ -357,6 +366,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   if (eventsDdlRaw !== "auto" && eventsDdlRaw !== "off") fail("EVENTS_DDL", "must be auto or off", 0);
   const eventsDdl = eventsDdlRaw === "off" ? "off" : "auto";
 
+  const batchingRaw = (read("INGEST_SERVER_BATCHING") ?? "async").toLowerCase();
+  if (batchingRaw !== "async" && batchingRaw !== "client") {
+    fail("INGEST_SERVER_BATCHING", "must be async or client", 0);
+  }
+  const ingestServerBatching = batchingRaw === "client" ? "client" : "async";
+
   const smtpUrlRaw = read("SMTP_URL");
   const smtpUrl =
     smtpUrlRaw === undefined
@@ -445,6 +460,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     clickhouseDatabase,
     eventsDdl,
     clickhouseMaxExecutionTime,
+    ingestServerBatching,
     smtpUrl,
     mailFrom,
     jwtSecret,

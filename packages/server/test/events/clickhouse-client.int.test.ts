@@ -12,6 +12,8 @@ import {
   type EventsExecutor,
   EventsStoreError,
   type EventsStoreOptions,
+  applyTableSettings,
+  type InsertBatching,
   openEventsExecutor,
   parseClickhouseUrl,
 } from "../../src/stores/events/index.js";
@@ -182,11 +184,16 @@ describe.runIf(clickhouse !== undefined)("the ClickHouse client against a real s
 });
 
 /** A TCP proxy to the test server that resets the connection of the next `resets` requests. */
-async function resettingProxy(target: URL): Promise<{ url: string; resets: number; close(): Promise<void> }> {
+/** A TCP proxy to the server that can reset the next `resets` requests before they reach it, or
+ *  forward the next `lostAnswers` requests and reset the connection instead of answering them. */
+async function resettingProxy(
+  target: URL,
+): Promise<{ url: string; resets: number; lostAnswers: number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const state = {
     url: "",
     resets: 0,
+    lostAnswers: 0,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       server.close();
@@ -205,7 +212,22 @@ async function resettingProxy(target: URL): Promise<{ url: string; resets: numbe
       }
       upstream.write(chunk);
     });
-    upstream.pipe(client);
+    let answering: boolean | undefined;
+    upstream.on("data", (chunk: Buffer) => {
+      if (answering === undefined) {
+        answering = state.lostAnswers === 0;
+        if (!answering) state.lostAnswers -= 1;
+      }
+      if (answering) client.write(chunk);
+      else {
+        upstream.destroy();
+        client.resetAndDestroy();
+      }
+    });
+    client.on("data", () => {
+      // A new request on a kept-alive socket gets its own verdict.
+      if (answering === true) answering = undefined;
+    });
     client.on("error", () => upstream.destroy());
     upstream.on("error", () => client.destroy());
     client.on("close", () => upstream.destroy());
@@ -221,7 +243,7 @@ async function resettingProxy(target: URL): Promise<{ url: string; resets: numbe
 describe.runIf(clickhouse !== undefined)("reads retried on connection errors", () => {
   const base = clickhouse?.options ?? { chdbPath: testChdbPath() };
 
-  it("retries a read twice after a reset connection, never an insert", async () => {
+  it("retries a read or an insert twice after a reset connection", async () => {
     const proxy = await resettingProxy(new URL(base.clickhouseUrl ?? ""));
     const database = uniqueDatabaseName("rt");
     const store = await openEventsExecutor({ ...base, clickhouseUrl: proxy.url, database });
@@ -239,9 +261,16 @@ describe.runIf(clickhouse !== undefined)("reads retried on connection errors", (
       expect(proxy.resets).toBe(0);
 
       proxy.resets = 2;
-      const body = Buffer.from("[1]\n");
-      await failure(store.insert({ table: "t", columns: ["id"], body, rowCount: 1 }));
-      expect(proxy.resets).toBe(1);
+      await store.insert({ table: "t", columns: ["id"], body: Buffer.from("[1]\n"), rowCount: 1 });
+      expect(proxy.resets).toBe(0);
+
+      proxy.resets = 3;
+      const refused = await failure(
+        store.insert({ table: "t", columns: ["id"], body: Buffer.from("[2]\n"), rowCount: 1 }),
+      );
+      expect(refused.kind).toBe("unavailable");
+      expect(proxy.resets).toBe(0);
+      expect(await store.query(`SELECT id FROM ${database}.t ORDER BY id`)).toEqual([{ id: 1 }]);
     } finally {
       proxy.resets = 0;
       await store.command(`DROP DATABASE IF EXISTS ${database}`);
@@ -249,4 +278,101 @@ describe.runIf(clickhouse !== undefined)("reads retried on connection errors", (
       await proxy.close();
     }
   });
+});
+
+describe.runIf(clickhouse !== undefined)("fleet-safe inserts on a server", () => {
+  const base = clickhouse?.options ?? { chdbPath: testChdbPath() };
+  const opened: Array<{ store: EventsExecutor; database: string }> = [];
+
+  /** A store on `url` (default the server) with a plain MergeTree table `t` tuned as start-up tunes
+   *  the events tables (the driver's table settings). */
+  async function openWithTable(
+    insertBatching: InsertBatching,
+    url = base.clickhouseUrl ?? "",
+  ): Promise<{ store: EventsExecutor; database: string }> {
+    const database = uniqueDatabaseName("fi");
+    const store = await openEventsExecutor({ ...base, clickhouseUrl: url, database, insertBatching });
+    opened.push({ store, database });
+    await store.command(`CREATE TABLE ${database}.t (id UInt32, s String) ENGINE = MergeTree ORDER BY id`);
+    expect(await applyTableSettings(store)).toEqual(["t"]);
+    return { store, database };
+  }
+
+  const batch = (from: number, rows: number) => ({
+    table: "t",
+    columns: ["id", "s"],
+    body: Buffer.from(
+      Array.from({ length: rows }, (_, i) => `${JSON.stringify([from + i, "é😀"])}\n`).join(""),
+    ),
+    rowCount: rows,
+  });
+
+  async function count(store: EventsExecutor, database: string): Promise<{ n: number; total: number }> {
+    const [row] = await store.query<{ n: number; total: number }>(
+      `SELECT count() AS n, sum(id) AS total FROM ${database}.t`,
+    );
+    return row ?? { n: 0, total: 0 };
+  }
+
+  afterEach(async () => {
+    for (const { store, database } of opened.splice(0)) {
+      await store.command(`DROP DATABASE IF EXISTS ${database}`);
+      await store.close();
+    }
+  });
+
+  it.each(["async", "client"] as const)(
+    "with %s batching, acknowledges an insert once its rows are readable and stores a resent batch once",
+    async (batching) => {
+      const { store, database } = await openWithTable(batching);
+      await store.insert(batch(0, 300));
+      // Acknowledged means stored: readable at once, not after the server's async flush.
+      expect(await count(store, database)).toEqual({ n: 300, total: (299 * 300) / 2 });
+      await store.insert(batch(0, 300));
+      expect(await count(store, database)).toEqual({ n: 300, total: (299 * 300) / 2 });
+      // A different batch is not mistaken for the first.
+      await store.insert(batch(300, 300));
+      expect(await count(store, database)).toEqual({ n: 600, total: (599 * 600) / 2 });
+    },
+  );
+
+  it("resends an insert whose answer was lost, and the server keeps it once", async () => {
+    const proxy = await resettingProxy(new URL(base.clickhouseUrl ?? ""));
+    try {
+      const { store, database } = await openWithTable("async", proxy.url);
+      proxy.lostAnswers = 1;
+      await store.insert(batch(0, 250));
+      expect(proxy.lostAnswers).toBe(0);
+      expect(await count(store, database)).toEqual({ n: 250, total: (249 * 250) / 2 });
+    } finally {
+      proxy.lostAnswers = 0;
+      for (const { store, database } of opened.splice(0)) {
+        await store.command(`DROP DATABASE IF EXISTS ${database}`);
+        await store.close();
+      }
+      await proxy.close();
+    }
+  });
+
+  it.each(["async", "client"] as const)(
+    "names its adaptive timeout and deduplication token on each %s insert",
+    async (batching) => {
+      const { store, database } = await openWithTable(batching);
+      await store.insert(batch(0, 10));
+      await store.command("SYSTEM FLUSH LOGS");
+      const [logged] = await store.query<{ settings: Record<string, string> }>(
+        "SELECT Settings AS settings FROM system.query_log " +
+          "WHERE type = 'QueryFinish' AND query_kind = 'Insert' AND has(databases, {db:String}) " +
+          "AND startsWith(log_comment, 'sightline:')",
+        { db: database },
+      );
+      // query_log lists only the settings that differ from the server's defaults. async_insert is
+      // not checked: this launcher's clickhouse-local has no async insert queue and logs every
+      // insert as synchronous (async_insert=0), whatever the query asked.
+      expect(logged?.settings).toMatchObject({
+        async_insert_use_adaptive_busy_timeout: "0",
+        insert_deduplication_token: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+      });
+    },
+  );
 });

@@ -1,4 +1,5 @@
 // The scale-out events-store driver: a ClickHouse server over HTTP through @clickhouse/client.
+import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -47,6 +48,59 @@ export interface HttpDriverOptions {
   readonly maxExecutionTime?: Partial<Readonly<Record<QueryClass, number>>> | undefined;
   /** Names this process in every statement's log_comment (default hostname-pid). */
   readonly instanceId?: string | undefined;
+  /** How inserts are batched on the server (default "async"; see insertSettings). */
+  readonly insertBatching?: InsertBatching | undefined;
+}
+
+/** "async": the server batches the inserts of every instance (async_insert) and answers each once
+ *  its rows are in a part; "client": each insert is a part of its own, as on chDB. */
+export type InsertBatching = "async" | "client";
+
+/**
+ * Every setting that decides how an insert is parsed, batched, acknowledged and deduplicated,
+ * pinned on each insert so that no server profile changes what an acknowledgement means:
+ * - the answer comes once the rows are in a part (wait_for_async_insert=1; a sync insert anyway);
+ * - a batch below max_insert_block_size rows is one block, stored whole or not at all;
+ * - `token` (insert_deduplication_token, from the batch's bytes) makes a resent batch a no-op
+ *   for as long as the table remembers it (replicated tables, or non_replicated_deduplication_window
+ *   which this driver sets on plain MergeTree tables); a deduplicated insert feeds no
+ *   materialized view either (deduplicate_blocks_in_dependent_materialized_views=0);
+ * - async batches are flushed after 200 ms or 10 MiB, whichever first, without the adaptive timeout.
+ */
+export function insertSettings(batching: InsertBatching, token: string): ClickHouseSettings {
+  return {
+    async_insert: batching === "async" ? 1 : 0,
+    wait_for_async_insert: 1,
+    async_insert_deduplicate: 1,
+    async_insert_busy_timeout_ms: String(ASYNC_INSERT_BUSY_TIMEOUT_MS),
+    async_insert_use_adaptive_busy_timeout: 0,
+    async_insert_max_data_size: "10485760",
+    async_insert_max_query_number: "450",
+    insert_deduplicate: 1,
+    insert_deduplication_token: token,
+    deduplicate_blocks_in_dependent_materialized_views: 0,
+    max_insert_block_size: "1048576",
+    min_insert_block_size_rows: "1048576",
+    min_insert_block_size_bytes: "268435456",
+    input_format_null_as_default: 1,
+    insert_quorum: "0",
+  };
+}
+
+/** The longest an async insert waits on the server for others to share its part. */
+const ASYNC_INSERT_BUSY_TIMEOUT_MS = 200;
+
+/** Blocks a plain MergeTree table remembers for insert deduplication (replicated tables keep their
+ *  own window): a retried insert within the last 1,000 is stored once. */
+const DEDUPLICATION_WINDOW = 1_000;
+
+/** The insert's identity: the same table, columns and bytes always give the same token. Row ids are
+ *  random (or derived from the input), so two different batches never share one. */
+export function deduplicationToken(table: string, columns: readonly string[], body: Buffer): string {
+  return createHash("sha256")
+    .update(`${table}\0${columns.join(",")}\0`)
+    .update(body)
+    .digest("hex");
 }
 
 export interface ClickhouseUrl {
@@ -217,6 +271,7 @@ export async function openHttpExecutor(options: HttpDriverOptions): Promise<Even
     calls: new CallTracker(),
     instanceId: options.instanceId ?? defaultInstanceId(),
     maxExecutionTime: options.maxExecutionTime ?? {},
+    insertBatching: options.insertBatching ?? "async",
   };
   const executor = new HttpExecutor(database, client, shared, "system");
   try {
@@ -236,6 +291,7 @@ interface Shared {
   readonly calls: CallTracker;
   readonly instanceId: string;
   readonly maxExecutionTime: Partial<Readonly<Record<QueryClass, number>>>;
+  readonly insertBatching: InsertBatching;
 }
 
 /** Who a statement runs for: a consumer's class, or "system" (start-up, migrations). */
@@ -243,7 +299,9 @@ type Scope = QueryClass | "system";
 
 class HttpExecutor implements EventsExecutor {
   readonly engine = "clickhouse" as const;
-  readonly tableSettings = Object.freeze({});
+  /** Plain MergeTree deduplicates inserts only with a window: without it a retried batch would be
+   *  stored twice (measured on 26.7: a repeated insert_deduplication_token kept both copies). */
+  readonly tableSettings = Object.freeze({ non_replicated_deduplication_window: DEDUPLICATION_WINDOW });
   /** A server takes concurrent inserts; two keep one filling while the other is stored. */
   readonly insertLanes = 2;
   #closing: Promise<void> | undefined;
@@ -352,37 +410,52 @@ class HttpExecutor implements EventsExecutor {
   }
 
   /** One INSERT statement per batch: the server parses the whole body into one block for a
-   *  batch below max_insert_block_size rows, so it is stored whole or not at all. */
+   *  batch below max_insert_block_size rows, so it is stored whole or not at all. An insert lost
+   *  to a dropped connection is sent again with the same deduplication token, so the server
+   *  stores it once whether or not the first attempt got through. */
   insert(batch: InsertBatch): Promise<void> {
     return this.#calls.run(async () => {
       const table = qualifiedTable(this.database, batch.table);
       if (batch.body.length === 0) return;
       const columns = batch.columns.map((column) => assertIdentifier(column, "column")).join(", ");
       const sql = `INSERT INTO ${table} (${columns}) FORMAT JSONCompactEachRow`;
-      try {
-        // The client's own error parsing keeps only the last of the server's messages, which
-        // drops the "(at row N)" that names the row the writer isolates: the body is read here.
-        const result = await this.client.exec({
-          query: sql,
-          values: Readable.from([batch.body], { objectMode: false }),
-          clickhouse_settings: this.#settings(this.scope, false),
-          ignore_error_response: true,
-        });
-        // Read whole even when empty, so the socket returns to the pool.
-        const body = await readText(result.stream);
-        if (
-          (result.http_status_code ?? 200) >= 400 ||
-          result.response_headers["x-clickhouse-exception-code"]
-        ) {
-          throw serverError(body, result.http_status_code);
+      const settings: ClickHouseSettings = {
+        ...this.#settings(this.scope, false),
+        ...insertSettings(this.shared.insertBatching, deduplicationToken(table, batch.columns, batch.body)),
+      };
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          await this.#insertOnce(sql, batch.body, settings);
+          return;
+        } catch (error) {
+          const pause = INSERT_RETRY_PAUSES_MS[attempt];
+          if (pause !== undefined && isConnectionError(error)) {
+            await delay(pause);
+            continue;
+          }
+          throw insertFailure(
+            toStoreError(error, describeInsert(batch.table, batch.rowCount), sql),
+            error instanceof Error ? failedRowOf(error.message) : undefined,
+          );
         }
-      } catch (error) {
-        throw insertFailure(
-          toStoreError(error, describeInsert(batch.table, batch.rowCount), sql),
-          error instanceof Error ? failedRowOf(error.message) : undefined,
-        );
       }
     });
+  }
+
+  async #insertOnce(sql: string, body: Buffer, settings: ClickHouseSettings): Promise<void> {
+    // The client's own error parsing keeps only the last of the server's messages, which
+    // drops the "(at row N)" that names the row the writer isolates: the body is read here.
+    const result = await this.client.exec({
+      query: sql,
+      values: Readable.from([body], { objectMode: false }),
+      clickhouse_settings: settings,
+      ignore_error_response: true,
+    });
+    // Read whole even when empty, so the socket returns to the pool.
+    const text = await readText(result.stream);
+    if ((result.http_status_code ?? 200) >= 400 || result.response_headers["x-clickhouse-exception-code"]) {
+      throw serverError(text, result.http_status_code);
+    }
   }
 
   /** `version()`, asked without the output settings (see openHttpExecutor). */
@@ -432,6 +505,9 @@ function abortedRead(error: unknown, sql: string): EventsStoreError {
 
 /** Pauses before each retry of a read lost to a connection error: two retries at most. */
 const READ_RETRY_PAUSES_MS = [100, 500] as const;
+
+/** Pauses before each resend of an insert lost to a connection error (safe: deduplicated). */
+const INSERT_RETRY_PAUSES_MS = [100, 500] as const;
 
 const CONNECTION_ERROR_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE"]);
 

@@ -2,7 +2,7 @@
 import { openChdbExecutor } from "./chdb.driver.js";
 import { assertIdentifier } from "./dialect.js";
 import { type EventsExecutor, EventsStoreError, type QueryClass } from "./executor.js";
-import { openHttpExecutor } from "./http.driver.js";
+import { type InsertBatching, openHttpExecutor } from "./http.driver.js";
 import { type EventsMigration, eventsMigrations } from "./migrations/index.js";
 import { EventsMigrationError, runEventsMigrations } from "./migrations/runner.js";
 
@@ -15,7 +15,7 @@ export {
   type QueryClass,
   type QueryParams,
 } from "./executor.js";
-export { parseClickhouseUrl } from "./http.driver.js";
+export { type InsertBatching, insertSettings, parseClickhouseUrl } from "./http.driver.js";
 export { type CallOutcome, type EventsObserver, observeExecutor } from "./observed.js";
 export { MINIMUM_CLICKHOUSE_VERSION } from "./server-version.js";
 export * from "./tables/index.js";
@@ -58,6 +58,8 @@ export interface EventsStoreOptions {
   maxExecutionTime?: Partial<Readonly<Record<QueryClass, number>>> | undefined;
   /** Names this process in every server statement's log_comment (default hostname-pid). */
   instanceId?: string | undefined;
+  /** How a server batches inserts (INGEST_SERVER_BATCHING; default "async"); chDB ignores it. */
+  insertBatching?: InsertBatching | undefined;
 }
 
 /** Whether this instance may change the events schema (EVENTS_DDL). */
@@ -72,6 +74,7 @@ export async function openEventsExecutor(options: EventsStoreOptions): Promise<E
         minimumVersion: options.clickhouseMinimumVersion,
         maxExecutionTime: options.maxExecutionTime,
         instanceId: options.instanceId,
+        insertBatching: options.insertBatching,
       })
     : await openChdbExecutor({ path: options.chdbPath, database: options.database });
   try {

@@ -22,10 +22,14 @@ export async function storedRowIds(
   const points = keys.map(
     (key) => `(timestamp = ${params.instant(key.timestampMs)} AND id = ${params.bind(key.id, "UUID")})`,
   );
+  // On a server, read as of every acknowledged insert: a replica that has not received the batch
+  // yet would answer "not stored" and let a retry store it again (a no-op on one node).
+  const consistent = events.engine === "clickhouse" ? " SETTINGS select_sequential_consistency = 1" : "";
   // Not `AS id`: ClickHouse would read `id` in the WHERE clause as the alias.
   const rows = await events.query<{ row_id: string }>(
     `SELECT toString(id) AS row_id FROM ${qualified(events, table)} ` +
-      `WHERE ${allOf([...tenantConditions({ projectId }, params), `(${points.join(" OR ")})`])}`,
+      `WHERE ${allOf([...tenantConditions({ projectId }, params), `(${points.join(" OR ")})`])}` +
+      consistent,
     params.values,
   );
   return new Set(rows.map((row) => row.row_id));
