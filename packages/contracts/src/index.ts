@@ -15,4 +15,5 @@ export * from "./roles.js";
 export * from "./slos.js";
 export * from "./teams.js";
 export * from "./tokens.js";
+export * from "./uptime.js";
 export * from "./vocabulary.js";

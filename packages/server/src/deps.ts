@@ -8,6 +8,7 @@ import { createTimeZoneCatalogue } from "./lib/time-zones.js";
 import { createScopeResolver, type ScopeResolver } from "./modules/access/index.js";
 import { type AlertsModule, createAlertsModule, LATE_DATA_MARGIN_MS } from "./modules/alerts/index.js";
 import { type ContractModule, createContractModule } from "./modules/contract/index.js";
+import { createUptimeModule, type UptimeModule } from "./modules/uptime/index.js";
 import { type AnalyticsService, createAnalyticsService } from "./modules/analytics/index.js";
 import { type AuditService, createAuditService, createAuditTrail } from "./modules/audit/index.js";
 import {
@@ -106,6 +107,8 @@ export interface Deps {
   readonly contract: ContractModule;
   /** SLOs: objectives, their computed status and budget (burn-rate alerts run with the alerts). */
   readonly slos: SlosService;
+  /** Uptime checks: definitions, results, and their runner under a lease (started by the server). */
+  readonly uptime: UptimeModule;
   /** This server's Prometheus registry and what records into it (served by GET /metrics). */
   readonly metrics: Metrics;
   /** Flushes pending writes and closes every store; safe to call twice. */
@@ -333,6 +336,16 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     });
     // Like the evaluator: a pass under way finishes and the lease is released before the stores close.
     closers.push(() => contract.close());
+    const uptime = createUptimeModule({
+      db: metadata.db,
+      events: eventsFor("alerts"),
+      clock,
+      logger,
+      publicUrl: config.publicUrl,
+      allowPrivateTargets: config.alerts.allowPrivateTargets,
+      kickDeliveries: () => alerts.deliveries.kick(),
+    });
+    closers.push(() => uptime.close());
     metrics.watch({
       pendingRows: () => {
         const stats = ingest.stats();
@@ -383,6 +396,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       alerts,
       contract,
       slos,
+      uptime,
       metrics,
       close() {
         closing ??= closeAll(closers, logger);
@@ -441,6 +455,8 @@ async function changeEventsSchema(events: EventsExecutor, config: Config, logger
     api_requests: config.retention.requestsDays,
     api_logs: config.retention.logsDays,
     api_spans: config.retention.spansDays,
+    // Uptime results follow the requests, kept at least the 30 days their longest percentage reads.
+    uptime_results: Math.max(config.retention.requestsDays, 30),
   });
   if (retentionChanged.length > 0) logger.info({ tables: retentionChanged }, "events retention changed");
   const tuned = await applyTableSettings(events);

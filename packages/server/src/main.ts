@@ -23,6 +23,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     // Evaluation runs in the serving process (no second scheduler); tests tick by hand.
     deps.alerts.start();
     deps.contract.start();
+    deps.uptime.start();
   } catch (error) {
     await deps.close();
     throw error;

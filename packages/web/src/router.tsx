@@ -12,6 +12,7 @@ import {
   redirect,
 } from "@tanstack/react-router";
 import {
+  Activity,
   AlertOctagon,
   BellRing,
   Inbox,
@@ -314,6 +315,21 @@ const editAlertRoute = createRoute({
   component: lazyRouteComponent(() => import("./features/alerts/RuleEditor"), "EditRulePage"),
 });
 
+// Uptime: the project's HTTP checks with their uptime, and one check (its notifications link to it).
+const uptimeRoute = createRoute({
+  staticData: { title: "Uptime", nav: { section: "project", icon: Activity } },
+  getParentRoute: () => projectRoute,
+  path: "/uptime",
+  component: lazyRouteComponent(() => import("./features/uptime/UptimePage"), "UptimePage"),
+});
+
+const uptimeCheckRoute = createRoute({
+  staticData: { title: "Check" },
+  getParentRoute: () => projectRoute,
+  path: "/uptime/$checkId",
+  component: lazyRouteComponent(() => import("./features/uptime/CheckPage"), "CheckPage"),
+});
+
 const accountRoute = createRoute({
   staticData: { title: "Account", nav: { section: "workspace", icon: UserRound } },
   getParentRoute: () => appRoute,
@@ -356,6 +372,8 @@ const routeTree = rootRoute.addChildren([
       newAlertRoute,
       alertRoute,
       editAlertRoute,
+      uptimeRoute,
+      uptimeCheckRoute,
       settingsRoute.addChildren([
         settingsGeneralRoute,
         settingsAppsRoute,

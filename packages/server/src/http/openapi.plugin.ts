@@ -44,6 +44,10 @@ export const API_TAGS = [
     name: "slos",
     description: "Service level objectives: attainment, error budget, burn rates and burn-rate alerts.",
   },
+  {
+    name: "uptime",
+    description: "HTTP uptime checks run by Sightline: their state, uptime percentages, results and alerts.",
+  },
 ] as const;
 
 const DOCS_CSP = [

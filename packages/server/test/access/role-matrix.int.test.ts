@@ -44,6 +44,7 @@ interface Fixture {
   readonly channelId: string;
   readonly contractRuleId: string;
   readonly sloId: string;
+  readonly uptimeCheckId: string;
   readonly keyId: string;
   readonly appKeyId: string;
   readonly endpointId: string;
@@ -90,6 +91,8 @@ const sloBody = () => ({
   window_days: 30,
 });
 
+const uptimeBody = () => ({ name: `Health ${next()}`, url: "https://api.example.com/health" });
+
 /** How to call every project and app route. Keys are `METHOD url-template`. */
 function routeCases(fx: Fixture): Record<string, RouteCase> {
   const fixed =
@@ -116,6 +119,8 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
   const contractRuleBody = () => ({ name: `Contract ${next()}`, channel_ids: [fx.channelId] });
   const declare = () => created(fx, "/api/v1/projects/team/api/declared?app=web", DECLARED, "app", 200);
   const slo = () => created(fx, "/api/v1/projects/team/slos", sloBody());
+  const uptimeCheck = () => created(fx, "/api/v1/projects/team/uptime-checks", uptimeBody());
+  const U = `/api/v1/projects/team/uptime-checks/${fx.uptimeCheckId}`;
   return {
     // ---- projects ----
     [`GET ${P}`]: { call: fixed("/api/v1/projects/team") },
@@ -349,6 +354,18 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
       call: fixed(`/api/v1/projects/team/slos/${fx.sloId}`),
       allowedCall: async () => ({ url: `/api/v1/projects/team/slos/${await slo()}` }),
     },
+    // ---- uptime checks ----
+    [`POST ${P}/uptime-checks`]: {
+      call: () => ({ url: "/api/v1/projects/team/uptime-checks", body: uptimeBody() }),
+    },
+    [`GET ${P}/uptime-checks`]: { call: fixed("/api/v1/projects/team/uptime-checks") },
+    [`GET ${P}/uptime-checks/:check_id`]: { call: fixed(U) },
+    [`GET ${P}/uptime-checks/:check_id/results`]: { call: fixed(`${U}/results`) },
+    [`PATCH ${P}/uptime-checks/:check_id`]: { call: fixed(U, { name: "Renamed" }) },
+    [`DELETE ${P}/uptime-checks/:check_id`]: {
+      call: fixed(U),
+      allowedCall: async () => ({ url: `/api/v1/projects/team/uptime-checks/${await uptimeCheck()}` }),
+    },
     [`GET ${A}/analytics/endpoint-validation-errors`]: {
       call: fixed(`/api/v1/apps/web/analytics/endpoint-validation-errors?${ENDPOINT}`),
     },
@@ -433,12 +450,14 @@ describe.each(metadataBackends())("role x route on $name", (backend: MetadataBac
       channel_ids: [channel.id],
     });
     const sloRow = await id("/api/v1/projects/team/slos", sloBody());
+    const uptimeRow = await id("/api/v1/projects/team/uptime-checks", uptimeBody());
     fx = {
       team,
       alertId: alertRule.id,
       channelId: channel.id,
       contractRuleId: contractRule.id,
       sloId: sloRow.id,
+      uptimeCheckId: uptimeRow.id,
       keyId: projectKey.id,
       appKeyId: appKey.id,
       endpointId: endpoint.id,

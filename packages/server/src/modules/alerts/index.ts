@@ -13,3 +13,5 @@ export { LATE_DATA_MARGIN_MS } from "./alerts.module.js";
 export type { EvaluationPass } from "./scheduler.js";
 export { invalidFields } from "./field-errors.js";
 export type { SloNotification } from "./slo-notification.js";
+export { assertDeliverable, guardedLookup, targetProblem } from "./target-guard.js";
+export type { UptimeNotification } from "./uptime-notification.js";

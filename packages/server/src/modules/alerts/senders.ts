@@ -14,6 +14,14 @@ import {
 } from "./slo-notification.js";
 import { DeliveryError, postJson } from "./http-post.js";
 import {
+  isUptimeNotification,
+  type UptimeNotification,
+  uptimeMail,
+  uptimeSlackMessage,
+  uptimeWebhookBody,
+  uptimeWebhookType,
+} from "./uptime-notification.js";
+import {
   conditionLabel,
   formatCondition,
   formatScope,
@@ -55,8 +63,35 @@ export function webhookBody(notification: Notification, deliveryId: string): str
   return JSON.stringify({ type: `alert.${notification.kind}`, delivery_id: deliveryId, ...notification });
 }
 
-/** What the outbox holds: an alert rule's notification or an SLO's (modules/slos). */
-export type OutboxNotification = Notification | SloNotification;
+/** What the outbox holds: an alert rule's notification, an SLO's (modules/slos) or an uptime
+ *  check's (modules/uptime). */
+export type OutboxNotification = Notification | SloNotification | UptimeNotification;
+
+/** The e-mail, webhook body and type, and Slack message of any outbox notification. */
+function rendered(notification: OutboxNotification) {
+  if (isSloNotification(notification)) {
+    return {
+      mail: (to: readonly string[]) => sloMail(to, notification),
+      webhook: (id: string) => sloWebhookBody(notification, id),
+      type: sloWebhookType(notification),
+      slack: () => sloSlackMessage(notification),
+    };
+  }
+  if (isUptimeNotification(notification)) {
+    return {
+      mail: (to: readonly string[]) => uptimeMail(to, notification),
+      webhook: (id: string) => uptimeWebhookBody(notification, id),
+      type: uptimeWebhookType(notification),
+      slack: () => uptimeSlackMessage(notification),
+    };
+  }
+  return {
+    mail: (to: readonly string[]) => alertMail(to, notification),
+    webhook: (id: string) => webhookBody(notification, id),
+    type: `alert.${notification.kind}`,
+    slack: () => slackMessage(notification),
+  };
+}
 
 export async function sendNotification(
   channel: ChannelTarget,
@@ -67,18 +102,14 @@ export async function sendNotification(
   switch (channel.type) {
     case "email": {
       if (channel.addresses.length === 0) throw new DeliveryError("the channel has no recipients");
-      await deps.mail.deliver(
-        isSloNotification(notification)
-          ? sloMail(channel.addresses, notification)
-          : alertMail(channel.addresses, notification),
-      );
+      await deps.mail.deliver(rendered(notification).mail(channel.addresses));
       return;
     }
     case "webhook": {
       if (channel.url === null || channel.secret === null)
         throw new DeliveryError("the channel has no target");
-      const slo = isSloNotification(notification);
-      const body = slo ? sloWebhookBody(notification, deliveryId) : webhookBody(notification, deliveryId);
+      const render = rendered(notification);
+      const body = render.webhook(deliveryId);
       const timestamp = deps.nowSeconds();
       await postJson(
         channel.url,
@@ -86,7 +117,7 @@ export async function sendNotification(
         {
           [TIMESTAMP_HEADER]: String(timestamp),
           [SIGNATURE_HEADER]: signWebhook(channel.secret, timestamp, body),
-          "X-Sightline-Event": slo ? sloWebhookType(notification) : `alert.${notification.kind}`,
+          "X-Sightline-Event": render.type,
           "X-Sightline-Delivery": deliveryId,
         },
         deps,
@@ -95,9 +126,7 @@ export async function sendNotification(
     }
     case "slack": {
       if (channel.url === null) throw new DeliveryError("the channel has no target");
-      const message = isSloNotification(notification)
-        ? sloSlackMessage(notification)
-        : slackMessage(notification);
+      const message = rendered(notification).slack();
       await postJson(channel.url, JSON.stringify(message), {}, deps);
       return;
     }

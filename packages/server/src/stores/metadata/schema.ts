@@ -275,6 +275,34 @@ export interface NotificationDeliveriesTable {
   created_at: string;
 }
 
+/** An HTTP check Sightline runs on a schedule, with its up/down state (migration 0015). */
+export interface UptimeChecksTable {
+  id: string;
+  project_id: string;
+  name: string;
+  url: string;
+  method: string;
+  /** JSON object of header name to value. */
+  headers: string;
+  interval_seconds: number;
+  timeout_ms: number;
+  expected_status: number;
+  body_contains: string | null;
+  failure_threshold: number;
+  /** JSON array of notification channel ids. */
+  channel_ids: string;
+  /** 1 or 0. */
+  enabled: number;
+  state: string;
+  state_since: string | null;
+  consecutive_failures: number;
+  last_checked_at: string | null;
+  last_error: string | null;
+  next_check_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** A service level objective with its burn-rate alert state (migration 0011). */
 export interface SlosTable {
   id: string;
@@ -498,4 +526,5 @@ export interface MetadataTables {
   slo_channels: SloChannelsTable;
   slo_events: SloEventsTable;
   app_heartbeats: AppHeartbeatsTable;
+  uptime_checks: UptimeChecksTable;
 }

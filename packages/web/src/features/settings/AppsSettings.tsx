@@ -1,5 +1,5 @@
-// The project's apps: each with its framework and creation date, opening its own settings;
-// "New app" creates one with its first environment.
+// The project's apps: each with its framework, whether it runs (heartbeats) and creation date,
+// opening its own settings; "New app" creates one with its first environment.
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { AppWindow, ChevronRight, Plus } from "lucide-react";
@@ -7,13 +7,13 @@ import { useId, useState } from "react";
 import { initialsOf } from "../../components/ui/Avatar";
 import { Button } from "../../components/ui/Button";
 import { Dialog } from "../../components/ui/Dialog";
-import { EmptyState, ErrorPanel, SkeletonRows } from "../../components/ui/Feedback";
+import { Badge, EmptyState, ErrorPanel, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
 import { DataTable } from "../../components/data/DataTable";
 import { useToast } from "../../components/ui/Toast";
 import { useProjectAccess } from "../../lib/access";
-import { formatDate } from "../../lib/format";
+import { formatDate, relativeTime } from "../../lib/format";
 import { frameworkLabel } from "../../lib/frameworks";
 import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
@@ -74,6 +74,24 @@ export function AppsSettings() {
               ),
             },
             { header: "Framework", cell: (app) => frameworkLabel(app.framework) },
+            {
+              // Heartbeats of @sightline/node (one a minute): alive while one came within 3 minutes.
+              header: "Running",
+              cell: (app) => (
+                <span data-testid={`alive-${app.slug}`}>
+                  {app.alive ? (
+                    <Badge tone="success">Alive</Badge>
+                  ) : app.last_heartbeat_at === null ? (
+                    <Badge>No heartbeat</Badge>
+                  ) : (
+                    <Badge tone="warning">Silent</Badge>
+                  )}{" "}
+                  {app.last_heartbeat_at === null ? null : (
+                    <span className={table.muted}>last beat {relativeTime(app.last_heartbeat_at)}</span>
+                  )}
+                </span>
+              ),
+            },
             {
               header: "Created",
               className: table.muted,

@@ -5,6 +5,7 @@ import { apiSpansMigration } from "./0003-api-spans.js";
 import { clientFieldsMigration } from "./0004-client-fields.js";
 import { requestValidationErrorsMigration } from "./0005-request-validation-errors.js";
 import { rollupsMigration } from "./0006-rollups.js";
+import { uptimeChecksMigration } from "./0007-uptime-checks.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -24,4 +25,5 @@ export const eventsMigrations: readonly EventsMigration[] = [
   clientFieldsMigration,
   requestValidationErrorsMigration,
   rollupsMigration,
+  uptimeChecksMigration,
 ];

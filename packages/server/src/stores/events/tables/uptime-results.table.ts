@@ -1,0 +1,25 @@
+// uptime_results: one row per run of an uptime check (written by the uptime runner, read for the
+// check's uptime percentages, latency chart and recent failures). Kept as long as requests
+// (REQUESTS_RETENTION_DAYS), at least 30 days.
+import { defineEventsTable } from "./table.js";
+
+export const UPTIME_RESULTS = defineEventsTable({
+  name: "uptime_results",
+  columns: [
+    { name: "id", type: "UUID", since: 11 },
+    { name: "project_id", type: "LowCardinality(String)", since: 11 },
+    { name: "check_id", type: "LowCardinality(String)", since: 11 },
+    { name: "timestamp", type: "DateTime64(3, 'UTC') CODEC(Delta(8), LZ4)", since: 11 },
+    // 1 when the answer came in time with the expected status and body text.
+    { name: "ok", type: "UInt8", since: 11 },
+    // 0 when no answer came.
+    { name: "status_code", type: "UInt16", since: 11 },
+    { name: "latency_ms", type: "Float64", since: 11 },
+    { name: "error", type: "String CODEC(ZSTD(1))", since: 11 },
+  ],
+  indexes: [],
+  orderBy: ["project_id", "check_id", "timestamp", "id"],
+  defaultRetentionDays: 90,
+});
+
+export type UptimeResultsColumn = (typeof UPTIME_RESULTS.columnNames)[number];
