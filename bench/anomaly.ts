@@ -10,8 +10,12 @@
 // BENCH_MIN_RATE / BENCH_MAX_RATE (50 / 600 requests a minute), BENCH_DEBUG=1 (each false alert
 // and each late or missed detection, with the model's verdicts).
 import type { AnomalyMetric, AnomalySensitivity, AlertState } from "@sightline/contracts";
-import { evaluateAnomaly, type BucketStats } from "../packages/server/src/modules/alerts/anomaly-model.js";
-import { historyAt } from "../packages/server/src/modules/alerts/anomaly.query.js";
+import {
+  evaluateAnomaly,
+  type BucketStats,
+  historyAt,
+} from "../packages/server/src/modules/alerts/anomaly-model.js";
+
 import { ANOMALY_DEFAULTS, defaultDirection } from "../packages/server/src/modules/alerts/rule-input.js";
 import { nextState } from "../packages/server/src/modules/alerts/state-machine.js";
 import { median } from "./stats.js";

@@ -7,7 +7,7 @@ import type { ContractChange, ContractReport, ContractVersion, DeclaredDocument 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { signWebhook } from "../../src/modules/alerts/index.js";
-import { affectedConsumers } from "../../src/modules/contract/contract.query.js";
+import { affectedConsumers } from "../../src/stores/events/queries/contract/contract.js";
 import { createTestContext, type TestContext } from "../support/app.js";
 import { type HttpReceiver, startHttpReceiver } from "../support/http-receiver.js";
 import { outboxMessagesFor } from "../support/mail.js";

@@ -4,7 +4,7 @@
 // answering exactly the bad requests. Records go through the real ingest route.
 import type { Slo, SloBurnDown, SloStatus, SloWithStatus } from "@sightline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countWindows } from "../../src/modules/slos/slo.query.js";
+import { countWindows } from "../../src/stores/events/queries/slos/slo.js";
 import { delegatingExecutor, type EventsBackend, eventsBackends } from "../support/events.js";
 import {
   createQueryFixture,

@@ -2,15 +2,9 @@
 // it and the same windows in past weeks, the expected value, the band around it and whether the
 // value is outside. The evaluator, the band route and bench:anomaly all run this code (ADR 0020).
 import type { AnomalyDirection, AnomalyMetric, AnomalySensitivity } from "@sightline/contracts";
+import type { BucketStats, RuleBuckets } from "../../stores/events/queries/alerts/anomaly.js";
 
-/** What the events store knows of one window of a scope. */
-export interface BucketStats {
-  readonly requests: number;
-  /** Requests counted as errors (error_rate rules; 0 otherwise). */
-  readonly errors: number;
-  /** The 95th percentile of response time in ms; null without requests (p95 rules only). */
-  readonly p95: number | null;
-}
+export type { BucketStats };
 
 /** One week's view: the window at the same time of week, and its level windows. */
 export interface WeekBuckets {
@@ -253,4 +247,17 @@ export function evaluateAnomaly(history: AnomalyHistory, params: AnomalyParams):
     (status === "above" && params.direction !== "down") || (status === "below" && params.direction !== "up");
   if (!enough) return { ...band, status: "low_volume", value, breach: false };
   return { ...band, status, value, breach: watched };
+}
+
+/** The model's history for the window ending `offset` buckets before the range's end. */
+export function historyAt(buckets: RuleBuckets, windowSeconds: number, offset = 0): AnomalyHistory {
+  const level = levelBucketsOf(windowSeconds);
+  const week = (k: number) => ({
+    current: buckets.at(k, offset),
+    recent: Array.from({ length: level }, (_, j) => buckets.at(k, offset + 1 + j)),
+  });
+  return {
+    now: week(0),
+    weeks: Array.from({ length: ANOMALY_MODEL.weeks }, (_, k) => week(k + 1)),
+  };
 }

@@ -6,8 +6,8 @@ import type { Clock } from "../../clock.js";
 import { toIsoTimestamp } from "../../clock.js";
 import type { EventsExecutor } from "../../stores/events/index.js";
 import type { AlertRuleRow } from "../../stores/metadata/repos/alert-rules.repo.js";
-import { evaluateAnomaly, levelBucketsOf } from "./anomaly-model.js";
-import { type AnomalySpec, historyAt, readBuckets, WEEK_MS } from "./anomaly.query.js";
+import { ANOMALY_MODEL, evaluateAnomaly, historyAt, levelBucketsOf } from "./anomaly-model.js";
+import { type AnomalySpec, readBuckets, WEEK_MS } from "../../stores/events/queries/alerts/anomaly.js";
 import { bandOf } from "./evaluator.js";
 import { invalidFields } from "./field-errors.js";
 import { anomalyParamsOf, metricSpecOf } from "./rule-rows.js";
@@ -63,6 +63,7 @@ export async function anomalyBand(
       endMs,
       windowSeconds: rule.window_seconds,
       buckets: points + levelBucketsOf(rule.window_seconds),
+      weeks: ANOMALY_MODEL.weeks,
     },
     [metricSpecOf(rule) as AnomalySpec],
   );

@@ -19,8 +19,14 @@ import { createNotificationChannelsRepo } from "../../stores/metadata/repos/noti
 import { createNotificationDeliveriesRepo } from "../../stores/metadata/repos/notification-deliveries.repo.js";
 import type { MetadataTables } from "../../stores/metadata/schema.js";
 import { type Observation, observe } from "../../stores/events/queries/alerts/metrics.js";
-import { type AnomalyVerdict, evaluateAnomaly, levelBucketsOf } from "./anomaly-model.js";
-import { type AnomalySpec, historyAt, readBuckets } from "./anomaly.query.js";
+import {
+  ANOMALY_MODEL,
+  type AnomalyVerdict,
+  evaluateAnomaly,
+  historyAt,
+  levelBucketsOf,
+} from "./anomaly-model.js";
+import { type AnomalySpec, readBuckets } from "../../stores/events/queries/alerts/anomaly.js";
 import { dashboardLinks, type Notification } from "./notification.js";
 import { anomalyParamsOf, metricSpecOf, notificationRuleOf } from "./rule-rows.js";
 import { breaches, nextState, type Transition } from "./state-machine.js";
@@ -135,6 +141,7 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
         endMs: windowEndMs,
         windowSeconds: first.window_seconds,
         buckets: levelBucketsOf(first.window_seconds) + 1,
+        weeks: ANOMALY_MODEL.weeks,
       },
       group.map((rule) => metricSpecOf(rule) as AnomalySpec),
     );

@@ -14,6 +14,7 @@ import {
   type SampledCall,
 } from "./operation-stats.js";
 import { MIN_DRIFT_SAMPLES } from "./schema-stats.js";
+import type { CallCount } from "../../stores/events/queries/contract/contract.js";
 import { buildDocument, canonicalJson } from "./contract-document.js";
 
 /** The contract an operation's statistics describe, as comparable text. */
@@ -38,13 +39,7 @@ export function emptyState(): ContractState {
   return { format: 1, operations: {}, recent: {}, recentSince: {} };
 }
 
-export interface CallCount {
-  readonly method: string;
-  readonly route: string;
-  readonly status: number;
-  readonly count: number;
-  readonly last: number;
-}
+export type { CallCount };
 
 export interface PassInput {
   /** Exact calls per operation and status in the pass's window. */

@@ -1,6 +1,6 @@
 // One inference pass over every live app: per project, the traffic since its cursor is counted
-// and sampled (contract.query.ts), folded into each app and environment's state, and when the
-// derived document's shape changed a version is stored with its classified changes and the
+// and sampled (stores/events/queries/contract/), folded into each app and environment's state,
+// and when the derived document's shape changed a version is stored with its classified changes and the
 // consumers each affects. Runs on one instance at a time (contract.scheduler.ts).
 import type { Insertable } from "kysely";
 import type { Logger } from "pino";
@@ -20,7 +20,7 @@ import {
   type GroupCall,
   type GroupCount,
   sampleCalls,
-} from "./contract.query.js";
+} from "../../stores/events/queries/contract/contract.js";
 
 const DAY_MS = 86_400_000;
 

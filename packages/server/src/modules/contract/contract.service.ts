@@ -26,7 +26,7 @@ import type { AppsService } from "../apps/index.js";
 import { normaliseEnvironmentName } from "../environments/index.js";
 import type { OpenApiDocument } from "./contract-document.js";
 import { type ContractChange as DiffChange, diffDocuments, pathShape } from "./contract-diff.js";
-import { countOperations, sampleCalls } from "./contract.query.js";
+import { countOperations, sampleCalls } from "../../stores/events/queries/contract/contract.js";
 import { declaredOperations, readDeclaredDocument } from "./declared-document.js";
 import {
   createDocumentValidator,

@@ -10,6 +10,7 @@ import {
   observeValue,
   type ValueStats,
 } from "./schema-stats.js";
+import type { SampledCall } from "../../stores/events/queries/contract/contract.js";
 import { type TextKind, textKind } from "./value-kinds.js";
 
 export interface QueryParamStats {
@@ -44,18 +45,7 @@ export interface OperationStats {
 }
 
 /** One sampled call as the events query returns it. */
-export interface SampledCall {
-  readonly method: string;
-  readonly route: string;
-  readonly path: string;
-  readonly query: string;
-  readonly status: number;
-  readonly at: number;
-  readonly requestType: string;
-  readonly responseType: string;
-  readonly requestPayload: string;
-  readonly responsePayload: string;
-}
+export type { SampledCall };
 
 export function operationKey(method: string, route: string): string {
   return `${method} ${route}`;

@@ -15,7 +15,7 @@ import type { MetadataTables } from "../../stores/metadata/schema.js";
 import type { EvaluationPass, SloNotification } from "../alerts/index.js";
 import { burnRate, policyState, policyWindowsMinutes, type SloTransition, transitionOf } from "./slo-math.js";
 import { definitionOf, describeScope, sloPagePath, specOf } from "./slo-rows.js";
-import { countWindows } from "./slo.query.js";
+import { countWindows } from "../../stores/events/queries/slos/slo.js";
 
 export interface SloEvaluatorDeps {
   readonly db: Kysely<MetadataTables>;

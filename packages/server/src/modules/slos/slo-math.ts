@@ -2,7 +2,7 @@
 // the multi-window, multi-burn-rate policy that turns burn rates into a state. Percentages are
 // computed as `bad × 100 / (requests × (100 − target))` so a target like 99 stays exact.
 import type { BurnCondition, SloState } from "@sightline/contracts";
-import type { Counts } from "./slo.query.js";
+import type { Counts } from "../../stores/events/queries/slos/slo.js";
 
 /** Percent of good requests; null without requests. */
 export function attainment(counts: Counts): number | null {

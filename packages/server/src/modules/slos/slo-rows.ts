@@ -5,7 +5,7 @@ import type { SloWithAppRow } from "../../stores/metadata/repos/slos.repo.js";
 import type { SlosTable } from "../../stores/metadata/schema.js";
 import type { EndpointKey } from "../../stores/events/queries/request-filter.js";
 import { type SliDefinition, type SloDefinition, splitStatuses } from "./slo-input.js";
-import type { SloSpec } from "./slo.query.js";
+import type { SloSpec } from "../../stores/events/queries/slos/slo.js";
 
 type DefinitionColumns = Omit<
   SlosTable,

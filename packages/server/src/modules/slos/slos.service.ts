@@ -47,7 +47,13 @@ import {
   splitStatuses,
 } from "./slo-input.js";
 import { definitionColumns, definitionOf, specOf, specOfDefinition, toSlo } from "./slo-rows.js";
-import { type Counts, countDays, countWindows, DAY_MS, topConsumers } from "./slo.query.js";
+import {
+  type Counts,
+  countDays,
+  countWindows,
+  DAY_MS,
+  topConsumers,
+} from "../../stores/events/queries/slos/slo.js";
 
 export interface SlosServiceDeps {
   readonly db: Kysely<MetadataTables>;

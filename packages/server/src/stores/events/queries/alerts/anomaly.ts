@@ -2,10 +2,10 @@
 // the evaluated window and the level windows before it, this week and the same stretch in each
 // past week — from one statement per project and window, grouped by bucket number.
 import type { AnomalyMetric } from "@sightline/contracts";
-import type { EventsExecutor } from "../../stores/events/index.js";
-import { SqlParams } from "../../stores/events/queries/sql.js";
-import { type AnomalyHistory, ANOMALY_MODEL, type BucketStats, levelBucketsOf } from "./anomaly-model.js";
-import { type MetricSpec, metricSql, scopeCondition } from "../../stores/events/queries/alerts/metrics.js";
+import { API_REQUESTS, type EventsExecutor } from "../../index.js";
+import { allOf, SqlParams } from "../sql.js";
+import { qualified, tenantConditions } from "../tenant.js";
+import { type MetricSpec, metricSql, scopeCondition } from "./metrics.js";
 
 export const WEEK_MS = 7 * 86_400_000;
 
@@ -16,6 +16,17 @@ export interface BucketRange {
   readonly windowSeconds: number;
   /** Buckets read back from `endMs` in each of this week and the past weeks. */
   readonly buckets: number;
+  /** Past weeks read besides this one (the model's baseline). */
+  readonly weeks: number;
+}
+
+/** What the events store knows of one window of a scope. */
+export interface BucketStats {
+  readonly requests: number;
+  /** Requests counted as errors (error_rate rules; 0 otherwise). */
+  readonly errors: number;
+  /** The 95th percentile of response time in ms; null without requests (p95 rules only). */
+  readonly p95: number | null;
 }
 
 /** A rule's buckets: `at(week, bucket)` with week 0 this week; empty buckets are zero requests. */
@@ -46,15 +57,15 @@ export async function readBuckets(
       spec.metric === "p95_latency_ms" ? metricSql(spec, scope, params) : "CAST(NULL AS Nullable(Float64))";
     return [`countIf(${scope}) AS n${index}`, `${errors} AS e${index}`, `${p95} AS q${index}`];
   });
-  const spans = Array.from({ length: ANOMALY_MODEL.weeks + 1 }, (_, week) => {
+  const spans = Array.from({ length: range.weeks + 1 }, (_, week) => {
     const spanEnd = range.endMs - week * WEEK_MS;
     const spanStart = spanEnd - range.buckets * windowMs;
     return `(timestamp >= ${params.instant(spanStart)} AND timestamp < ${params.instant(spanEnd)})`;
   });
   const rows = await events.query<Record<string, number | string | null>>(
     `SELECT intDiv(toInt64(${end}) - toUnixTimestamp64Milli(timestamp) - 1, ${params.bind(windowMs, "UInt64")}) AS b, ` +
-      `${columns.join(", ")} FROM ${events.database}.api_requests ` +
-      `WHERE project_id = ${params.bind(range.projectId, "String")} AND (${spans.join(" OR ")}) ` +
+      `${columns.join(", ")} FROM ${qualified(events, API_REQUESTS)} ` +
+      `WHERE ${allOf([...tenantConditions({ projectId: range.projectId }, params), `(${spans.join(" OR ")})`])} ` +
       `GROUP BY b`,
     params.values,
     "read",
@@ -73,17 +84,4 @@ export async function readBuckets(
     }
     return { at: (week, bucket) => byBucket.get(week * perWeek + bucket) ?? EMPTY };
   });
-}
-
-/** The model's history for the window ending `offset` buckets before the range's end. */
-export function historyAt(buckets: RuleBuckets, windowSeconds: number, offset = 0): AnomalyHistory {
-  const level = levelBucketsOf(windowSeconds);
-  const week = (k: number) => ({
-    current: buckets.at(k, offset),
-    recent: Array.from({ length: level }, (_, j) => buckets.at(k, offset + 1 + j)),
-  });
-  return {
-    now: week(0),
-    weeks: Array.from({ length: ANOMALY_MODEL.weeks }, (_, k) => week(k + 1)),
-  };
 }

@@ -3,9 +3,10 @@
 // UTC day (the budget burn-down), and a scope's busiest consumers (the per-consumer template).
 // Each starts from the tenant-first WHERE of the request filter; an SLO's scope and its "bad"
 // condition are conditions on the row, so one range read of (project_id, timestamp) serves all.
-import type { EventsExecutor } from "../../stores/events/index.js";
-import { type EndpointKey, requestFilterClause } from "../../stores/events/queries/request-filter.js";
-import { allOf, SqlParams } from "../../stores/events/queries/sql.js";
+import { API_REQUESTS, type EventsExecutor } from "../../index.js";
+import { type EndpointKey, requestFilterClause } from "../request-filter.js";
+import { allOf, SqlParams } from "../sql.js";
+import { qualified } from "../tenant.js";
 
 /** Which requests an SLO counts. Null or empty parts do not narrow. */
 export interface SloScopeSpec {
@@ -200,7 +201,7 @@ async function countBatch(
   const where = spanWhere(projectId, { startMs: endMs - longest, endMs }, params);
   const rows = await events.query<Record<string, unknown>>(
     `SELECT m, ${outer.join(", ")} FROM (SELECT ${split.join(", ")} FROM ` +
-      `(SELECT ${inner.join(", ")} FROM ${events.database}.api_requests ${where})) GROUP BY m`,
+      `(SELECT ${inner.join(", ")} FROM ${qualified(events, API_REQUESTS)} ${where})) GROUP BY m`,
     params.values,
     "read",
   );
@@ -232,7 +233,7 @@ export async function countDays(
   const bad = badCondition(spec.sli, params);
   const rows = await events.query<{ day: unknown; requests: unknown; bad: unknown }>(
     `SELECT intDiv(toUnixTimestamp(timestamp), 86400) AS day, count() AS requests, countIf(${bad}) AS bad ` +
-      `FROM ${events.database}.api_requests ${where} AND ${scope} GROUP BY day ORDER BY day`,
+      `FROM ${qualified(events, API_REQUESTS)} ${where} AND ${scope} GROUP BY day ORDER BY day`,
     params.values,
     "read",
   );
@@ -250,7 +251,7 @@ export async function topConsumers(
   const params = new SqlParams();
   const where = spanWhere(projectId, span, params);
   const rows = await events.query<{ consumer: string; requests: unknown }>(
-    `SELECT consumer_id AS consumer, count() AS requests FROM ${events.database}.api_requests ` +
+    `SELECT consumer_id AS consumer, count() AS requests FROM ${qualified(events, API_REQUESTS)} ` +
       `${where} AND ${scopeCondition(scope, params)} AND consumer_id != '' ` +
       `GROUP BY consumer ORDER BY requests DESC, consumer ASC LIMIT ${params.bind(limit, "UInt32")}`,
     params.values,

@@ -1,10 +1,9 @@
 // Every events-store statement of the contract in one place: per project and window, the exact
 // calls per operation and status, and a bounded sample of calls with their payloads; then, for a
 // change, the consumers whose calls it affects. Each starts with the project (the sort key).
-import type { EventsExecutor } from "../../stores/events/index.js";
-import { allOf, SqlParams } from "../../stores/events/queries/sql.js";
-import type { CallCount } from "./contract-state.js";
-import type { SampledCall } from "./operation-stats.js";
+import { API_REQUESTS, type EventsExecutor } from "../../index.js";
+import { allOf, SqlParams } from "../sql.js";
+import { qualified, tenantConditions } from "../tenant.js";
 
 /** A payload larger than this is not sampled (its call still counts): bounds a pass's memory. */
 export const SAMPLED_PAYLOAD_BYTES = 16_384;
@@ -18,6 +17,30 @@ export interface PassWindow {
   readonly endMs: number;
 }
 
+/** Exact calls of one operation and status in a window. */
+export interface CallCount {
+  readonly method: string;
+  readonly route: string;
+  readonly status: number;
+  readonly count: number;
+  /** Epoch ms of the latest call. */
+  readonly last: number;
+}
+
+/** One sampled call with its payloads. */
+export interface SampledCall {
+  readonly method: string;
+  readonly route: string;
+  readonly path: string;
+  readonly query: string;
+  readonly status: number;
+  readonly at: number;
+  readonly requestType: string;
+  readonly responseType: string;
+  readonly requestPayload: string;
+  readonly responsePayload: string;
+}
+
 export interface GroupCount extends CallCount {
   readonly appId: string;
   readonly environment: string;
@@ -28,10 +51,10 @@ export interface GroupCall extends SampledCall {
   readonly environment: string;
 }
 
+/** The tenant-first conditions of the window, closed at its end. */
 function windowConditions(window: PassWindow, params: SqlParams): string[] {
   return [
-    `project_id = ${params.bind(window.projectId, "String")}`,
-    `timestamp >= ${params.instant(window.startMs)}`,
+    ...tenantConditions({ projectId: window.projectId, since: window.startMs }, params),
     `timestamp < ${params.instant(window.endMs)}`,
   ];
 }
@@ -50,7 +73,7 @@ export async function countCalls(events: EventsExecutor, window: PassWindow): Pr
   }>(
     "SELECT app_id, environment, method, route, status_code, count() AS n, " +
       "toUnixTimestamp64Milli(max(timestamp)) AS last_ms " +
-      `FROM ${events.database}.api_requests WHERE ${allOf(windowConditions(window, params))} ` +
+      `FROM ${qualified(events, API_REQUESTS)} WHERE ${allOf(windowConditions(window, params))} ` +
       "GROUP BY app_id, environment, method, route, status_code",
     params.values,
     "read",
@@ -89,7 +112,7 @@ export async function countOperations(
 ): Promise<Array<{ method: string; route: string; requests: number }>> {
   const params = new SqlParams();
   const rows = await events.query<{ method: string; route: string; n: number }>(
-    `SELECT method, route, count() AS n FROM ${events.database}.api_requests ` +
+    `SELECT method, route, count() AS n FROM ${qualified(events, API_REQUESTS)} ` +
       `WHERE ${allOf([...windowConditions(window, params), ...groupConditions(group, params)])} ` +
       "GROUP BY method, route ORDER BY n DESC, method, route",
     params.values,
@@ -126,7 +149,7 @@ export async function sampleCalls(
       "JSONExtractString(request_headers, 'content-type') AS request_type, " +
       "JSONExtractString(response_headers, 'content-type') AS response_type, " +
       "request_payload, response_payload " +
-      `FROM ${events.database}.api_requests ` +
+      `FROM ${qualified(events, API_REQUESTS)} ` +
       `WHERE ${allOf([
         ...windowConditions(window, params),
         ...groupConditions(group, params),
@@ -183,11 +206,8 @@ export async function affectedConsumers(
 ): Promise<{ consumers: ConsumerCount[]; total: number }> {
   const params = new SqlParams();
   const conditions = [
-    `project_id = ${params.bind(scope.projectId, "String")}`,
-    `timestamp >= ${params.instant(scope.sinceMs)}`,
-    `timestamp < ${params.instant(scope.untilMs)}`,
-    `app_id = ${params.bind(scope.appId, "String")}`,
-    `environment = ${params.bind(scope.environment, "String")}`,
+    ...windowConditions({ projectId: scope.projectId, startMs: scope.sinceMs, endMs: scope.untilMs }, params),
+    ...groupConditions(scope, params),
     `method = ${params.bind(scope.method, "String")}`,
     `route = ${params.bind(scope.route, "String")}`,
   ];
@@ -198,7 +218,7 @@ export async function affectedConsumers(
   }
   const grouped =
     "SELECT consumer_id, any(consumer_name) AS consumer_name, count() AS n " +
-    `FROM ${events.database}.api_requests WHERE ${allOf(conditions)} GROUP BY consumer_id`;
+    `FROM ${qualified(events, API_REQUESTS)} WHERE ${allOf(conditions)} GROUP BY consumer_id`;
   const rows = await events.query<{ consumer_id: string; consumer_name: string; n: number; total: number }>(
     `SELECT consumer_id, consumer_name, n, count() OVER () AS total FROM (${grouped}) ` +
       `ORDER BY n DESC, consumer_id LIMIT ${params.bind(limit, "UInt32")}`,
