@@ -277,6 +277,23 @@ describe.skipIf(inject("browserSkipReason") !== "")("the API section", () => {
     ]);
   });
 
+  it("keeps the JavaScript of a first visit to the API page within 250 KiB compressed", async () => {
+    const opened = await suite.open();
+    await signInFast(opened.context, suite.server, "owner@example.com");
+    const scripts: Array<Promise<number>> = [];
+    opened.page.on("requestfinished", (request) => {
+      if (request.resourceType() === "script")
+        scripts.push(request.sizes().then((sizes) => sizes.responseBodySize));
+    });
+    await opened.page.goto(`/projects/shop/api?${SCOPE}`);
+    await opened.page.getByRole("heading", { name: "orders" }).waitFor();
+    await opened.page.waitForLoadState("networkidle");
+    const total = (await Promise.all(scripts)).reduce((sum, size) => sum + size, 0);
+    expect(total).toBeLessThanOrEqual(250 * 1024);
+    expect(scripts.length).toBeGreaterThan(1);
+    await opened.close();
+  });
+
   it("has every API page accessible in light and dark", async () => {
     const dark = await suite.open({ colorScheme: "dark" });
     await signInFast(dark.context, suite.server, "owner@example.com");
