@@ -15,6 +15,7 @@ import {
   Activity,
   AlertOctagon,
   BellRing,
+  FileJson,
   Inbox,
   LayoutDashboard,
   LayoutGrid,
@@ -35,6 +36,7 @@ import { NewProjectPage } from "./features/projects/NewProjectPage";
 import { ProjectsPage } from "./features/projects/ProjectsPage";
 import { isSessionEnded } from "./lib/api-client";
 import { sessionQuery } from "./lib/queries";
+import { validateApiSearch } from "./features/api-contract/api-search";
 import { validateTraceSearch } from "./features/traces/trace-search";
 import { validateTrafficSearch } from "./lib/filters";
 import { optionalString, positiveInt, safeNext, type SignInReason, signInReason } from "./lib/search";
@@ -330,6 +332,53 @@ const uptimeCheckRoute = createRoute({
   component: lazyRouteComponent(() => import("./features/uptime/CheckPage"), "CheckPage"),
 });
 
+// API: the inferred contract, declared vs observed, the change log (contract-change
+// notifications link to a change) and the contract-change alert rules.
+const apiRoute = createRoute({
+  staticData: { title: "API", nav: { section: "project", icon: FileJson } },
+  getParentRoute: () => projectRoute,
+  path: "/api",
+  validateSearch: validateApiSearch,
+  component: lazyRouteComponent(() => import("./features/api-contract/ApiLayout"), "ApiLayout"),
+});
+
+const apiContractRoute = createRoute({
+  getParentRoute: () => apiRoute,
+  path: "/",
+  component: lazyRouteComponent(() => import("./features/api-contract/ContractPage"), "ContractPage"),
+});
+
+const apiReportRoute = createRoute({
+  staticData: { title: "Declared vs observed" },
+  getParentRoute: () => apiRoute,
+  path: "/report",
+  component: lazyRouteComponent(() => import("./features/api-contract/ReportPage"), "ReportPage"),
+});
+
+const apiChangesRoute = createRoute({
+  staticData: { title: "Changes" },
+  getParentRoute: () => apiRoute,
+  path: "/changes",
+  component: lazyRouteComponent(() => import("./features/api-contract/ChangesPage"), "ChangesPage"),
+});
+
+const apiChangeRoute = createRoute({
+  staticData: { title: "Change" },
+  getParentRoute: () => apiRoute,
+  path: "/changes/$changeId",
+  component: lazyRouteComponent(() => import("./features/api-contract/ChangePage"), "ChangePage"),
+});
+
+const apiAlertsRoute = createRoute({
+  staticData: { title: "Alerts" },
+  getParentRoute: () => apiRoute,
+  path: "/alerts",
+  component: lazyRouteComponent(
+    () => import("./features/api-contract/ContractAlertsPage"),
+    "ContractAlertsPage",
+  ),
+});
+
 const accountRoute = createRoute({
   staticData: { title: "Account", nav: { section: "workspace", icon: UserRound } },
   getParentRoute: () => appRoute,
@@ -374,6 +423,13 @@ const routeTree = rootRoute.addChildren([
       editAlertRoute,
       uptimeRoute,
       uptimeCheckRoute,
+      apiRoute.addChildren([
+        apiContractRoute,
+        apiReportRoute,
+        apiChangesRoute,
+        apiChangeRoute,
+        apiAlertsRoute,
+      ]),
       settingsRoute.addChildren([
         settingsGeneralRoute,
         settingsAppsRoute,

@@ -2,7 +2,7 @@
 // at /api/v1/docs. Swagger UI's assets are served from node_modules: no CDN, works offline.
 
 import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
+import swaggerUi, { type FastifySwaggerUiConfigOptions } from "@fastify/swagger-ui";
 import { ProblemSchema, SESSION_COOKIE_NAME } from "@sightline/contracts";
 import fp from "fastify-plugin";
 import { API_VERSION } from "../version.js";
@@ -71,6 +71,16 @@ const LOGO_SVG =
   '<text x="36" y="25" font-family="sans-serif" font-size="20" font-weight="600" fill="#ffffff">Sightline</text>' +
   "</svg>";
 
+/** Swagger UI's settings. `queryConfigEnabled` (passed through, missing from the plugin's types):
+ *  `?url=` opens another document in the same viewer — the dashboard's inferred API contracts;
+ *  the CSP's connect-src 'self' keeps it to documents this server serves. */
+const UI_CONFIG: FastifySwaggerUiConfigOptions & { queryConfigEnabled: boolean } = {
+  deepLinking: true,
+  docExpansion: "list",
+  defaultModelsExpandDepth: 0,
+  queryConfigEnabled: true,
+};
+
 export type ApiTag = (typeof API_TAGS)[number]["name"];
 
 export const openApiPlugin = fp(
@@ -111,7 +121,7 @@ export const openApiPlugin = fp(
       routePrefix: `${API_PREFIX}/docs`,
       // Same-origin only: the reference must work with no network beyond this server.
       staticCSP: DOCS_CSP,
-      uiConfig: { deepLinking: true, docExpansion: "list", defaultModelsExpandDepth: 0 },
+      uiConfig: UI_CONFIG,
       theme: { title: "Sightline API reference" },
       logo: { type: "image/svg+xml", content: Buffer.from(LOGO_SVG), href: `${API_PREFIX}/docs` },
     });

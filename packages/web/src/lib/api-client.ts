@@ -54,6 +54,8 @@ type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 export interface RequestOptions {
   readonly body?: unknown;
+  /** With a string body: send it raw with this media type. */
+  readonly contentType?: string;
   readonly signal?: AbortSignal | undefined;
   /** Query parameters; undefined values are left out. */
   readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
@@ -80,6 +82,10 @@ export async function request<T>(method: Method, path: string, options: RequestO
   const headers: Record<string, string> = { accept: "application/json" };
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (typeof options.body === "string" && options.contentType !== undefined) {
+    // A document sent as it is (an uploaded OpenAPI file), not wrapped in JSON.
+    headers["content-type"] = options.contentType;
     body = options.body;
   } else if (options.body !== undefined) {
     headers["content-type"] = "application/json";
@@ -143,4 +149,6 @@ export const api = {
   post: <T>(path: string, body?: unknown, query?: Query) => request<T>("POST", path, { body, query }),
   patch: <T>(path: string, body: unknown, query?: Query) => request<T>("PATCH", path, { body, query }),
   delete: <T>(path: string, query?: Query) => request<T>("DELETE", path, { query }),
+  postText: <T>(path: string, text: string, contentType: string, query?: Query) =>
+    request<T>("POST", path, { body: text, contentType, query }),
 };

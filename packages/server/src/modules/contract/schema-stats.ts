@@ -299,6 +299,9 @@ export function expireStats(stats: ValueStats, cutoff: number): void {
 
 export type JsonSchema = Record<string, unknown>;
 
+/** On each inferred object property: the observed share (0–1) of objects that carry it. */
+export const PRESENCE_EXTENSION = "x-sightline-presence";
+
 export interface DeriveOptions {
   /** Put `examples` on leaves that have a redaction-safe one. */
   readonly examples: boolean;
@@ -322,7 +325,13 @@ export function deriveSchema(stats: ValueStats, options: DeriveOptions): JsonSch
     const required: string[] = [];
     for (const key of Object.keys(stats.props).sort()) {
       const prop = stats.props[key] as PropertyStats;
-      properties[key] = deriveSchema(prop.value, options);
+      const child = deriveSchema(prop.value, options);
+      properties[key] = child;
+      // The share of objects carrying the property, shown by the dashboard; like examples it is
+      // left out of the fingerprint's shape, so a moving share never makes a version.
+      if (options.examples) {
+        child[PRESENCE_EXTENSION] = Math.round((prop.present / stats.objects) * 1000) / 1000;
+      }
       if (prop.present / stats.objects >= REQUIRED_SHARE) required.push(key);
     }
     schema.properties = properties;

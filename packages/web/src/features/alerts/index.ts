@@ -1,0 +1,2 @@
+// What other features may use of the alerts section: the project's notification channels.
+export { channelsQuery } from "./api";

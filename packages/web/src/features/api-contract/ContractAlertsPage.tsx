@@ -1,0 +1,220 @@
+// Contract-change alert rules: which new contract versions (breaking only, or all) of which app
+// and environment notify which channels. Admins create and delete them; everyone reads.
+import type { ContractAlertRule, ContractAlertSeverity } from "@sightline/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getRouteApi, Link } from "@tanstack/react-router";
+import { BellRing, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { Actions } from "../../components/data/cells";
+import { DataTable } from "../../components/data/DataTable";
+import { QueryCard } from "../../components/data/QueryView";
+import { Button } from "../../components/ui/Button";
+import { ConfirmDialog } from "../../components/ui/Dialog";
+import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
+import { EmptyState, FailureNotice, Notice } from "../../components/ui/Feedback";
+import { Card, SubmitRow } from "../../components/ui/Surface";
+import { useToast } from "../../components/ui/Toast";
+import { useProjectAccess } from "../../lib/access";
+import { useDataPainted } from "../../lib/page-state";
+import { appsQuery } from "../../lib/queries";
+import { channelsQuery } from "../alerts";
+import { contractApi, contractKeys, contractRulesQuery } from "./api";
+import styles from "./Api.module.css";
+
+const route = getRouteApi("/app/projects/$project/api/alerts");
+
+export function ContractAlertsPage() {
+  const { project } = route.useParams();
+  const canWrite = useProjectAccess(project).can("contract:write");
+  const rules = useQuery(contractRulesQuery(project));
+  const channels = useQuery(channelsQuery(project));
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [deleting, setDeleting] = useState<ContractAlertRule | null>(null);
+  const remove = useMutation({
+    mutationFn: (rule: ContractAlertRule) => contractApi.deleteRule(project, rule.id),
+    onSuccess: (_answer, rule) => {
+      setDeleting(null);
+      toast(`Rule “${rule.name}” deleted`);
+      void queryClient.invalidateQueries({ queryKey: contractKeys.rules(project) });
+    },
+  });
+  useDataPainted(rules.data !== undefined);
+  const channelName = (id: string) =>
+    channels.data?.find((channel) => channel.id === id)?.name ?? "deleted channel";
+
+  return (
+    <>
+      {!canWrite ? (
+        <Notice tone="info" role="status">
+          Admins and owners of the project create and delete contract-change rules.
+        </Notice>
+      ) : null}
+      <QueryCard
+        title="Contract-change rules"
+        query={rules}
+        what="the contract-change rules"
+        rows={3}
+        empty={{
+          when: (data) => data.length === 0,
+          show: (
+            <EmptyState icon={BellRing} title="No contract-change rules">
+              A rule notifies its channels when a new version of a contract has a breaking change (or any
+              change), with a link to the change and the consumers it affects.
+            </EmptyState>
+          ),
+        }}
+      >
+        {(data) => (
+          <DataTable
+            label="Contract-change rules"
+            rows={data}
+            rowKey={(rule) => rule.id}
+            columns={[
+              { header: "Rule", cell: (rule) => rule.name },
+              { header: "App", cell: (rule) => rule.app ?? "Every app" },
+              { header: "Environment", cell: (rule) => rule.environment ?? "Every environment" },
+              {
+                header: "Notifies on",
+                cell: (rule) => (rule.severity === "breaking" ? "Breaking changes" : "Every change"),
+              },
+              { header: "Channels", cell: (rule) => rule.channel_ids.map(channelName).join(", ") },
+              ...(canWrite
+                ? [
+                    {
+                      header: "Actions",
+                      hiddenHeader: true,
+                      cell: (rule: ContractAlertRule) => (
+                        <Actions>
+                          <Button
+                            variant="ghost"
+                            aria-label={`Delete rule ${rule.name}`}
+                            onClick={() => setDeleting(rule)}
+                          >
+                            <Trash2 size={16} aria-hidden="true" />
+                          </Button>
+                        </Actions>
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
+        )}
+      </QueryCard>
+      {canWrite ? <NewRuleCard project={project} /> : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => (open ? undefined : setDeleting(null))}
+        title={`Delete the rule “${deleting?.name ?? ""}”?`}
+        confirmLabel="Delete rule"
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => (deleting ? remove.mutate(deleting) : undefined)}
+      />
+    </>
+  );
+}
+
+function NewRuleCard({ project }: { project: string }) {
+  const apps = useQuery(appsQuery(project));
+  const channels = useQuery(channelsQuery(project));
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [name, setName] = useState("Breaking API changes");
+  const [app, setApp] = useState("");
+  const [environment, setEnvironment] = useState("");
+  const [severity, setSeverity] = useState<ContractAlertSeverity>("breaking");
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const create = useMutation({
+    mutationFn: () =>
+      contractApi.createRule(project, {
+        name,
+        severity,
+        channel_ids: [...chosen],
+        ...(app !== "" ? { app } : {}),
+        ...(environment.trim() !== "" ? { environment: environment.trim() } : {}),
+      }),
+    onSuccess: (rule) => {
+      toast(`Rule “${rule.name}” created`);
+      setChosen(new Set());
+      void queryClient.invalidateQueries({ queryKey: contractKeys.rules(project) });
+    },
+  });
+  const list = channels.data ?? [];
+  return (
+    <Card title="New contract-change rule" labelledBy="new-contract-rule-title">
+      <form
+        className={styles.layout}
+        onSubmit={(event) => {
+          event.preventDefault();
+          create.mutate();
+        }}
+      >
+        <TextField
+          label="Name"
+          value={name}
+          maxLength={100}
+          required
+          onChange={(event) => setName(event.target.value)}
+        />
+        <div className={styles.pickers}>
+          <SelectField label="App" value={app} onChange={(event) => setApp(event.target.value)}>
+            <option value="">Every app</option>
+            {(apps.data ?? []).map((item) => (
+              <option key={item.slug} value={item.slug}>
+                {item.name}
+              </option>
+            ))}
+          </SelectField>
+          <TextField
+            label="Environment"
+            optional
+            placeholder="Every environment"
+            value={environment}
+            maxLength={100}
+            onChange={(event) => setEnvironment(event.target.value)}
+          />
+          <SelectField
+            label="Notify on"
+            value={severity}
+            onChange={(event) => setSeverity(event.target.value as ContractAlertSeverity)}
+          >
+            <option value="breaking">Breaking changes</option>
+            <option value="all">Every change</option>
+          </SelectField>
+        </div>
+        <fieldset className={styles.layout}>
+          <legend className={styles.partTitle}>Channels</legend>
+          {list.length === 0 ? (
+            <p className={styles.sub}>
+              No channel yet:{" "}
+              <Link to="/projects/$project/alerts" params={{ project }}>
+                add one on the Alerts page
+              </Link>
+              .
+            </p>
+          ) : (
+            list.map((channel) => (
+              <Checkbox
+                key={channel.id}
+                label={`${channel.name} (${channel.type})`}
+                checked={chosen.has(channel.id)}
+                onChange={(event) => {
+                  const next = new Set(chosen);
+                  if (event.target.checked) next.add(channel.id);
+                  else next.delete(channel.id);
+                  setChosen(next);
+                }}
+              />
+            ))
+          )}
+        </fieldset>
+        <FailureNotice error={create.error} />
+        <SubmitRow busy={create.isPending} disabled={chosen.size === 0 || name.trim() === ""}>
+          Create rule
+        </SubmitRow>
+      </form>
+    </Card>
+  );
+}
