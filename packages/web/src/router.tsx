@@ -14,6 +14,7 @@ import {
 import {
   AlertOctagon,
   BellRing,
+  Gauge,
   Inbox,
   LayoutDashboard,
   LayoutGrid,
@@ -314,6 +315,31 @@ const editAlertRoute = createRoute({
   component: lazyRouteComponent(() => import("./features/alerts/RuleEditor"), "EditRulePage"),
 });
 
+// Service levels: the list, a new SLO (or one per consumer), an SLO (burn-rate alerts link to it).
+const slosRoute = createRoute({
+  staticData: { title: "SLOs", nav: { section: "project", icon: Gauge } },
+  getParentRoute: () => projectRoute,
+  path: "/slos",
+  component: lazyRouteComponent(() => import("./features/slos/SlosPage"), "SlosPage"),
+});
+
+const newSloRoute = createRoute({
+  staticData: { title: "New SLO" },
+  getParentRoute: () => projectRoute,
+  path: "/slos/new",
+  component: lazyRouteComponent(() => import("./features/slos/NewSloPage"), "NewSloPage"),
+});
+
+const sloRoute = createRoute({
+  staticData: { title: "SLO" },
+  getParentRoute: () => projectRoute,
+  path: "/slos/$sloId",
+  validateSearch: (search: Record<string, unknown>): { page?: number } => ({
+    page: positiveInt(search.page),
+  }),
+  component: lazyRouteComponent(() => import("./features/slos/SloPage"), "SloPage"),
+});
+
 const accountRoute = createRoute({
   staticData: { title: "Account", nav: { section: "workspace", icon: UserRound } },
   getParentRoute: () => appRoute,
@@ -356,6 +382,9 @@ const routeTree = rootRoute.addChildren([
       newAlertRoute,
       alertRoute,
       editAlertRoute,
+      slosRoute,
+      newSloRoute,
+      sloRoute,
       settingsRoute.addChildren([
         settingsGeneralRoute,
         settingsAppsRoute,
