@@ -40,10 +40,11 @@ export function BandPanel({ project, rule }: { project: string; rule: AlertRule 
         integers={false}
         formatValue={(value) => formatMetricValue(rule.metric, value)}
         series={[
-          { key: "value", label: "Value", color: "--accent", values: data.value },
-          { key: "expected", label: "Expected", color: "--text-subtle", values: data.expected },
-          { key: "upper", label: "Upper edge", color: "--warning", values: data.upper },
+          // Drawn in this order: the value last, on top of the band it is judged against.
           { key: "lower", label: "Lower edge", color: "--warning", values: data.lower },
+          { key: "upper", label: "Upper edge", color: "--warning", values: data.upper },
+          { key: "expected", label: "Expected", color: "--text-subtle", values: data.expected },
+          { key: "value", label: "Value", color: "--accent", values: data.value },
         ]}
         {...(timeZone === undefined ? {} : { timeZone })}
       />

@@ -143,7 +143,7 @@ export function NewSloPage() {
                 )}
               </div>
               <Checkbox
-                label="One SLO per consumer: the same objective for each of the top consumers"
+                label="One SLO per consumer: the same objective for each of the busiest consumers"
                 checked={draft.perConsumer}
                 onChange={(event) => set({ perConsumer: event.target.checked })}
               />
