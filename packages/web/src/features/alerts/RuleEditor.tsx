@@ -209,7 +209,7 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
                   error={fieldError("/kind")}
                 >
                   <option value="threshold">Threshold</option>
-                  <option value="anomaly">Anomaly (no threshold)</option>
+                  <option value="anomaly">Anomaly</option>
                 </SelectField>
                 <SelectField
                   label="Metric"
