@@ -1,6 +1,7 @@
 // Wire shapes of alerting: rules on a project's traffic, their state and history, the channels
 // notifications go to, and the outcome of a test notification. Limits the server enforces live here.
 import { type Static, Type } from "typebox";
+import { ANOMALY_DIRECTIONS, ANOMALY_METRICS, ANOMALY_SENSITIVITIES } from "./vocabulary.js";
 
 const Uuid = Type.String({ format: "uuid", examples: ["0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21"] });
 const Timestamp = Type.String({ format: "date-time", examples: ["2026-11-21T06:00:00.000Z"] });
@@ -36,15 +37,6 @@ export type AlertMetric = (typeof ALERT_METRICS)[number];
 /** `threshold`: compare with a fixed value; `anomaly`: compare with a seasonal baseline (ADR 0020). */
 export const ALERT_RULE_KINDS = ["threshold", "anomaly"] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
-
-export const ANOMALY_METRICS = ["request_count", "error_rate", "p95_latency_ms"] as const;
-export type AnomalyMetric = (typeof ANOMALY_METRICS)[number];
-
-export const ANOMALY_SENSITIVITIES = ["low", "medium", "high"] as const;
-export type AnomalySensitivity = (typeof ANOMALY_SENSITIVITIES)[number];
-
-export const ANOMALY_DIRECTIONS = ["both", "up", "down"] as const;
-export type AnomalyDirection = (typeof ANOMALY_DIRECTIONS)[number];
 
 /** Where a value stood against an anomaly rule's band. */
 export const ANOMALY_STATUSES = ["warming_up", "low_volume", "normal", "above", "below"] as const;

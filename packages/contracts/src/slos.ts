@@ -2,6 +2,7 @@
 // burn-rate alerting), its computed status and budget burn-down, and the per-consumer template.
 import { type Static, Type } from "typebox";
 import { NotificationOutcomeSchema } from "./alerts.js";
+import { SLO_WINDOW_DAYS } from "./vocabulary.js";
 
 const Uuid = Type.String({ format: "uuid", examples: ["0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21"] });
 const Timestamp = Type.String({ format: "date-time", examples: ["2026-11-21T06:00:00.000Z"] });
@@ -15,9 +16,6 @@ export const SLO_LIMITS = {
   maxTarget: 99.999,
   maxTemplateConsumers: 50,
 } as const;
-
-export const SLO_WINDOW_DAYS = [7, 28, 30] as const;
-export type SloWindowDays = (typeof SLO_WINDOW_DAYS)[number];
 
 /** ok, or which burn-rate condition of the multi-window policy holds. */
 export const SLO_STATES = ["ok", "slow_burn", "fast_burn"] as const;
@@ -126,10 +124,11 @@ const TargetSchema = Type.Number({
   description: "The objective: percent of good requests over the window.",
   examples: [99.9],
 });
-const WindowDaysSchema = Type.Union(
-  SLO_WINDOW_DAYS.map((days) => Type.Literal(days)),
-  { description: "The rolling window in days: 7, 28 or 30.", examples: [30] },
-);
+// An enum, not a union of mapped literals: the mapped array's static type was `never`.
+const WindowDaysSchema = Type.Enum(SLO_WINDOW_DAYS, {
+  description: "The rolling window in days: 7, 28 or 30.",
+  examples: [30],
+});
 
 const BurnConditionSchema = Type.Object(
   {
@@ -211,7 +210,18 @@ export type UpdateSloBody = Static<typeof UpdateSloBodySchema>;
 
 export const PerConsumerSloBodySchema = Type.Object(
   {
-    template: Type.Omit(CreateSloBodySchema, ["scope"], { additionalProperties: false }),
+    // Spelled out rather than Omit<CreateSloBody, "scope">: the omitted type loses `window_days`.
+    template: Type.Object(
+      {
+        name: Name,
+        sli: SliSchema,
+        target: TargetSchema,
+        window_days: WindowDaysSchema,
+        alerting: Type.Optional(AlertingInputSchema),
+        channel_ids: Type.Optional(ChannelIdsSchema),
+      },
+      { additionalProperties: false },
+    ),
     scope: Type.Optional(Type.Omit(SloScopeInputSchema, ["consumer", "consumer_group"])),
     top: Type.Integer({
       minimum: 1,

@@ -190,6 +190,9 @@ export const AUDIT_ACTIONS = [
   "notification_channel.created",
   "notification_channel.updated",
   "notification_channel.deleted",
+  "slo.created",
+  "slo.updated",
+  "slo.deleted",
   "token.used",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

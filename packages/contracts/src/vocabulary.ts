@@ -42,3 +42,22 @@ export type ErrorSortKey = (typeof ERROR_SORT_KEYS)[number];
 /** The formats an export is written in. */
 export const EXPORT_FORMATS = ["ndjson", "csv"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Metrics an anomaly alert rule takes (ADR 0020). */
+export const ANOMALY_METRICS = ["request_count", "error_rate", "p95_latency_ms"] as const;
+export type AnomalyMetric = (typeof ANOMALY_METRICS)[number];
+
+/** How wide an anomaly rule's band is. */
+export const ANOMALY_SENSITIVITIES = ["low", "medium", "high"] as const;
+export type AnomalySensitivity = (typeof ANOMALY_SENSITIVITIES)[number];
+
+/** Which side of the band fires. */
+export const ANOMALY_DIRECTIONS = ["both", "up", "down"] as const;
+export type AnomalyDirection = (typeof ANOMALY_DIRECTIONS)[number];
+
+/** The windows an anomaly rule may evaluate, in seconds. */
+export const ANOMALY_WINDOW_SECONDS = [60, 120, 300, 600, 900, 1800, 3600] as const;
+
+/** An SLO's rolling window in days. */
+export const SLO_WINDOW_DAYS = [7, 28, 30] as const;
+export type SloWindowDays = (typeof SLO_WINDOW_DAYS)[number];

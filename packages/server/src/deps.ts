@@ -277,6 +277,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       db: metadata.db,
       events: eventsFor("dashboard"),
       clock,
+      audit: auditTrail,
     });
     const sloEvaluator = createSloEvaluator({
       db: metadata.db,

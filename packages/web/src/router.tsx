@@ -16,6 +16,7 @@ import {
   AlertOctagon,
   BellRing,
   FileJson,
+  Gauge,
   Inbox,
   LayoutDashboard,
   LayoutGrid,
@@ -379,6 +380,31 @@ const apiAlertsRoute = createRoute({
   ),
 });
 
+// Service levels: the list, a new SLO (or one per consumer), an SLO (burn-rate alerts link to it).
+const slosRoute = createRoute({
+  staticData: { title: "SLOs", nav: { section: "project", icon: Gauge } },
+  getParentRoute: () => projectRoute,
+  path: "/slos",
+  component: lazyRouteComponent(() => import("./features/slos/SlosPage"), "SlosPage"),
+});
+
+const newSloRoute = createRoute({
+  staticData: { title: "New SLO" },
+  getParentRoute: () => projectRoute,
+  path: "/slos/new",
+  component: lazyRouteComponent(() => import("./features/slos/NewSloPage"), "NewSloPage"),
+});
+
+const sloRoute = createRoute({
+  staticData: { title: "SLO" },
+  getParentRoute: () => projectRoute,
+  path: "/slos/$sloId",
+  validateSearch: (search: Record<string, unknown>): { page?: number } => ({
+    page: positiveInt(search.page),
+  }),
+  component: lazyRouteComponent(() => import("./features/slos/SloPage"), "SloPage"),
+});
+
 const accountRoute = createRoute({
   staticData: { title: "Account", nav: { section: "workspace", icon: UserRound } },
   getParentRoute: () => appRoute,
@@ -430,6 +456,9 @@ const routeTree = rootRoute.addChildren([
         apiChangeRoute,
         apiAlertsRoute,
       ]),
+      slosRoute,
+      newSloRoute,
+      sloRoute,
       settingsRoute.addChildren([
         settingsGeneralRoute,
         settingsAppsRoute,

@@ -1,6 +1,6 @@
 // The SLO routes on SQLite and PostgreSQL: defaults, normalisation, every field problem answered
 // with its pointer in one 422, not-found for other projects' SLOs, name and channel changes that
-// keep the state. Figures are in figures.int.test.ts, alerts in alerting.
+// keep the state, and the audit trail. Figures are in figures.int.test.ts, alerts in alerting.
 import type { Slo, SloWithStatus } from "@sightline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AlertsFixture, createAlertsFixture, created } from "../alerts/helpers.js";
@@ -92,7 +92,7 @@ describe.each(metadataBackends())("SLO routes on $name", (backend: MetadataBacke
     expect((await fx.owner.get(`${P}/slos?method=GET`)).statusCode).toBe(422);
   });
 
-  it("changes name and channels without touching the state", async () => {
+  it("changes name and channels without touching the state, and records the audit trail", async () => {
     const slo = await created<Slo>(fx.owner, `${P}/slos`, base);
     const channel = await created(fx.owner, `${P}/notification-channels`, {
       name: "sre",
@@ -119,6 +119,16 @@ describe.each(metadataBackends())("SLO routes on $name", (backend: MetadataBacke
     });
     expect((await fx.owner.delete(`${P}/slos/${slo.id}`)).statusCode).toBe(200);
     expect((await fx.owner.get(`${P}/slos/${slo.id}`)).statusCode).toBe(404);
+
+    const audit = (await fx.owner.get(`${P}/audit-log`)).json<{
+      items: Array<{ action: string; target: { id: string } }>;
+    }>();
+    expect(audit.items.filter((item) => item.target.id === slo.id).map((item) => item.action)).toEqual([
+      "slo.deleted",
+      "slo.updated",
+      "slo.updated",
+      "slo.created",
+    ]);
   });
 
   it("keeps each project's SLOs to itself", async () => {

@@ -1,7 +1,12 @@
 // The anomaly model of alert rules, without I/O: from the evaluated window, the windows just before
 // it and the same windows in past weeks, the expected value, the band around it and whether the
 // value is outside. The evaluator, the band route and bench:anomaly all run this code (ADR 0020).
-import type { AnomalyDirection, AnomalyMetric, AnomalySensitivity } from "@sightline/contracts";
+import {
+  ANOMALY_WINDOW_SECONDS,
+  type AnomalyDirection,
+  type AnomalyMetric,
+  type AnomalySensitivity,
+} from "@sightline/contracts";
 import type { BucketStats, RuleBuckets } from "../../stores/events/queries/alerts/anomaly.js";
 
 export type { BucketStats };
@@ -79,7 +84,7 @@ export const ANOMALY_MODEL = {
 } as const;
 
 /** Windows allowed for anomaly rules: each divides an hour, so weeks and levels are whole windows. */
-export const ANOMALY_WINDOWS = [60, 120, 300, 600, 900, 1800, 3600] as const;
+export const ANOMALY_WINDOWS = ANOMALY_WINDOW_SECONDS;
 
 /** Level windows before the evaluated one, for a window of `windowSeconds`. */
 export function levelBucketsOf(windowSeconds: number): number {

@@ -36,6 +36,7 @@ import {
 import type { MetadataTables } from "../../stores/metadata/schema.js";
 import { type ProjectScope, reauthorize } from "../access/index.js";
 import { invalidFields } from "../alerts/index.js";
+import type { AuditTrail } from "../audit/index.js";
 import { normaliseRouteTemplate } from "../ingest/index.js";
 import { allowedBad, attainment, budgetRemaining, burnRate } from "./slo-math.js";
 import {
@@ -59,6 +60,7 @@ export interface SlosServiceDeps {
   readonly db: Kysely<MetadataTables>;
   readonly events: EventsExecutor;
   readonly clock: Clock;
+  readonly audit: AuditTrail;
 }
 
 const MINUTE_MS = 60_000;
@@ -187,7 +189,7 @@ function covers(row: SloWithAppRow, query: SlosQuery): boolean {
 }
 
 export function createSlosService(deps: SlosServiceDeps) {
-  const { db, events, clock } = deps;
+  const { db, events, clock, audit } = deps;
   const slos = createSlosRepo(db);
   const channels = createNotificationChannelsRepo(db);
 
@@ -250,6 +252,17 @@ export function createSlosService(deps: SlosServiceDeps) {
           updated_at: now,
         });
         await repo.setChannels(id, channelIds);
+        await audit.record(trx, {
+          projectId: scope.project.id,
+          actorId: scope.userId,
+          action: "slo.created",
+          target: { type: "slo", id, label: definition.name },
+          details: {
+            sli: definition.sli.kind,
+            target: definition.target,
+            window_days: definition.windowDays,
+          },
+        });
       }
     });
     return ids;
@@ -400,16 +413,33 @@ export function createSlosService(deps: SlosServiceDeps) {
             created_at: at,
           });
         }
+        const fields = [...changed, ...(body.channel_ids !== undefined ? ["channels"] : [])];
+        if (fields.length > 0) {
+          await audit.record(trx, {
+            projectId: scope.project.id,
+            actorId: scope.userId,
+            action: "slo.updated",
+            target: { type: "slo", id, label: definition.name },
+            details: { changed: fields },
+          });
+        }
       });
       return view(scope, id);
     },
 
     async delete(scope: ProjectScope, id: string): Promise<void> {
-      await findOrThrow(scope, id);
+      const row = await findOrThrow(scope, id);
       await db.transaction().execute(async (trx) => {
         await reauthorize(trx, scope, "alerts:write");
         // History and queued notifications go with the SLO (cascade).
         await createSlosRepo(trx).delete(id);
+        await audit.record(trx, {
+          projectId: scope.project.id,
+          actorId: scope.userId,
+          action: "slo.deleted",
+          target: { type: "slo", id, label: row.name },
+          details: {},
+        });
       });
     },
 

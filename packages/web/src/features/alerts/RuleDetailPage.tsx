@@ -26,6 +26,7 @@ import { useProjectAccess } from "../../lib/access";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { alertKeys, alertsApi, channelsQuery, EVENTS_PAGE_SIZE, eventsQuery, ruleQuery } from "./api";
 import styles from "./Alerts.module.css";
+import { BandPanel } from "./BandPanel";
 import { PreviewPanel } from "./PreviewPanel";
 import {
   COMPARATOR_SYMBOLS,
@@ -182,7 +183,7 @@ function RuleDetail({ project, rule }: { project: string; rule: AlertRule }) {
             <dt>Fires when</dt>
             <dd>
               {rule.comparator === null || rule.threshold === null
-                ? "outside the expected band"
+                ? `${rule.direction === "up" ? "above" : rule.direction === "down" ? "below" : "outside"} the expected band (${rule.sensitivity ?? "medium"} sensitivity)`
                 : `${COMPARATOR_SYMBOLS[rule.comparator]} ${formatMetricValue(rule.metric, rule.threshold)}`}
             </dd>
           </div>
@@ -218,29 +219,38 @@ function RuleDetail({ project, rule }: { project: string; rule: AlertRule }) {
           </div>
         </dl>
       </Card>
-      <Card
-        title="Last 24 hours"
-        description="The metric measured over the rule's window, against its threshold."
-      >
-        <PreviewPanel
-          project={project}
-          rule={{
-            metric: rule.metric,
-            error_status_from: rule.error_status_from ?? 500,
-            status: rule.status ?? "",
-            comparator: rule.comparator ?? "gt",
-            threshold: rule.threshold ?? 0,
-            window_seconds: rule.window_seconds,
-            min_requests: rule.min_requests,
-          }}
-          scope={{
-            app: rule.scope.app?.slug ?? "",
-            environment: rule.scope.environment ?? "",
-            method: rule.scope.endpoint?.method ?? "",
-            route: rule.scope.endpoint?.route ?? "",
-          }}
-        />
-      </Card>
+      {rule.kind === "anomaly" ? (
+        <Card
+          title="Last 24 hours"
+          description="The metric measured over the rule's window, against the band it was compared with."
+        >
+          <BandPanel project={project} rule={rule} />
+        </Card>
+      ) : (
+        <Card
+          title="Last 24 hours"
+          description="The metric measured over the rule's window, against its threshold."
+        >
+          <PreviewPanel
+            project={project}
+            rule={{
+              metric: rule.metric,
+              error_status_from: rule.error_status_from ?? 500,
+              status: rule.status ?? "",
+              comparator: rule.comparator ?? "gt",
+              threshold: rule.threshold ?? 0,
+              window_seconds: rule.window_seconds,
+              min_requests: rule.min_requests,
+            }}
+            scope={{
+              app: rule.scope.app?.slug ?? "",
+              environment: rule.scope.environment ?? "",
+              method: rule.scope.endpoint?.method ?? "",
+              route: rule.scope.endpoint?.route ?? "",
+            }}
+          />
+        </Card>
+      )}
       <HistoryCard project={project} rule={rule} zone={zone} />
       <ConfirmDialog
         open={deleting}

@@ -4,6 +4,7 @@
 import type { AlertMetric, AlertRule } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
+import { ANOMALY_DIRECTIONS, ANOMALY_SENSITIVITIES } from "@sightline/contracts/vocabulary";
 import { type FormEvent, useState } from "react";
 import { Button, buttonClass } from "../../components/ui/Button";
 import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
@@ -17,7 +18,11 @@ import { alertKeys, alertsApi, channelsQuery, ruleQuery } from "./api";
 import styles from "./Alerts.module.css";
 import { PreviewPanel } from "./PreviewPanel";
 import {
+  ANOMALY_METRIC_CHOICES,
+  ANOMALY_WINDOW_MINUTES,
   bodyFromDraft,
+  createBodyFromDraft,
+  defaultDirection,
   draftFromRule,
   METRIC_DEFAULTS,
   NEW_RULE,
@@ -68,7 +73,7 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
   const save = useMutation({
     mutationFn: () =>
       rule === null
-        ? alertsApi.createRule(project, bodyFromDraft(draft))
+        ? alertsApi.createRule(project, createBodyFromDraft(draft))
         : alertsApi.updateRule(project, rule.id, bodyFromDraft(draft)),
     onSuccess: (saved) => {
       toast(rule === null ? `Rule “${saved.name}” created` : `Rule “${saved.name}” saved`);
@@ -175,15 +180,50 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
               <legend className={styles.legend}>Condition</legend>
               <div className={styles.fieldRow}>
                 <SelectField
+                  label="Kind"
+                  value={draft.kind}
+                  disabled={rule !== null}
+                  hint={
+                    rule !== null
+                      ? "A rule keeps its kind."
+                      : draft.kind === "anomaly"
+                        ? "Fires when the value leaves its usual band for this time of week."
+                        : undefined
+                  }
+                  onChange={(event) => {
+                    const kind = event.target.value === "anomaly" ? "anomaly" : "threshold";
+                    const metric =
+                      kind === "anomaly" && !ANOMALY_METRIC_CHOICES.includes(draft.metric)
+                        ? "error_rate"
+                        : draft.metric;
+                    const minutes = Number(draft.window_minutes);
+                    set({
+                      kind,
+                      metric,
+                      direction: defaultDirection(metric),
+                      ...(kind === "anomaly" && !ANOMALY_WINDOW_MINUTES.includes(minutes)
+                        ? { window_minutes: "5" }
+                        : {}),
+                    });
+                  }}
+                  error={fieldError("/kind")}
+                >
+                  <option value="threshold">Threshold</option>
+                  <option value="anomaly">Anomaly</option>
+                </SelectField>
+                <SelectField
                   label="Metric"
                   value={draft.metric}
                   onChange={(event) => {
                     const metric = event.target.value as AlertMetric;
-                    set({ metric, ...METRIC_DEFAULTS[metric] });
+                    set({ metric, ...METRIC_DEFAULTS[metric], direction: defaultDirection(metric) });
                   }}
                   error={fieldError("/metric")}
                 >
-                  {(Object.keys(METRIC_LABELS) as AlertMetric[]).map((metric) => (
+                  {(draft.kind === "anomaly"
+                    ? ANOMALY_METRIC_CHOICES
+                    : (Object.keys(METRIC_LABELS) as AlertMetric[])
+                  ).map((metric) => (
                     <option key={metric} value={metric}>
                       {METRIC_LABELS[metric]}
                     </option>
@@ -213,48 +253,100 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
                     error={fieldError("/status")}
                   />
                 ) : null}
-                <SelectField
-                  label="Fires when the value is"
-                  value={draft.comparator}
-                  onChange={(event) => set({ comparator: event.target.value as RuleDraft["comparator"] })}
-                  error={fieldError("/comparator")}
-                >
-                  {(Object.keys(COMPARATOR_WORDS) as RuleDraft["comparator"][]).map((comparator) => (
-                    <option key={comparator} value={comparator}>
-                      {COMPARATOR_WORDS[comparator]}
-                    </option>
-                  ))}
-                </SelectField>
-                <TextField
-                  label={unit === "" ? "Threshold" : `Threshold (${unit})`}
-                  type="number"
-                  inputMode="decimal"
-                  min={0}
-                  step="any"
-                  value={draft.threshold}
-                  onChange={(event) => set({ threshold: event.target.value })}
-                  hint={
-                    draft.metric === "request_count" &&
-                    draft.comparator === "lt" &&
-                    numberOf(draft.threshold) === 1
-                      ? "Below 1: no traffic at all."
-                      : undefined
-                  }
-                  error={fieldError("/threshold")}
-                />
+                {draft.kind === "anomaly" ? (
+                  <>
+                    <SelectField
+                      label="Sensitivity"
+                      value={draft.sensitivity}
+                      onChange={(event) =>
+                        set({
+                          sensitivity:
+                            ANOMALY_SENSITIVITIES.find((one) => one === event.target.value) ?? "medium",
+                        })
+                      }
+                      hint="High: a narrower band, earlier alerts."
+                      error={fieldError("/sensitivity")}
+                    >
+                      <option value="low">Low</option>
+                      <option value="medium">Medium</option>
+                      <option value="high">High</option>
+                    </SelectField>
+                    <SelectField
+                      label="Fires when the value is"
+                      value={draft.direction}
+                      onChange={(event) =>
+                        set({
+                          direction: ANOMALY_DIRECTIONS.find((one) => one === event.target.value) ?? "both",
+                        })
+                      }
+                      error={fieldError("/direction")}
+                    >
+                      <option value="up">Above the band</option>
+                      <option value="down">Below the band</option>
+                      <option value="both">Above or below</option>
+                    </SelectField>
+                  </>
+                ) : (
+                  <>
+                    <SelectField
+                      label="Fires when the value is"
+                      value={draft.comparator}
+                      onChange={(event) => set({ comparator: event.target.value as RuleDraft["comparator"] })}
+                      error={fieldError("/comparator")}
+                    >
+                      {(Object.keys(COMPARATOR_WORDS) as RuleDraft["comparator"][]).map((comparator) => (
+                        <option key={comparator} value={comparator}>
+                          {COMPARATOR_WORDS[comparator]}
+                        </option>
+                      ))}
+                    </SelectField>
+                    <TextField
+                      label={unit === "" ? "Threshold" : `Threshold (${unit})`}
+                      type="number"
+                      inputMode="decimal"
+                      min={0}
+                      step="any"
+                      value={draft.threshold}
+                      onChange={(event) => set({ threshold: event.target.value })}
+                      hint={
+                        draft.metric === "request_count" &&
+                        draft.comparator === "lt" &&
+                        numberOf(draft.threshold) === 1
+                          ? "Below 1: no traffic at all."
+                          : undefined
+                      }
+                      error={fieldError("/threshold")}
+                    />
+                  </>
+                )}
               </div>
               <div className={styles.fieldRow}>
-                <TextField
-                  label="Window (minutes)"
-                  type="number"
-                  min={1}
-                  max={1440}
-                  step="any"
-                  value={draft.window_minutes}
-                  onChange={(event) => set({ window_minutes: event.target.value })}
-                  hint="1 to 1440 (24 h)."
-                  error={fieldError("/window_seconds")}
-                />
+                {draft.kind === "anomaly" ? (
+                  <SelectField
+                    label="Window"
+                    value={draft.window_minutes}
+                    onChange={(event) => set({ window_minutes: event.target.value })}
+                    error={fieldError("/window_seconds")}
+                  >
+                    {ANOMALY_WINDOW_MINUTES.map((minutes) => (
+                      <option key={minutes} value={String(minutes)}>
+                        {minutes === 60 ? "1 hour" : `${minutes} minutes`}
+                      </option>
+                    ))}
+                  </SelectField>
+                ) : (
+                  <TextField
+                    label="Window (minutes)"
+                    type="number"
+                    min={1}
+                    max={1440}
+                    step="any"
+                    value={draft.window_minutes}
+                    onChange={(event) => set({ window_minutes: event.target.value })}
+                    hint="1 to 1440 (24 h)."
+                    error={fieldError("/window_seconds")}
+                  />
+                )}
                 {draft.metric !== "request_count" ? (
                   <TextField
                     label="Minimum requests"
@@ -312,29 +404,36 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
             </fieldset>
           </div>
         </Card>
-        <Card
-          title="Preview"
-          description="The metric over the last 24 hours, measured the way the rule measures it, against the threshold."
-        >
-          <PreviewPanel
-            project={project}
-            rule={{
-              metric: draft.metric,
-              error_status_from: draft.error_status_from,
-              status: draft.status.trim().toLowerCase(),
-              comparator: draft.comparator,
-              threshold: numberOf(draft.threshold),
-              window_seconds: windowSecondsOf(draft),
-              min_requests: Math.max(0, numberOf(draft.min_requests) || 0),
-            }}
-            scope={{
-              app: draft.app,
-              environment: draft.environment,
-              method: draft.method,
-              route: draft.route,
-            }}
-          />
-        </Card>
+        {draft.kind === "threshold" ? (
+          <Card
+            title="Preview"
+            description="The metric over the last 24 hours, measured the way the rule measures it, against the threshold."
+          >
+            <PreviewPanel
+              project={project}
+              rule={{
+                metric: draft.metric,
+                error_status_from: draft.error_status_from,
+                status: draft.status.trim().toLowerCase(),
+                comparator: draft.comparator,
+                threshold: numberOf(draft.threshold),
+                window_seconds: windowSecondsOf(draft),
+                min_requests: Math.max(0, numberOf(draft.min_requests) || 0),
+              }}
+              scope={{
+                app: draft.app,
+                environment: draft.environment,
+                method: draft.method,
+                route: draft.route,
+              }}
+            />
+          </Card>
+        ) : (
+          <Notice tone="info" role="status">
+            An anomaly rule learns its band from the same time of week over the last four weeks; the
+            rule&rsquo;s page draws the band and the value once it is saved.
+          </Notice>
+        )}
         <FailureNotice error={save.error} fieldsInline />
         {error && error.fieldErrors.length > 0 ? (
           <Notice tone="danger" role="alert">

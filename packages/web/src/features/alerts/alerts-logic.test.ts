@@ -3,7 +3,8 @@
 import type { AlertRule, TimeseriesPoint } from "@sightline/contracts";
 import { describe, expect, it } from "vitest";
 import { bucketingFor, previewRequest, previewSeries, type PreviewRule, unsupportedReason } from "./preview";
-import { bodyFromDraft, draftFromRule, NEW_RULE } from "./rule-draft";
+import { bandChartData } from "./band";
+import { bodyFromDraft, createBodyFromDraft, draftFromRule, NEW_RULE } from "./rule-draft";
 import { conditionText, formatWindow, stateBadges } from "./rule-text";
 
 function point(minute: number, fields: Partial<TimeseriesPoint> = {}): TimeseriesPoint {
@@ -202,5 +203,101 @@ describe("rule text and form", () => {
     expect(body).not.toHaveProperty("error_status_from");
     // An empty number is sent as such and refused by the server with the field named.
     expect(Number.isNaN(bodyFromDraft({ ...NEW_RULE, threshold: "" }).threshold)).toBe(true);
+  });
+
+  it("sends an anomaly rule's sensitivity and direction instead of a threshold, and its kind only on create", () => {
+    const draft = {
+      ...NEW_RULE,
+      name: "Traffic unusual",
+      kind: "anomaly" as const,
+      metric: "request_count" as const,
+      sensitivity: "high" as const,
+      direction: "both" as const,
+    };
+    const created = createBodyFromDraft(draft);
+    expect(created).toMatchObject({
+      kind: "anomaly",
+      sensitivity: "high",
+      direction: "both",
+      metric: "request_count",
+    });
+    expect(created).not.toHaveProperty("comparator");
+    expect(created).not.toHaveProperty("threshold");
+    const edited = bodyFromDraft(
+      draftFromRule({
+        ...rule,
+        kind: "anomaly",
+        comparator: null,
+        threshold: null,
+        sensitivity: "low",
+        direction: "down",
+      }),
+    );
+    expect(edited).toMatchObject({ sensitivity: "low", direction: "down" });
+    expect(edited).not.toHaveProperty("kind");
+    expect(edited).not.toHaveProperty("threshold");
+    expect(createBodyFromDraft(NEW_RULE)).toMatchObject({
+      kind: "threshold",
+      comparator: "gt",
+      threshold: 5,
+    });
+    expect(createBodyFromDraft(NEW_RULE)).not.toHaveProperty("sensitivity");
+  });
+});
+
+describe("anomaly band chart", () => {
+  const base = { request_count: 100, score: 0, weeks_used: 4 };
+  const at = (minute: number) => new Date(Date.UTC(2026, 10, 23, 5, minute)).toISOString();
+  it("draws only the windows with a band and counts the ones outside it", () => {
+    const data = bandChartData({
+      points: [
+        {
+          ...base,
+          window_start: at(0),
+          window_end: at(5),
+          value: null,
+          status: "warming_up",
+          expected: null,
+          lower: null,
+          upper: null,
+        },
+        {
+          ...base,
+          window_start: at(5),
+          window_end: at(10),
+          value: 120,
+          status: "normal",
+          expected: 110,
+          lower: 80,
+          upper: 140,
+        },
+        {
+          ...base,
+          window_start: at(10),
+          window_end: at(15),
+          value: 300,
+          status: "above",
+          expected: 112,
+          lower: 82,
+          upper: 142,
+        },
+        {
+          ...base,
+          window_start: at(15),
+          window_end: at(20),
+          value: 3,
+          status: "low_volume",
+          expected: 100,
+          lower: 70,
+          upper: 130,
+        },
+      ],
+    });
+    expect(data.buckets).toEqual([at(5), at(10), at(15)]);
+    expect(data.value).toEqual([120, 300, 3]);
+    expect(data.upper).toEqual([140, 142, 130]);
+    expect(data.lower).toEqual([80, 82, 70]);
+    expect(data.outside).toBe(1);
+    expect(data.withoutBand).toBe(1);
   });
 });

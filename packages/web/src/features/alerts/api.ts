@@ -1,6 +1,7 @@
 // The alerts section's reads (query options) and writes: rules, their history and test
 // notifications, and the project's notification channels.
 import type {
+  AlertBand,
   AlertEventsPage,
   AlertRule,
   Channel,
@@ -26,6 +27,7 @@ export const alertKeys = {
   events: (project: string, id: string, page: number) =>
     ["projects", project, "alerts", "rules", id, "events", page] as const,
   channels: (project: string) => ["projects", project, "alerts", "channels"] as const,
+  band: (project: string, id: string) => ["projects", project, "alerts", "rules", id, "band"] as const,
   preview: (project: string, request: { path: string; query: Record<string, string> }) =>
     ["projects", project, "alerts", "preview", request.path, request.query] as const,
 };
@@ -58,6 +60,14 @@ export const eventsQuery = (project: string, id: string, page: number) =>
         query: { page, page_size: EVENTS_PAGE_SIZE },
       }),
     refetchInterval: LIVE_MS,
+  });
+
+/** An anomaly rule's band over the last 24 hours (the route's default range). */
+export const bandQuery = (project: string, id: string) =>
+  queryOptions({
+    queryKey: alertKeys.band(project, id),
+    queryFn: ({ signal }) => api.get<AlertBand>(`${base(project)}/alerts/${p(id)}/band`, { signal }),
+    refetchInterval: 60_000,
   });
 
 export const channelsQuery = (project: string) =>

@@ -3,12 +3,17 @@
 import type {
   AlertComparator,
   AlertMetric,
+  AlertRuleKind,
+  AnomalyDirection,
+  AnomalySensitivity,
   AlertRule,
   CreateAlertRuleBody,
   UpdateAlertRuleBody,
 } from "@sightline/contracts";
+import { ANOMALY_METRICS, ANOMALY_WINDOW_SECONDS } from "@sightline/contracts/vocabulary";
 
 export interface RuleDraft {
+  readonly kind: AlertRuleKind;
   readonly name: string;
   readonly enabled: boolean;
   /** App slug; "" for the whole project. */
@@ -21,6 +26,9 @@ export interface RuleDraft {
   readonly status: string;
   readonly comparator: AlertComparator;
   readonly threshold: string;
+  /** Anomaly rules: how wide the band is and which side of it fires. */
+  readonly sensitivity: AnomalySensitivity;
+  readonly direction: AnomalyDirection;
   readonly window_minutes: string;
   readonly min_requests: string;
   readonly for_evaluations: string;
@@ -28,6 +36,7 @@ export interface RuleDraft {
 }
 
 export const NEW_RULE: RuleDraft = {
+  kind: "threshold",
   name: "",
   enabled: true,
   app: "",
@@ -39,6 +48,8 @@ export const NEW_RULE: RuleDraft = {
   status: "5xx",
   comparator: "gt",
   threshold: "5",
+  sensitivity: "medium",
+  direction: "up",
   window_minutes: "5",
   min_requests: "20",
   for_evaluations: "2",
@@ -54,8 +65,18 @@ export const METRIC_DEFAULTS: Record<AlertMetric, Pick<RuleDraft, "comparator" |
   status_count: { comparator: "gt", threshold: "10" },
 };
 
+/** The metrics an anomaly rule takes, and its window choices in minutes (ADR 0020). */
+export const ANOMALY_METRIC_CHOICES: readonly AlertMetric[] = ANOMALY_METRICS;
+export const ANOMALY_WINDOW_MINUTES = ANOMALY_WINDOW_SECONDS.map((seconds) => seconds / 60);
+
+/** The server's default side: traffic may drop or spike, errors and latency only matter going up. */
+export function defaultDirection(metric: AlertMetric): AnomalyDirection {
+  return metric === "request_count" ? "both" : "up";
+}
+
 export function draftFromRule(rule: AlertRule): RuleDraft {
   return {
+    kind: rule.kind,
     name: rule.name,
     enabled: rule.enabled,
     app: rule.scope.app?.slug ?? "",
@@ -67,6 +88,8 @@ export function draftFromRule(rule: AlertRule): RuleDraft {
     status: rule.status ?? "5xx",
     comparator: rule.comparator ?? "gt",
     threshold: rule.threshold === null ? "" : String(rule.threshold),
+    sensitivity: rule.sensitivity ?? "medium",
+    direction: rule.direction ?? defaultDirection(rule.metric),
     window_minutes: String(rule.window_seconds / 60),
     min_requests: String(rule.min_requests),
     for_evaluations: String(rule.for_evaluations),
@@ -83,7 +106,15 @@ export function windowSecondsOf(draft: Pick<RuleDraft, "window_minutes">): numbe
   return Math.round(numberOf(draft.window_minutes) * 60);
 }
 
-/** The body of a create, or of an edit (PATCH sends every field: the form shows them all). */
+/** The body of a create: the edit's fields and the kind (which an edit never changes). */
+export function createBodyFromDraft(draft: RuleDraft): CreateAlertRuleBody {
+  return { ...bodyFromDraft(draft), kind: draft.kind };
+}
+
+/**
+ * The body of an edit (PATCH sends every field the form shows): a threshold rule's comparator and
+ * threshold, or an anomaly rule's sensitivity and direction.
+ */
 export function bodyFromDraft(draft: RuleDraft): CreateAlertRuleBody & UpdateAlertRuleBody {
   const scope =
     draft.app === ""
@@ -101,8 +132,9 @@ export function bodyFromDraft(draft: RuleDraft): CreateAlertRuleBody & UpdateAle
     metric: draft.metric,
     ...(draft.metric === "error_rate" ? { error_status_from: draft.error_status_from } : {}),
     ...(draft.metric === "status_count" ? { status: draft.status.trim().toLowerCase() } : {}),
-    comparator: draft.comparator,
-    threshold: numberOf(draft.threshold),
+    ...(draft.kind === "anomaly"
+      ? { sensitivity: draft.sensitivity, direction: draft.direction }
+      : { comparator: draft.comparator, threshold: numberOf(draft.threshold) }),
     window_seconds: windowSecondsOf(draft),
     min_requests:
       draft.metric === "request_count" && draft.min_requests.trim() === "" ? 0 : numberOf(draft.min_requests),

@@ -41,6 +41,9 @@ const ACTIONS: Record<AuditAction, string> = {
   "notification_channel.created": "created notification channel",
   "notification_channel.updated": "changed notification channel",
   "notification_channel.deleted": "deleted notification channel",
+  "slo.created": "created SLO",
+  "slo.updated": "changed SLO",
+  "slo.deleted": "deleted SLO",
   "token.used": "made a change with access token",
 };
 

@@ -15,6 +15,7 @@ import { trafficApi } from "../../lib/traffic-api";
 import { endpointColumns, endpointKey, errorColumns, errorKey } from "./columns";
 import { RecentRequests } from "./RecentRequests";
 import { TrafficCharts } from "./TrafficCharts";
+import { SloCoverageCard } from "../slos";
 
 export function ConsumerPage() {
   const { project, search, setSearch, window, refresh } = useDataPage();
@@ -49,6 +50,7 @@ export function ConsumerPage() {
           </KpiGrid>
         )}
       </QueryView>
+      <SloCoverageCard project={project} covering={{ consumer }} />
       <TrafficCharts query={series} onZoom={(range) => setSearch({ ...range, range: undefined })} />
       <Card title="Endpoints it calls">
         <QueryView query={endpoints} what="the endpoints" rows={4}>

@@ -29,6 +29,7 @@ import { formatDateTime } from "../../lib/format";
 import { useDataPage, useDataPainted } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
+import { SloCoverageCard } from "../slos";
 import { RecentRequests } from "./RecentRequests";
 import { TrafficCharts } from "./TrafficCharts";
 
@@ -94,6 +95,7 @@ export function EndpointPage() {
           </KpiGrid>
         )}
       </QueryView>
+      <SloCoverageCard project={project} covering={{ app, method, route: path }} />
       <TrafficCharts query={series} onZoom={(range) => setSearch({ ...range, range: undefined })} />
       <Card title="Status codes">
         <QueryView query={codes} what="the status codes" rows={3}>

@@ -1,0 +1,292 @@
+// Creating an SLO: scope (app, environment, endpoints, one consumer), the indicator
+// (availability or a latency threshold), target and window, the burn-rate alerts and their
+// channels; or, with "one per consumer", the same SLO for each of the top N consumers at once.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getRouteApi, useNavigate } from "@tanstack/react-router";
+import { SLO_WINDOW_DAYS } from "@sightline/contracts/vocabulary";
+import { type FormEvent, useState } from "react";
+import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
+import { FailureNotice, Notice } from "../../components/ui/Feedback";
+import { Card, Page, PageHeader, SubmitRow } from "../../components/ui/Surface";
+import { useToast } from "../../components/ui/Toast";
+import { isApiError } from "../../lib/api-client";
+import { useProjectAccess } from "../../lib/access";
+import { appsQuery, endpointsQuery, environmentsQuery, channelsListQuery } from "./form-queries";
+import { sloKeys, slosApi } from "./api";
+import { createBodyOf, NEW_SLO, perConsumerBodyOf, type SloDraft } from "./slo-text";
+import styles from "./Slos.module.css";
+
+const route = getRouteApi("/app/projects/$project/slos/new");
+
+export function NewSloPage() {
+  const { project } = route.useParams();
+  const canWrite = useProjectAccess(project).can("alerts:write");
+  const navigate = useNavigate();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<SloDraft>(NEW_SLO);
+
+  const apps = useQuery(appsQuery(project));
+  const environments = useQuery({ ...environmentsQuery(project, draft.app), enabled: draft.app !== "" });
+  const endpoints = useQuery({ ...endpointsQuery(project, draft.app), enabled: draft.app !== "" });
+  const channels = useQuery(channelsListQuery(project));
+
+  const save = useMutation({
+    mutationFn: async (): Promise<{ count: number; first: string | undefined }> => {
+      if (draft.perConsumer) {
+        const made = await slosApi.createPerConsumer(project, perConsumerBodyOf(draft));
+        return { count: made.length, first: undefined };
+      }
+      const made = await slosApi.create(project, createBodyOf(draft));
+      return { count: 1, first: made.id };
+    },
+    onSuccess: ({ count, first }) => {
+      void queryClient.invalidateQueries({ queryKey: sloKeys.all(project) });
+      if (first !== undefined) {
+        toast(`SLO “${draft.name.trim()}” created`);
+        void navigate({ to: "/projects/$project/slos/$sloId", params: { project, sloId: first } });
+      } else {
+        toast(count === 0 ? "No consumers in that scope: no SLO created" : `${count} SLOs created`);
+        void navigate({ to: "/projects/$project/slos", params: { project } });
+      }
+    },
+  });
+  const set = (patch: Partial<SloDraft>) => {
+    setDraft((current) => ({ ...current, ...patch }));
+    if (save.isError) save.reset();
+  };
+  const error = isApiError(save.error) ? save.error : undefined;
+  // The per-consumer body nests the objective under /template.
+  const fieldError = (pointer: string) =>
+    error?.fieldMessage(pointer) ?? error?.fieldMessage(`/template${pointer}`);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  const toggleEndpoint = (entry: string, on: boolean) =>
+    set({ endpoints: on ? [...draft.endpoints, entry] : draft.endpoints.filter((one) => one !== entry) });
+
+  return (
+    <Page>
+      <PageHeader
+        title="New SLO"
+        description="The share of good requests you promise over a rolling window. The error budget is what the rest may fail; burn-rate alerts tell you when it goes too fast."
+      />
+      {!canWrite ? (
+        <Notice tone="info" role="status">
+          Only admins and owners of the project create SLOs.
+        </Notice>
+      ) : null}
+      <form className={styles.editor} onSubmit={submit} noValidate>
+        <Card title="Objective">
+          <div className={styles.sections}>
+            <div className={styles.fieldRow}>
+              <TextField
+                label="Name"
+                value={draft.name}
+                onChange={(event) => set({ name: event.target.value })}
+                maxLength={100}
+                required
+                placeholder="Checkout available"
+                error={fieldError("/name")}
+              />
+            </div>
+            <fieldset className={styles.fieldset}>
+              <legend className={styles.legend}>Scope</legend>
+              <div className={styles.fieldRow}>
+                <SelectField
+                  label="App"
+                  value={draft.app}
+                  onChange={(event) => set({ app: event.target.value, environment: "", endpoints: [] })}
+                  error={fieldError("/scope/app") ?? fieldError("/scope")}
+                >
+                  <option value="">Whole project</option>
+                  {(apps.data ?? []).map((app) => (
+                    <option key={app.slug} value={app.slug}>
+                      {app.name}
+                    </option>
+                  ))}
+                </SelectField>
+                <SelectField
+                  label="Environment"
+                  value={draft.environment}
+                  disabled={draft.app === ""}
+                  onChange={(event) => set({ environment: event.target.value })}
+                  error={fieldError("/scope/environment")}
+                >
+                  <option value="">All environments</option>
+                  {(environments.data ?? []).map((environment) => (
+                    <option key={environment.id} value={environment.name}>
+                      {environment.name}
+                    </option>
+                  ))}
+                </SelectField>
+                {draft.perConsumer ? (
+                  <TextField
+                    label="Top consumers"
+                    hint="One SLO each for the consumers with the most requests."
+                    inputMode="numeric"
+                    value={draft.top}
+                    onChange={(event) => set({ top: event.target.value })}
+                    error={fieldError("/top")}
+                  />
+                ) : (
+                  <TextField
+                    label="Consumer"
+                    optional
+                    hint="One consumer's id, exactly."
+                    value={draft.consumer}
+                    onChange={(event) => set({ consumer: event.target.value })}
+                    maxLength={256}
+                    error={fieldError("/scope/consumer")}
+                  />
+                )}
+              </div>
+              <Checkbox
+                label="One SLO per consumer: the same objective for each of the busiest consumers"
+                checked={draft.perConsumer}
+                onChange={(event) => set({ perConsumer: event.target.checked })}
+              />
+              {draft.app !== "" && (endpoints.data ?? []).length > 0 ? (
+                <fieldset className={styles.fieldset}>
+                  <legend className={styles.sub}>
+                    Endpoints (none ticked: every endpoint of the app; several: measured together)
+                  </legend>
+                  <div className={styles.checks}>
+                    {(endpoints.data ?? []).map((endpoint) => {
+                      const entry = `${endpoint.method} ${endpoint.path}`;
+                      return (
+                        <Checkbox
+                          key={endpoint.id}
+                          label={entry}
+                          checked={draft.endpoints.includes(entry)}
+                          onChange={(event) => toggleEndpoint(entry, event.target.checked)}
+                        />
+                      );
+                    })}
+                  </div>
+                </fieldset>
+              ) : null}
+            </fieldset>
+            <fieldset className={styles.fieldset}>
+              <legend className={styles.legend}>Indicator and target</legend>
+              <div className={styles.fieldRow}>
+                <SelectField
+                  label="Good requests"
+                  value={draft.kind}
+                  onChange={(event) =>
+                    set({ kind: event.target.value === "latency" ? "latency" : "availability" })
+                  }
+                >
+                  <option value="availability">Availability: not failed</option>
+                  <option value="latency">Latency: faster than a threshold</option>
+                </SelectField>
+                {draft.kind === "latency" ? (
+                  <TextField
+                    label="Threshold (ms)"
+                    inputMode="decimal"
+                    value={draft.thresholdMs}
+                    onChange={(event) => set({ thresholdMs: event.target.value })}
+                    error={fieldError("/sli/threshold_ms") ?? fieldError("/sli")}
+                  />
+                ) : (
+                  <TextField
+                    label="Also failures"
+                    optional
+                    hint="Besides 5xx: codes or classes, e.g. 429, 4xx."
+                    value={draft.alsoBad}
+                    onChange={(event) => set({ alsoBad: event.target.value })}
+                    error={fieldError("/sli/also_bad") ?? fieldError("/sli")}
+                  />
+                )}
+                <TextField
+                  label="Target (%)"
+                  inputMode="decimal"
+                  value={draft.target}
+                  onChange={(event) => set({ target: event.target.value })}
+                  error={fieldError("/target")}
+                />
+                <SelectField
+                  label="Window"
+                  value={String(draft.windowDays)}
+                  onChange={(event) =>
+                    set({
+                      windowDays: SLO_WINDOW_DAYS.find((days) => String(days) === event.target.value) ?? 30,
+                    })
+                  }
+                  error={fieldError("/window_days")}
+                >
+                  {SLO_WINDOW_DAYS.map((days) => (
+                    <option key={days} value={String(days)}>
+                      {days} days
+                    </option>
+                  ))}
+                </SelectField>
+              </div>
+            </fieldset>
+            <fieldset className={styles.fieldset}>
+              <legend className={styles.legend}>Burn-rate alerts</legend>
+              <Checkbox
+                label="Alert when the budget burns too fast"
+                checked={draft.alerting}
+                onChange={(event) => set({ alerting: event.target.checked })}
+              />
+              <div className={styles.fieldRow}>
+                <TextField
+                  label="Fast burn rate"
+                  hint="Over 1 h and 5 min."
+                  inputMode="decimal"
+                  disabled={!draft.alerting}
+                  value={draft.fastRate}
+                  onChange={(event) => set({ fastRate: event.target.value })}
+                  error={fieldError("/alerting/fast/burn_rate")}
+                />
+                <TextField
+                  label="Slow burn rate"
+                  hint="Over 6 h and 30 min."
+                  inputMode="decimal"
+                  disabled={!draft.alerting}
+                  value={draft.slowRate}
+                  onChange={(event) => set({ slowRate: event.target.value })}
+                  error={fieldError("/alerting/slow/burn_rate")}
+                />
+              </div>
+              <fieldset className={styles.fieldset}>
+                <legend className={styles.sub}>Channels</legend>
+                {channels.data !== undefined && channels.data.length === 0 ? (
+                  <p className={styles.sub}>No channels yet: add them on the Alerts page.</p>
+                ) : (
+                  <div className={styles.checks}>
+                    {(channels.data ?? []).map((channel) => (
+                      <Checkbox
+                        key={channel.id}
+                        label={channel.name}
+                        checked={draft.channelIds.includes(channel.id)}
+                        onChange={(event) =>
+                          set({
+                            channelIds: event.target.checked
+                              ? [...draft.channelIds, channel.id]
+                              : draft.channelIds.filter((id) => id !== channel.id),
+                          })
+                        }
+                      />
+                    ))}
+                  </div>
+                )}
+              </fieldset>
+            </fieldset>
+          </div>
+        </Card>
+        <FailureNotice error={save.error} fieldsInline />
+        {error && error.fieldErrors.length > 0 ? (
+          <Notice tone="danger" role="alert">
+            Check the fields marked above.
+          </Notice>
+        ) : null}
+        <SubmitRow busy={save.isPending} disabled={!canWrite}>
+          {draft.perConsumer ? "Create one SLO per consumer" : "Create SLO"}
+        </SubmitRow>
+      </form>
+    </Page>
+  );
+}
