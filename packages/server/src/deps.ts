@@ -262,6 +262,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       users,
       clock,
       requestsRetentionDays: config.retention.requestsDays,
+      logsRetentionDays: config.retention.logsDays,
     });
     const slos = createSlosService({
       db: metadata.db,

@@ -22,6 +22,7 @@ import {
   type EndpointTimeseriesQuery,
   type Environments,
   type ErrorGroupsPage,
+  type ErrorIssuesPage,
   type ErrorSortKey,
   type EnvironmentsQuery,
   type PayloadSample,
@@ -30,6 +31,7 @@ import {
   type ProjectConsumersQuery,
   type ProjectEndpointsPage,
   type ProjectEndpointsQuery,
+  type ProjectErrorIssuesQuery,
   type ProjectErrorsQuery,
   type ProjectTimeseriesQuery,
   type RelatedApi,
@@ -67,6 +69,7 @@ import {
   type EndpointSort,
 } from "./figures/endpoints.js";
 import { environmentsWithData } from "./figures/environments.js";
+import { errorIssuesPage } from "./figures/error-issues.js";
 import { errorGroupsPage } from "./figures/errors.js";
 import { summary, timeseries } from "./figures/traffic.js";
 import { type AnalyticsWindow, type Bucketing, readBucketing, readWindow } from "./window.js";
@@ -79,6 +82,8 @@ export interface AnalyticsServiceDeps {
   readonly clock: Clock;
   /** Request retention in days: errors are first seen within it. Undefined: whatever is stored. */
   readonly requestsRetentionDays?: number | undefined;
+  /** Log retention in days: error issues are first seen within it. Undefined: whatever is stored. */
+  readonly logsRetentionDays?: number | undefined;
 }
 
 type WindowedFilter = RequestFilter & AnalyticsWindow;
@@ -341,6 +346,33 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
           app_id,
           app_slug,
           ...group,
+        })),
+        total_count: result.total,
+        page,
+        page_size: pageSize,
+      };
+    },
+
+    async projectErrorIssues(
+      project: ProjectScope,
+      query: ProjectErrorIssuesQuery,
+    ): Promise<ErrorIssuesPage> {
+      const [filter] = await projectFilter(project, query, nothingMore);
+      const { page, pageSize, window } = readPage(query, ANALYTICS_LIMITS.projectErrorIssues);
+      const result = await errorIssuesPage(
+        events,
+        filter,
+        readSortOf<ErrorSortKey>(query, "count", null),
+        window,
+        deps.logsRetentionDays === undefined
+          ? undefined
+          : clock.now().getTime() - deps.logsRetentionDays * 86_400_000,
+      );
+      return {
+        items: (await withAppSlugs(filter.projectId, result.items)).map(({ app_id, app_slug, ...issue }) => ({
+          app_id,
+          app_slug,
+          ...issue,
         })),
         total_count: result.total,
         page,

@@ -4,6 +4,7 @@ import { apiLogsMigration } from "./0002-api-logs.js";
 import { apiSpansMigration } from "./0003-api-spans.js";
 import { clientFieldsMigration } from "./0004-client-fields.js";
 import { requestValidationErrorsMigration } from "./0005-request-validation-errors.js";
+import { logFingerprintsMigration } from "./0010-log-fingerprints.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -22,4 +23,5 @@ export const eventsMigrations: readonly EventsMigration[] = [
   apiSpansMigration,
   clientFieldsMigration,
   requestValidationErrorsMigration,
+  logFingerprintsMigration,
 ];
