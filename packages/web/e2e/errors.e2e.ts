@@ -113,7 +113,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the errors page", () => {
     await issues.first().click();
     const drawer = page.getByRole("dialog");
     await expect.poll(() => drawer.getByLabel("Stack trace").textContent()).toContain("at loadOrder");
-    await drawer.getByRole("link", { name: `Trace ${TRACE.slice(0, 8)}` }).click();
+    await drawer.getByRole("link", { name: `Trace ${TRACE.slice(0, 8)}`, exact: true }).click();
     await page.waitForURL(`**/projects/shop/traces/${TRACE}**`);
   });
 

@@ -13,6 +13,7 @@ import {
 } from "../support/query-fixture.js";
 
 interface Issue {
+  app_id: string;
   app_slug: string | null;
   fingerprint: string;
   error_type: string;
@@ -90,7 +91,7 @@ describe.each(eventsBackends())("error issues on $name", (backend: EventsBackend
   it("groups error logs by fingerprint with first seen, new and regressed", async () => {
     const page = await issues({ sort_by: "first_seen_at", sort_dir: "asc" });
     expect(page.total_count).toBe(3);
-    expect(page.items.map(({ fingerprint: _f, stack: _s, ...issue }) => issue)).toEqual([
+    expect(page.items.map(({ fingerprint: _f, stack: _s, app_id: _a, ...issue }) => issue)).toEqual([
       {
         app_slug: "checkout",
         error_type: "TypeError",

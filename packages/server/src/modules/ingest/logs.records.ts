@@ -11,7 +11,7 @@ import {
 } from "@sightline/contracts";
 import { API_LOGS, type ApiLogsColumn } from "../../stores/events/index.js";
 import { declaredFields, readAttributes, readHexId, type RecordKind } from "./records.js";
-import { errorFingerprint } from "./fingerprint.js";
+import { errorFingerprint } from "../../lib/error-fingerprint.js";
 import { deriveRouteTemplate } from "./route-template.js";
 import { cutChars, cutUtf8 } from "./text.js";
 

@@ -2,6 +2,7 @@
 // ingest), with the consumers they hit, first occurrence within retention, whether the issue is
 // new or regressed, the newest occurrence's message and stack, and a few traces to open.
 import type { ErrorSortKey } from "@sightline/contracts";
+import { errorTypeOf } from "../../../lib/error-fingerprint.js";
 import type { EventsExecutor } from "../../../stores/events/index.js";
 import { type RequestFilter, requestFilterClause } from "../../../stores/events/queries/request-filter.js";
 import { SqlParams } from "../../../stores/events/queries/sql.js";
@@ -63,7 +64,8 @@ export async function errorIssuesPage(
   const since = params.instant(filter.since);
   const quietSince = params.instant(filter.since - REGRESSION_QUIET_MS);
   const rows = await events.query<
-    Omit<ErrorIssueRow, "count" | "is_new" | "is_regression"> & {
+    Omit<ErrorIssueRow, "count" | "is_new" | "is_regression" | "error_type"> & {
+      declared_type: string;
       error_total: number;
       is_new: unknown;
       is_regression: unknown;
@@ -71,7 +73,7 @@ export async function errorIssuesPage(
     }
   >(
     // Aliases never reuse a column's name: ClickHouse would read them in WHERE too.
-    `SELECT ${KEYS}, error_type, sample_message AS message, sample_stack AS stack, error_total, ` +
+    `SELECT ${KEYS}, declared_type, sample_message AS message, sample_stack AS stack, error_total, ` +
       "affected_consumers, first_ever AS first_seen_at, last_seen_at, sample_trace_ids, " +
       `first_ever >= ${since} AS is_new, ` +
       `first_ever < ${since} AND before_window < ${quietSince} AS is_regression, ` +
@@ -81,8 +83,6 @@ export async function errorIssuesPage(
       "max(timestamp) AS last_seen_at, argMax(message, timestamp) AS sample_message, " +
       `substringUTF8(argMax(payload, timestamp), 1, ${STACK_BYTES}) AS sample_stack, ` +
       "argMax(attributes['error_type'], timestamp) AS declared_type, " +
-      // The SDK sends the class name as an attribute; other loggers often only as a prefix.
-      "if(declared_type != '', declared_type, extract(sample_message, '^([A-Za-z_$][\\\\w$.]*(?:Error|Exception|Fault))(?::|$)')) AS error_type, " +
       "groupUniqArrayIf(5)(trace_id, trace_id != '') AS sample_trace_ids " +
       `FROM ${table} ${inWindow} GROUP BY ${KEYS}` +
       `) AS w INNER JOIN (SELECT ${KEYS}, min(timestamp) AS first_ever, ` +
@@ -105,7 +105,8 @@ export async function errorIssuesPage(
     items: rows.map((row) => ({
       app_id: row.app_id,
       fingerprint: row.fingerprint,
-      error_type: row.error_type,
+      // The SDK sends the class name as an attribute; other loggers often only as a prefix.
+      error_type: errorTypeOf(row.message, row.declared_type),
       message: row.message,
       stack: row.stack,
       count: Number(row.error_total),

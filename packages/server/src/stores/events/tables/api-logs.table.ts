@@ -24,7 +24,7 @@ export const API_LOGS = defineEventsTable({
     { name: "consumer_id", type: "String CODEC(ZSTD(1))", since: 2 },
     { name: "consumer_name", type: "String CODEC(ZSTD(1))", since: 4 },
     { name: "consumer_group", type: "LowCardinality(String)", since: 4 },
-    // Error grouping key, "" for non-errors (modules/ingest/fingerprint.ts); rows older than
+    // Error grouping key, "" for non-errors (lib/error-fingerprint.ts); rows older than
     // migration 10 have "" too and stay out of the error groups.
     { name: "fingerprint", type: "String CODEC(ZSTD(1))", since: 10 },
   ],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorFingerprint, errorTypeOf, inAppFrames, normaliseErrorMessage } from "./fingerprint.js";
+import { errorFingerprint, errorTypeOf, inAppFrames, normaliseErrorMessage } from "./error-fingerprint.js";
 
 const STACK = [
   "TypeError: Cannot read properties of undefined (reading 'id')",
@@ -36,6 +36,7 @@ describe("errorTypeOf", () => {
   it("prefers the declared type, else reads a class-name prefix", () => {
     expect(errorTypeOf("boom", "RangeError")).toBe("RangeError");
     expect(errorTypeOf("ValidationException: bad")).toBe("ValidationException");
+    expect(errorTypeOf("Error: payment declined")).toBe("Error");
     expect(errorTypeOf("payment failed: card declined")).toBe("");
   });
 });

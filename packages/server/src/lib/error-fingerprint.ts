@@ -38,7 +38,7 @@ export function normaliseErrorMessage(message: string): string {
 /** `TypeError: x` → `TypeError`: the class name a thrown error's message starts with, if any. */
 export function errorTypeOf(message: string, declared?: string): string {
   if (declared !== undefined && declared.trim() !== "") return declared.trim();
-  const match = /^([A-Za-z_$][\w$.]*(?:Error|Exception|Fault))(?::|$)/.exec(message);
+  const match = /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception|Fault))(?::|$)/.exec(message);
   return match?.[1] ?? "";
 }
 
