@@ -34,6 +34,7 @@ export const ANALYTICS_LIMITS = {
   consumers: { defaultLimit: 20, maxLimit: 100 },
   projectConsumers: { defaultPageSize: 50, maxPageSize: 200 },
   projectErrors: { defaultPageSize: 25, maxPageSize: 200 },
+  projectErrorIssues: { defaultPageSize: 25, maxPageSize: 100 },
   relatedApis: { defaultLimit: 20, maxLimit: 100 },
   endpointConsumers: { defaultLimit: 10, maxLimit: 50 },
   endpointStatusCodes: { defaultLimit: 20, maxLimit: 50 },
@@ -255,6 +256,31 @@ export const ProjectErrorsQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 export type ProjectErrorsQuery = Static<typeof ProjectErrorsQuerySchema>;
+
+export const ProjectErrorIssuesQuerySchema = Type.Object(
+  {
+    ...projectParams,
+    ...consumerParam,
+    sort_by: Type.Optional(
+      literals(ERROR_SORT_KEYS, {
+        description: "Default `count`. Ties are broken by app and fingerprint, so paging is stable.",
+        examples: ["count"],
+      }),
+    ),
+    sort_dir: Type.Optional(
+      literals(["asc", "desc"] as const, { description: "Default `desc`.", examples: ["desc"] }),
+    ),
+    page: Type.Optional(PageParam),
+    page_size: Type.Optional(
+      pageSizeParam(
+        ANALYTICS_LIMITS.projectErrorIssues.defaultPageSize,
+        ANALYTICS_LIMITS.projectErrorIssues.maxPageSize,
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ProjectErrorIssuesQuery = Static<typeof ProjectErrorIssuesQuerySchema>;
 
 // ---- app analytics queries (the routes add `project`) ----
 
@@ -590,6 +616,59 @@ export type ErrorGroup = Static<typeof ErrorGroupSchema>;
 
 export const ErrorGroupsPageSchema = pagedSchema(ErrorGroupSchema);
 export type ErrorGroupsPage = Static<typeof ErrorGroupsPageSchema>;
+
+/** One error issue: the ERROR/CRITICAL logs of one app sharing a fingerprint. */
+export const ErrorIssueSchema = Type.Object(
+  {
+    ...appFields,
+    fingerprint: Type.String({
+      description:
+        "Hash of the exception type, the message with numbers, ids and quoted values masked, and the top in-app stack frames.",
+      examples: ["9f2c4e1a0b7d3e58"],
+    }),
+    error_type: Type.String({
+      description:
+        "The exception's class name (`error_type` attribute or the message's prefix); empty for a plain error log.",
+      examples: ["TypeError"],
+    }),
+    message: Type.String({
+      description: "The newest occurrence's message.",
+      examples: ["TypeError: order 17 missing"],
+    }),
+    stack: Type.String({
+      description:
+        "The newest occurrence's payload (the stack trace for SDK-captured exceptions), cut to 8 KiB.",
+      examples: ["TypeError: order 17 missing\n    at loadOrder (/srv/app/orders.js:41:17)"],
+    }),
+    count: Count(42, "Occurrences in the window."),
+    affected_consumers: Count(7, "Distinct non-empty consumer_id values among them."),
+    first_seen_at: Type.String({
+      format: "date-time",
+      description: "Oldest occurrence retained up to the window's end.",
+      examples: ["2026-11-20T06:12:01.004Z"],
+    }),
+    last_seen_at: Type.String({
+      format: "date-time",
+      description: "Newest occurrence in the window.",
+      examples: ["2026-11-21T05:59:58.120Z"],
+    }),
+    is_new: Type.Boolean({ description: "First seen inside the window.", examples: [false] }),
+    is_regression: Type.Boolean({
+      description:
+        "Seen before the window, then quiet for at least 24 hours before it, and seen again in it.",
+      examples: [false],
+    }),
+    sample_trace_ids: Type.Array(Type.String({ examples: ["4bf92f3577b34da6a3ce929d0e0e4736"] }), {
+      maxItems: 5,
+      description: "Up to five trace ids of occurrences in the window (their requests and spans).",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ErrorIssue = Static<typeof ErrorIssueSchema>;
+
+export const ErrorIssuesPageSchema = pagedSchema(ErrorIssueSchema);
+export type ErrorIssuesPage = Static<typeof ErrorIssuesPageSchema>;
 
 export const EndpointConsumerSchema = Type.Object(consumerFields, { additionalProperties: false });
 export type EndpointConsumer = Static<typeof EndpointConsumerSchema>;

@@ -2,7 +2,7 @@
 // their paged envelope (spec 2.10), one request in full, and the paging limits the server applies.
 import { type Static, type TSchema, Type } from "typebox";
 import { INGEST_LIMITS } from "./ingest.js";
-import { EXPORT_FORMATS } from "./vocabulary.js";
+import { EXPORT_FORMATS, REQUEST_SORT_KEYS } from "./vocabulary.js";
 
 /** Paging of the data queries: `page_size` above the cap is served as the cap and echoed. */
 export const DATA_PAGING = { defaultPageSize: 50, maxPageSize: 200, maxPage: 1_000_000 } as const;
@@ -153,6 +153,27 @@ const requestFilterParams = {
 export const RequestsQuerySchema = Type.Object(
   {
     ...requestFilterParams,
+    sort_by: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal(REQUEST_SORT_KEYS[0]),
+          Type.Literal(REQUEST_SORT_KEYS[1]),
+          Type.Literal(REQUEST_SORT_KEYS[2]),
+        ],
+        {
+          description:
+            "Default `timestamp` (newest first). `response_time_ms` lists the slowest, `response_size` the " +
+            "largest; ties are broken by timestamp and id, so pages never overlap or skip.",
+          examples: ["response_time_ms"],
+        },
+      ),
+    ),
+    sort_dir: Type.Optional(
+      Type.Union([Type.Literal("asc"), Type.Literal("desc")], {
+        description: "Default `desc`.",
+        examples: ["desc"],
+      }),
+    ),
     page: Type.Optional(PageParam),
     page_size: Type.Optional(pageSizeParam(DATA_PAGING.defaultPageSize, DATA_PAGING.maxPageSize)),
   },
@@ -178,6 +199,42 @@ export const RequestsExportQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 export type RequestsExportQuery = Static<typeof RequestsExportQuerySchema>;
+
+/** The request search's filters, for the latency histogram above the list. */
+export const RequestsHistogramQuerySchema = Type.Object(
+  { ...requestFilterParams },
+  { additionalProperties: false },
+);
+export type RequestsHistogramQuery = Static<typeof RequestsHistogramQuerySchema>;
+
+/** The upper edges (ms, exclusive) of the latency histogram's buckets; the last one is open. */
+export const LATENCY_HISTOGRAM_EDGES_MS = [
+  5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000,
+] as const;
+
+export const LatencyBucketSchema = Type.Object(
+  {
+    min_ms: Type.Number({ minimum: 0, description: "Inclusive lower bound, ms.", examples: [100] }),
+    max_ms: Type.Union([Type.Number(), Type.Null()], {
+      description: "Exclusive upper bound, ms; null for the last, open bucket.",
+      examples: [250],
+    }),
+    count: Type.Integer({ minimum: 0, description: "Requests in the bucket.", examples: [412] }),
+  },
+  { additionalProperties: false },
+);
+export type LatencyBucket = Static<typeof LatencyBucketSchema>;
+
+export const LatencyHistogramSchema = Type.Object(
+  {
+    buckets: Type.Array(LatencyBucketSchema, {
+      description: `Every bucket in order, empty ones included; edges at 0, ${LATENCY_HISTOGRAM_EDGES_MS.join(", ")} ms.`,
+    }),
+    total_count: Type.Integer({ minimum: 0, description: "Requests the filters match.", examples: [1234] }),
+  },
+  { additionalProperties: false },
+);
+export type LatencyHistogram = Static<typeof LatencyHistogramSchema>;
 
 const requestFields = {
   id: Type.String({

@@ -39,6 +39,10 @@ export type ConsumerSortKey = (typeof CONSUMER_SORT_KEYS)[number];
 export const ERROR_SORT_KEYS = ["count", "affected_consumers", "first_seen_at", "last_seen_at"] as const;
 export type ErrorSortKey = (typeof ERROR_SORT_KEYS)[number];
 
+/** Sort keys of the request search: newest, slowest, largest (response body). */
+export const REQUEST_SORT_KEYS = ["timestamp", "response_time_ms", "response_size"] as const;
+export type RequestSortKey = (typeof REQUEST_SORT_KEYS)[number];
+
 /** The formats an export is written in. */
 export const EXPORT_FORMATS = ["ndjson", "csv"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

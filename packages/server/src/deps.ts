@@ -272,6 +272,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       clock,
       requestsRetentionDays: config.retention.requestsDays,
       rollups,
+      logsRetentionDays: config.retention.logsDays,
     });
     const slos = createSlosService({
       db: metadata.db,

@@ -217,6 +217,9 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
     [`GET ${P}/data/requests`]: { call: fixed("/api/v1/projects/team/data/requests") },
     [`GET ${P}/data/requests/:id`]: { call: fixed(`/api/v1/projects/team/data/requests/${fx.requestId}`) },
     [`GET ${P}/data/requests/export`]: { call: fixed("/api/v1/projects/team/data/requests/export") },
+    [`GET ${P}/data/requests/latency-histogram`]: {
+      call: fixed("/api/v1/projects/team/data/requests/latency-histogram"),
+    },
     [`GET ${P}/data/logs`]: { call: fixed("/api/v1/projects/team/data/logs") },
     [`GET ${P}/data/logs/export`]: { call: fixed("/api/v1/projects/team/data/logs/export") },
     [`GET ${P}/data/traces`]: { call: fixed("/api/v1/projects/team/data/traces") },
@@ -227,6 +230,7 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
     [`GET ${P}/analytics/endpoints`]: { call: fixed("/api/v1/projects/team/analytics/endpoints") },
     [`GET ${P}/analytics/consumers`]: { call: fixed("/api/v1/projects/team/analytics/consumers") },
     [`GET ${P}/analytics/errors`]: { call: fixed("/api/v1/projects/team/analytics/errors") },
+    [`GET ${P}/analytics/error-issues`]: { call: fixed("/api/v1/projects/team/analytics/error-issues") },
     [`GET ${A}/endpoint-stats`]: { call: fixed("/api/v1/apps/web/endpoint-stats") },
     [`GET ${A}/endpoint-options`]: { call: fixed("/api/v1/apps/web/endpoint-options") },
     [`GET ${A}/consumers`]: { call: fixed("/api/v1/apps/web/consumers") },

@@ -3,6 +3,7 @@
 // at all), and a TTL that follows the retention knobs from one start to the next.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { API_LOGS, API_REQUESTS, API_SPANS } from "../../src/stores/events/index.js";
+import { eventsMigrations } from "../../src/stores/events/migrations/index.js";
 import {
   applyRetention,
   applyTableSettings,
@@ -36,7 +37,7 @@ describe.each(eventsBackends())("ingest tables on $name", ({ options }) => {
   beforeEach(async () => {
     database = uniqueDatabaseName("sc");
     events = await openEventsExecutor({ ...options, database });
-    expect(await migrateEvents(events)).toEqual(["api_requests", "api_logs", "api_spans", "client_fields"]);
+    expect(await migrateEvents(events)).toEqual(eventsMigrations.map((migration) => migration.name));
   });
   afterEach(async () => {
     await events.command(`DROP DATABASE IF EXISTS ${database}`);

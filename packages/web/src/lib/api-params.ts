@@ -4,6 +4,7 @@
 import type {
   EndpointQuery,
   LogsQuery,
+  RequestsHistogramQuery,
   ProjectAnalyticsQuery,
   ProjectConsumersQuery,
   ProjectEndpointsQuery,
@@ -11,7 +12,12 @@ import type {
   RequestsQuery,
   TracesQuery,
 } from "@sightline/contracts";
-import { CONSUMER_SORT_KEYS, ENDPOINT_SORT_KEYS, ERROR_SORT_KEYS } from "@sightline/contracts/vocabulary";
+import {
+  CONSUMER_SORT_KEYS,
+  ENDPOINT_SORT_KEYS,
+  ERROR_SORT_KEYS,
+  REQUEST_SORT_KEYS,
+} from "@sightline/contracts/vocabulary";
 import { oneOf, type TimeWindow, type TrafficSearch } from "./filters";
 
 type Window = Pick<TimeWindow, "since" | "until">;
@@ -63,13 +69,32 @@ export function requestsQuery(search: TrafficSearch, window: Window, live = fals
   };
 }
 
+/** The request list's order: newest first unless the URL sorts by time taken or size. */
+export const requestsOrder = (search: TrafficSearch) => tableOrder(search, REQUEST_SORT_KEYS, "timestamp");
+
+/** The latency histogram above the request list: the list's filters but its own duration bounds
+ *  (the brush shows the selection over the whole distribution, not only inside it). */
+export function requestsHistogramQuery(
+  search: TrafficSearch,
+  window: Window,
+  live = false,
+): RequestsHistogramQuery {
+  const {
+    min_response_time: _min,
+    max_response_time: _max,
+    ...filters
+  } = requestsQuery(search, window, live);
+  return filters;
+}
+
 /** The log search (the list and its export). */
-export function logsQuery(search: TrafficSearch, window: Window): LogsQuery {
+export function logsQuery(search: TrafficSearch, window: Window, live = false): LogsQuery {
   return {
     app_slugs: search.app,
     environment: search.env,
     since: window.since,
-    until: window.until,
+    // Live tail leaves the window open at the end so new records arrive.
+    until: live ? undefined : window.until,
     levels: search.levels,
     search: search.q,
     loggers: search.logger,

@@ -12,8 +12,10 @@ import type {
   Environments,
   EnvironmentsQuery,
   ErrorGroupsPage,
+  ErrorIssuesPage,
   ExportFormat,
   LogsPage,
+  LatencyHistogram,
   LogsQuery,
   PayloadSample,
   ProjectAnalyticsQuery,
@@ -21,10 +23,12 @@ import type {
   ProjectConsumersQuery,
   ProjectEndpointsPage,
   ProjectEndpointsQuery,
+  ProjectErrorIssuesQuery,
   ProjectErrorsQuery,
   ProjectTimeseriesQuery,
   RequestDetail,
   RequestsPage,
+  RequestsHistogramQuery,
   RequestsQuery,
   StatusCodeCount,
   Summary,
@@ -87,8 +91,12 @@ export const trafficApi = {
     projectRead<ProjectConsumersPage>(project, "analytics/consumers", params),
   errors: (project: string, params: ProjectErrorsQuery) =>
     projectRead<ErrorGroupsPage>(project, "analytics/errors", params),
+  errorIssues: (project: string, params: ProjectErrorIssuesQuery) =>
+    projectRead<ErrorIssuesPage>(project, "analytics/error-issues", params),
   requests: (project: string, params: RequestsQuery) =>
     projectRead<RequestsPage>(project, "data/requests", params),
+  requestsHistogram: (project: string, params: RequestsHistogramQuery) =>
+    projectRead<LatencyHistogram>(project, "data/requests/latency-histogram", params),
   request: (project: string, id: string) =>
     queryOptions({
       queryKey: ["projects", project, "traffic", "request", id] as const,

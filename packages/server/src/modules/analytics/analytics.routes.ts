@@ -19,12 +19,14 @@ import {
   EnvironmentsQuerySchema,
   EnvironmentsSchema,
   ErrorGroupsPageSchema,
+  ErrorIssuesPageSchema,
   PayloadSampleSchema,
   ProjectAnalyticsQuerySchema,
   ProjectConsumersPageSchema,
   ProjectConsumersQuerySchema,
   ProjectEndpointsPageSchema,
   ProjectEndpointsQuerySchema,
+  ProjectErrorIssuesQuerySchema,
   ProjectErrorsQuerySchema,
   ProjectTimeseriesQuerySchema,
   RelatedApiSchema,
@@ -174,6 +176,29 @@ export async function analyticsRoutes(
       },
     },
     async (request) => analytics.projectErrors(projectScopeOf(request), request.query),
+  );
+
+  app.get(
+    "/projects/:project_slug/analytics/error-issues",
+    {
+      config: projectConfig,
+      schema: {
+        ...common,
+        operationId: "listProjectErrorIssues",
+        summary: "Page through the project's exceptions and error logs grouped into issues",
+        description:
+          "ERROR and CRITICAL logs in the window grouped by (app, fingerprint): exception type, message with " +
+          "numbers, ids, uuids, hex and quoted values masked, and the top three in-app stack frames, computed " +
+          "at ingest (logs stored before that have none and are not grouped). Each issue has its count, " +
+          "consumers affected, first occurrence within log retention, last in the window, whether it is new " +
+          "or regressed (quiet for 24 hours before the window), the newest message and stack, and up to five " +
+          `trace ids. \`total_count\` counts every issue. ${RULES}`,
+        params: ProjectParams,
+        querystring: ProjectErrorIssuesQuerySchema,
+        response: { 200: ErrorIssuesPageSchema, ...problems },
+      },
+    },
+    async (request) => analytics.projectErrorIssues(projectScopeOf(request), request.query),
   );
 
   // ---- app endpoint metrics (spec 4.5) ----

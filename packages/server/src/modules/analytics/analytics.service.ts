@@ -22,6 +22,7 @@ import {
   type EndpointTimeseriesQuery,
   type Environments,
   type ErrorGroupsPage,
+  type ErrorIssuesPage,
   type ErrorSortKey,
   type EnvironmentsQuery,
   type PayloadSample,
@@ -30,6 +31,7 @@ import {
   type ProjectConsumersQuery,
   type ProjectEndpointsPage,
   type ProjectEndpointsQuery,
+  type ProjectErrorIssuesQuery,
   type ProjectErrorsQuery,
   type ProjectTimeseriesQuery,
   type RelatedApi,
@@ -68,6 +70,7 @@ import {
   type EndpointSort,
 } from "../../stores/events/queries/analytics/endpoints.js";
 import { environmentsWithData } from "../../stores/events/queries/analytics/environments.js";
+import { errorIssuesPage } from "../../stores/events/queries/analytics/error-issues.js";
 import { errorGroupsPage } from "../../stores/events/queries/analytics/errors.js";
 import { summary, timeseries } from "../../stores/events/queries/analytics/traffic.js";
 import { type AnalyticsWindow, type Bucketing, readBucketing, readWindow } from "./window.js";
@@ -82,6 +85,8 @@ export interface AnalyticsServiceDeps {
   readonly requestsRetentionDays?: number | undefined;
   /** How far the rollups are complete; undefined reads raw rows only. */
   readonly rollups?: RollupCoverage | undefined;
+  /** Log retention in days: error issues are first seen within it. Undefined: whatever is stored. */
+  readonly logsRetentionDays?: number | undefined;
 }
 
 type WindowedFilter = RequestFilter & AnalyticsWindow;
@@ -345,6 +350,33 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
           app_id,
           app_slug,
           ...group,
+        })),
+        total_count: result.total,
+        page,
+        page_size: pageSize,
+      };
+    },
+
+    async projectErrorIssues(
+      project: ProjectScope,
+      query: ProjectErrorIssuesQuery,
+    ): Promise<ErrorIssuesPage> {
+      const [filter] = await projectFilter(project, query, nothingMore);
+      const { page, pageSize, window } = readPage(query, ANALYTICS_LIMITS.projectErrorIssues);
+      const result = await errorIssuesPage(
+        events,
+        filter,
+        readSortOf<ErrorSortKey>(query, "count", null),
+        window,
+        deps.logsRetentionDays === undefined
+          ? undefined
+          : clock.now().getTime() - deps.logsRetentionDays * 86_400_000,
+      );
+      return {
+        items: (await withAppSlugs(filter.projectId, result.items)).map(({ app_id, app_slug, ...issue }) => ({
+          app_id,
+          app_slug,
+          ...issue,
         })),
         total_count: result.total,
         page,

@@ -2,12 +2,14 @@
 // one request in full for the dashboard's detail view, recent traces and one trace in full.
 import {
   EXPORT_LIMITS,
+  LatencyHistogramSchema,
   LogsExportQuerySchema,
   LogsPageSchema,
   LogsQuerySchema,
   RequestDetailParamsSchema,
   RequestDetailSchema,
   RequestsExportQuerySchema,
+  RequestsHistogramQuerySchema,
   RequestsPageSchema,
   RequestsQuerySchema,
   TraceDetailSchema,
@@ -83,6 +85,26 @@ export async function dataRoutes(app: App, { data }: { data: DataService }): Pro
     },
     async (request, reply) =>
       sendDownload(request, reply, await data.exportRequests(projectScopeOf(request), request.query)),
+  );
+
+  app.get(
+    "/projects/:project_slug/data/requests/latency-histogram",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "getRequestsLatencyHistogram",
+        summary: "Count the project's requests matching a search per latency bucket",
+        description:
+          "The search's filters (without paging or sort) over fixed, roughly logarithmic response-time " +
+          "buckets, every bucket listed. Unknown parameters and unparsable values answer 422; 503 when " +
+          "the events store is unavailable.",
+        params: ProjectParams,
+        querystring: RequestsHistogramQuerySchema,
+        response: { 200: LatencyHistogramSchema, ...problemResponses(422, 503) },
+      },
+    },
+    async (request) => data.requestsHistogram(projectScopeOf(request), request.query),
   );
 
   app.get(

@@ -14,7 +14,9 @@ import {
   normaliseLogLevel,
   RequestRecordSchema,
   type RequestDetail,
+  type LatencyHistogram,
   type RequestsExportQuery,
+  type RequestsHistogramQuery,
   type RequestsPage,
   type RequestsQuery,
   type TraceDetail,
@@ -45,6 +47,7 @@ import {
   type PageWindow,
   streamRequests,
 } from "../../stores/events/queries/data/requests.js";
+import { requestLatencyHistogram } from "../../stores/events/queries/data/requests-histogram.js";
 import { figuresFromRecords } from "./trace-records-figures.js";
 import { buildTraceTree } from "./trace-tree.js";
 import { findTracePage, findTraceRecords } from "../../stores/events/queries/data/traces.js";
@@ -275,8 +278,16 @@ export function createDataService(deps: DataServiceDeps) {
     async searchRequests(project: ProjectScope, query: RequestsQuery): Promise<RequestsPage> {
       const filter = await readRequestFilter(project, query);
       const { page, pageSize, window } = readPage(query, DATA_PAGING);
-      const result = await findRequestPage(events, filter, window);
+      const result = await findRequestPage(events, filter, window, {
+        by: query.sort_by ?? "timestamp",
+        direction: query.sort_dir ?? "desc",
+      });
       return { items: result.items, total_count: result.total, page, page_size: pageSize };
+    },
+
+    /** How the search's requests spread over latency buckets (the histogram above the list). */
+    async requestsHistogram(project: ProjectScope, query: RequestsHistogramQuery): Promise<LatencyHistogram> {
+      return requestLatencyHistogram(events, await readRequestFilter(project, query));
     },
 
     /** Every request the search's filters match, in one file (rate-limited per user). */

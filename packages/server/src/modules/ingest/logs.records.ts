@@ -11,6 +11,7 @@ import {
 } from "@sightline/contracts";
 import { API_LOGS, type ApiLogsColumn } from "../../stores/events/index.js";
 import { declaredFields, readAttributes, readHexId, type RecordKind } from "./records.js";
+import { errorFingerprint } from "../../lib/error-fingerprint.js";
 import { deriveRouteTemplate } from "./route-template.js";
 import { cutChars, cutUtf8 } from "./text.js";
 
@@ -39,14 +40,16 @@ export const logKind: RecordKind<IngestLogRecord, ApiLogsColumn> = {
       problems.push({ path: "/status_code", message: "must be 100–599, or 0 for none" });
     }
     if (problems.length > before) return null;
+    const message = cutUtf8(record.message, INGEST_LIMITS.messageBytes);
+    const payload = cutUtf8(record.payload ?? "", INGEST_LIMITS.payloadBytes);
 
     return {
       endpoint: null,
       row: {
         level,
-        message: cutUtf8(record.message, INGEST_LIMITS.messageBytes),
+        message,
         logger_name: cutChars(record.logger_name ?? "", INGEST_LIMITS.labelLength),
-        payload: cutUtf8(record.payload ?? "", INGEST_LIMITS.payloadBytes),
+        payload,
         attributes,
         trace_id: traceId,
         span_id: spanId,
@@ -57,6 +60,12 @@ export const logKind: RecordKind<IngestLogRecord, ApiLogsColumn> = {
         consumer_id: cutChars(record.consumer_id ?? "", INGEST_LIMITS.labelLength),
         consumer_name: cutChars(record.consumer_name ?? "", INGEST_LIMITS.labelLength),
         consumer_group: cutChars(record.consumer_group ?? "", INGEST_LIMITS.labelLength),
+        fingerprint: errorFingerprint({
+          level: level ?? "",
+          message,
+          payload,
+          errorType: attributes["error_type"],
+        }),
       },
     };
   },

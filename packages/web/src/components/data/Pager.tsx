@@ -11,10 +11,14 @@ export interface PagerProps {
   readonly total: number;
   /** What the rows are, plural ("requests"). */
   readonly what: string;
+  /** Keeps the page outside the URL (a second paged table on a page that pages by `page`). */
+  readonly onPage?: (page: number) => void;
 }
 
-export function Pager({ page, pageSize, total, what }: PagerProps) {
+export function Pager({ page, pageSize, total, what, onPage }: PagerProps) {
   const setSearch = useSetSearch();
+  const go = (next: number) =>
+    onPage !== undefined ? onPage(next) : setSearch({ page: next === 1 ? undefined : next });
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
   return (
@@ -22,14 +26,10 @@ export function Pager({ page, pageSize, total, what }: PagerProps) {
       <span>
         {formatCount(first)}–{formatCount(last)} of {formatCount(total)} {what}
       </span>
-      <Button
-        size="sm"
-        disabled={page <= 1}
-        onClick={() => setSearch({ page: page - 1 === 1 ? undefined : page - 1 })}
-      >
+      <Button size="sm" disabled={page <= 1} onClick={() => go(page - 1)}>
         Previous
       </Button>
-      <Button size="sm" disabled={last >= total} onClick={() => setSearch({ page: page + 1 })}>
+      <Button size="sm" disabled={last >= total} onClick={() => go(page + 1)}>
         Next
       </Button>
     </nav>

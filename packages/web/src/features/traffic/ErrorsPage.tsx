@@ -1,6 +1,7 @@
 // The errors page: 4xx and 5xx over time, and the (endpoint, status code) breakdown with counts,
 // affected consumers, first seen (over the retained data; a "New" badge when inside the window)
-// and last seen, each row linking to its sample requests.
+// and last seen, each row linking to its sample requests; beside it the exceptions and error logs
+// grouped into issues by fingerprint.
 import { useQuery } from "@tanstack/react-query";
 import { TimeSeriesChart } from "../../components/charts";
 import { DataTable } from "../../components/data/DataTable";
@@ -15,6 +16,7 @@ import { useDataPage, useDataPainted } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { errorColumns, errorKey } from "./columns";
+import { ErrorIssues } from "./ErrorIssues";
 
 const PAGE_SIZE = 25;
 
@@ -30,7 +32,10 @@ export function ErrorsPage() {
 
   return (
     <Page>
-      <PageHeader title="Errors" description="Failed requests over time, by endpoint and status code." />
+      <PageHeader
+        title="Errors"
+        description="Failed requests over time, by endpoint and status code, and the exceptions behind them."
+      />
       <FilterBar search={search} window={window} onRefresh={refresh}>
         <UrlChoiceFilter
           param="status"
@@ -57,6 +62,7 @@ export function ErrorsPage() {
           )}
         </QueryView>
       </Card>
+      <ErrorIssues project={project} search={search} window={window} />
       <QueryCard
         title="By endpoint and status"
         query={errors}

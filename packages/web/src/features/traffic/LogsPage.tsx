@@ -1,9 +1,11 @@
 // The logs explorer: levels, text search (applied as you type), logger and trace id in the URL,
 // newest first, coloured by level (the level is also written out), a drawer per record with a
-// link to its trace's requests.
+// link to its trace's requests, and a live tail (as the requests' live mode: page 1 refetched
+// every 5 s with the window left open) that can be paused without leaving it.
 import type { LogRecord } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { useState } from "react";
 import styles from "../../components/data/Data.module.css";
 import { DataTable } from "../../components/data/DataTable";
 import { DownloadLinks } from "../../components/data/DownloadLinks";
@@ -12,9 +14,10 @@ import { FilterBar } from "../../components/data/FilterBar";
 import { Level, logColumns, logRowData } from "../../components/data/log-columns";
 import { noItems, QueryCard, Quiet } from "../../components/data/QueryView";
 import { UrlChoiceFilter, UrlTextFilter } from "../../components/data/UrlFilters";
-import { buttonClass } from "../../components/ui/Button";
+import { Button, buttonClass } from "../../components/ui/Button";
 import { CodeBlock } from "../../components/ui/Code";
 import { Page, PageHeader } from "../../components/ui/Surface";
+import { Switch } from "../../components/ui/Switch";
 import { logsQuery } from "../../lib/api-params";
 import { prettyPayload } from "../../lib/curl";
 import { LOG_LEVELS } from "@sightline/contracts/vocabulary";
@@ -24,13 +27,21 @@ import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
 
 const PAGE_SIZE = 50;
+const LIVE_MS = 5000;
 
 export function LogsPage() {
   const { project, search, setSearch, window, refresh } = useDataPage();
   const zone = useTimeZone();
   const page = search.page ?? 1;
-  const filters = logsQuery(search, window);
-  const logs = useQuery(trafficApi.logs(project, { ...filters, page, page_size: PAGE_SIZE }));
+  // Paused is the reader's moment, not the page's state: a shared link tails live.
+  const [paused, setPaused] = useState(false);
+  const live = search.live === true && page === 1 && search.since === undefined;
+  const tailing = live && !paused;
+  const filters = logsQuery(search, window, live);
+  const logs = useQuery({
+    ...trafficApi.logs(project, { ...filters, page, page_size: PAGE_SIZE }),
+    refetchInterval: tailing ? LIVE_MS : false,
+  });
   useDataPainted(logs.isSuccess);
   const open = logs.data?.items.find((item) => item.id === search.log);
 
@@ -39,7 +50,29 @@ export function LogsPage() {
       <PageHeader
         title="Logs"
         description="What your apps logged, newest first."
-        actions={<DownloadLinks project={project} kind="logs" params={filters} />}
+        actions={
+          <>
+            <DownloadLinks project={project} kind="logs" params={filters} />
+            <span className={styles.liveToggle}>
+              <span aria-hidden="true" className={tailing ? styles.live : undefined}>
+                {tailing ? "Live · every 5 s" : live ? "Paused" : "Live tail"}
+              </span>
+              <Switch
+                label="Live tail: show new logs as they arrive"
+                checked={search.live === true}
+                onChange={(checked) => {
+                  setPaused(false);
+                  setSearch({ live: checked ? true : undefined, page: undefined }, { replace: true });
+                }}
+              />
+              {live ? (
+                <Button size="sm" onClick={() => setPaused(!paused)}>
+                  {paused ? "Resume" : "Pause"}
+                </Button>
+              ) : null}
+            </span>
+          </>
+        }
       />
       <FilterBar search={search} window={window} onRefresh={refresh}>
         <UrlChoiceFilter
@@ -53,6 +86,7 @@ export function LogsPage() {
       </FilterBar>
       <QueryCard
         title="Logs"
+        updating={logs.isPlaceholderData || logs.isRefetching}
         query={logs}
         what="the logs"
         rows={8}

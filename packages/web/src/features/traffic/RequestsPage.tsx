@@ -1,25 +1,27 @@
 // The request explorer: every filter of the data route in the URL (text filters apply as you
-// type), newest first with stable paging, a live mode that refetches page 1 every 5 s while the
-// tab is visible, and the detail drawer (`req=` in the URL, so an open record can be shared).
+// type), newest first (or slowest, largest) with stable paging, a latency histogram whose brush
+// sets the duration filters, a live mode that refetches page 1 every 5 s while the tab is
+// visible, and the detail drawer (`req=` in the URL, so an open record can be shared).
 import { useQuery } from "@tanstack/react-query";
 import { ConsumerPicker } from "../../components/data/ConsumerPicker";
 import styles from "../../components/data/Data.module.css";
 import { DataTable } from "../../components/data/DataTable";
 import { DownloadLinks } from "../../components/data/DownloadLinks";
 import { FilterBar } from "../../components/data/FilterBar";
-import { noItems, QueryCard, Quiet } from "../../components/data/QueryView";
+import { noItems, QueryCard, QueryView, Quiet } from "../../components/data/QueryView";
 import { RequestDrawer } from "../../components/data/RequestDrawer";
 import { requestColumns, requestRowData } from "../../components/data/request-columns";
 import { UrlChoiceFilter, UrlNumberFilter, UrlTextFilter } from "../../components/data/UrlFilters";
-import { Page, PageHeader } from "../../components/ui/Surface";
+import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { Switch } from "../../components/ui/Switch";
-import { requestsQuery, windowQuery } from "../../lib/api-params";
+import { requestsHistogramQuery, requestsOrder, requestsQuery, windowQuery } from "../../lib/api-params";
 import { HTTP_METHODS, STATUS_CLASSES } from "../../lib/filters";
 import { formatDateTime } from "../../lib/format";
 import { useDataPage, useDataPainted } from "../../lib/page-state";
 import { appsQuery } from "../../lib/queries";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
+import { LatencyHistogram } from "./LatencyHistogram";
 
 const PAGE_SIZE = 50;
 const LIVE_MS = 5000;
@@ -28,11 +30,22 @@ const STATUS_CHOICES = [...STATUS_CLASSES, { value: "4xx,5xx", label: "4xx and 5
 export function RequestsPage() {
   const { project, search, setSearch, window, refresh } = useDataPage();
   const zone = useTimeZone();
-  const page = search.page ?? 1;
+  const order = requestsOrder(search);
+  const page = order.page;
   const live = search.live === true && page === 1 && search.since === undefined;
   const filters = requestsQuery(search, window, live);
   const requests = useQuery({
-    ...trafficApi.requests(project, { ...filters, page, page_size: PAGE_SIZE }),
+    ...trafficApi.requests(project, {
+      ...filters,
+      sort_by: order.sort,
+      sort_dir: order.dir,
+      page,
+      page_size: PAGE_SIZE,
+    }),
+    refetchInterval: live ? LIVE_MS : false,
+  });
+  const histogram = useQuery({
+    ...trafficApi.requestsHistogram(project, requestsHistogramQuery(search, window, live)),
     refetchInterval: live ? LIVE_MS : false,
   });
   useDataPainted(requests.isSuccess);
@@ -43,7 +56,7 @@ export function RequestsPage() {
     <Page>
       <PageHeader
         title="Requests"
-        description="Every request your apps reported, newest first."
+        description="Every request your apps reported: newest, slowest or largest first."
         actions={
           <>
             <DownloadLinks project={project} kind="requests" params={filters} />
@@ -77,6 +90,18 @@ export function RequestsPage() {
         <UrlNumberFilter param="max_ms" label="Max ms" />
         <UrlTextFilter param="trace" label="Trace id" width="20" />
       </FilterBar>
+      <Card title="Response times">
+        <QueryView query={histogram} what="the response time histogram" rows={3}>
+          {(data) => (
+            <LatencyHistogram
+              data={data}
+              minMs={search.min_ms}
+              maxMs={search.max_ms}
+              onSelect={(range) => setSearch({ min_ms: range.min_ms, max_ms: range.max_ms, page: undefined })}
+            />
+          )}
+        </QueryView>
+      </Card>
       <QueryCard
         title="Requests"
         updating={requests.isPlaceholderData || requests.isRefetching}
@@ -97,7 +122,8 @@ export function RequestsPage() {
           <DataTable
             label="Requests"
             rows={data.items}
-            columns={requestColumns({ zone, appSlugOf })}
+            columns={requestColumns({ zone, appSlugOf, sortable: true })}
+            order={order}
             rowKey={(row) => row.id}
             rowData={requestRowData}
             onOpen={(row) => setSearch({ req: row.id })}

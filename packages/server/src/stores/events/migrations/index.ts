@@ -6,6 +6,7 @@ import { clientFieldsMigration } from "./0004-client-fields.js";
 import { requestValidationErrorsMigration } from "./0005-request-validation-errors.js";
 import { rollupsMigration } from "./0006-rollups.js";
 import { uptimeChecksMigration } from "./0007-uptime-checks.js";
+import { logFingerprintsMigration } from "./0008-log-fingerprints.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -26,4 +27,5 @@ export const eventsMigrations: readonly EventsMigration[] = [
   requestValidationErrorsMigration,
   rollupsMigration,
   uptimeChecksMigration,
+  logFingerprintsMigration,
 ];

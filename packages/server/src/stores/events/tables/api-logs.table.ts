@@ -24,6 +24,9 @@ export const API_LOGS = defineEventsTable({
     { name: "consumer_id", type: "String CODEC(ZSTD(1))", since: 2 },
     { name: "consumer_name", type: "String CODEC(ZSTD(1))", since: 4 },
     { name: "consumer_group", type: "LowCardinality(String)", since: 4 },
+    // Error grouping key, "" for non-errors (lib/error-fingerprint.ts); rows older than
+    // migration 8 have "" too and stay out of the error groups.
+    { name: "fingerprint", type: "String CODEC(ZSTD(1))", since: 8 },
   ],
   indexes: ["INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4"],
   orderBy: ["project_id", "timestamp", "id"],

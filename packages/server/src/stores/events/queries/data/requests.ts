@@ -1,6 +1,6 @@
 // The request search and the request detail as SQL: one statement per page (rows plus the total
 // as a scalar subquery), newest first with the id as tie-breaker, so pages never overlap or skip.
-import type { RequestDetail, RequestRecord } from "@sightline/contracts";
+import type { RequestDetail, RequestRecord, RequestSortKey } from "@sightline/contracts";
 import { API_REQUESTS, type EventsExecutor, pickColumns } from "../../index.js";
 import { type RequestFilter, requestFilterClause } from "../request-filter.js";
 import { afterCursor, limitClause, NEWEST_FIRST } from "../keyset.js";
@@ -53,20 +53,38 @@ export interface Page<T> {
   readonly total: number;
 }
 
-/** The rows of one page, newest first, and how many rows match in all. */
+/** The order of a request page; ties always fall back to newest first, then the id. */
+export interface RequestSort {
+  readonly by: RequestSortKey;
+  readonly direction: "asc" | "desc";
+}
+
+const NEWEST: RequestSort = { by: "timestamp", direction: "desc" };
+
+/**
+ * The ORDER BY of `sort`, total so offset pages never overlap or skip. Newest first reads in the
+ * table's sort key and stops early; slowest and largest are a top-N over the filtered rows.
+ */
+function requestOrder(sort: RequestSort): string {
+  const direction = sort.direction === "asc" ? "ASC" : "DESC";
+  if (sort.by === "timestamp") return `ORDER BY timestamp ${direction}, id ${direction}`;
+  return `ORDER BY ${sort.by} ${direction}, timestamp DESC, id DESC`;
+}
+
+/** The rows of one page in `sort` order (newest first by default), and how many rows match in all. */
 export async function findRequestPage(
   events: EventsExecutor,
   filter: RequestFilter,
   window: PageWindow,
+  sort: RequestSort = NEWEST,
 ): Promise<Page<RequestRecord>> {
   const params = new SqlParams();
   const table = qualified(events, API_REQUESTS);
   const where = requestFilterClause(filter, params);
-  // The sort key is (project_id, timestamp, id): the page is read in order and stops early.
   const rows = await events.query<RequestRecord & { total_count: number }>(
     `SELECT ${ITEM_COLUMNS.join(", ")}, (SELECT count() FROM ${table} ${where}) AS total_count ` +
       `FROM ${table} ${where} ` +
-      `ORDER BY timestamp DESC, id DESC ` +
+      `${requestOrder(sort)} ` +
       `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
     params.values,
   );
