@@ -34,6 +34,7 @@ import { createInvitationsService, type InvitationsService } from "./modules/inv
 import { createMembersService, type MembersService } from "./modules/members/index.js";
 import { createHealthService, type HealthService } from "./modules/meta/index.js";
 import { createRateLimiter, type RateLimiter } from "./modules/rate-limits/index.js";
+import { createSavedViewsService, type SavedViewsService } from "./modules/saved-views/index.js";
 import { createSloEvaluator, createSlosService, type SlosService } from "./modules/slos/index.js";
 import { createPersonalTokensService, type PersonalTokensService } from "./modules/tokens/index.js";
 import { createUsersService, type UsersService } from "./modules/users/index.js";
@@ -104,6 +105,8 @@ export interface Deps {
   readonly contract: ContractModule;
   /** SLOs: objectives, their computed status and budget (burn-rate alerts run with the alerts). */
   readonly slos: SlosService;
+  /** Saved views: named page filters per user, optionally shared with the project. */
+  readonly savedViews: SavedViewsService;
   /** This server's Prometheus registry and what records into it (served by GET /metrics). */
   readonly metrics: Metrics;
   /** Flushes pending writes and closes every store; safe to call twice. */
@@ -365,6 +368,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       alerts,
       contract,
       slos,
+      savedViews: createSavedViewsService({ db: metadata.db, clock }),
       metrics,
       close() {
         closing ??= closeAll(closers, logger);

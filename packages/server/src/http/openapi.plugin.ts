@@ -44,6 +44,10 @@ export const API_TAGS = [
     name: "slos",
     description: "Service level objectives: attainment, error budget, burn rates and burn-rate alerts.",
   },
+  {
+    name: "saved-views",
+    description: "Named page filters of the dashboard, per user and optionally shared with the project.",
+  },
 ] as const;
 
 const DOCS_CSP = [

@@ -49,6 +49,8 @@ interface Fixture {
   readonly endpointId: string;
   readonly invitationId: string;
   readonly requestId: string;
+  /** The owner's shared view: every member may read it. */
+  readonly viewId: string;
 }
 
 const P = "/api/v1/projects/:project_slug";
@@ -116,6 +118,16 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
   const contractRuleBody = () => ({ name: `Contract ${next()}`, channel_ids: [fx.channelId] });
   const declare = () => created(fx, "/api/v1/projects/team/api/declared?app=web", DECLARED, "app", 200);
   const slo = () => created(fx, "/api/v1/projects/team/slos", sloBody());
+  /** A view `who` saves in the team project (the owner's token saves as the owner). */
+  const ownView = async (who: Person): Promise<string> => {
+    const response = await who.client.post("/api/v1/projects/team/saved-views", {
+      page: "logs",
+      name: `Mine ${next()}`,
+      filters: {},
+    });
+    expect(response.statusCode, `${who.email}: ${response.body}`).toBe(201);
+    return response.json<{ id: string }>().id;
+  };
   return {
     // ---- projects ----
     [`GET ${P}`]: { call: fixed("/api/v1/projects/team") },
@@ -349,6 +361,27 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
       call: fixed(`/api/v1/projects/team/slos/${fx.sloId}`),
       allowedCall: async () => ({ url: `/api/v1/projects/team/slos/${await slo()}` }),
     },
+    // ---- saved views: each caller changes and deletes a view of their own ----
+    [`GET ${P}/saved-views`]: { call: fixed("/api/v1/projects/team/saved-views?page=requests") },
+    [`POST ${P}/saved-views`]: {
+      call: fixed("/api/v1/projects/team/saved-views", {
+        page: "requests",
+        name: "Slow",
+        filters: { q: "/a" },
+      }),
+    },
+    [`GET ${P}/saved-views/:view_id`]: { call: fixed(`/api/v1/projects/team/saved-views/${fx.viewId}`) },
+    [`PATCH ${P}/saved-views/:view_id`]: {
+      call: fixed(`/api/v1/projects/team/saved-views/${fx.viewId}`, { name: "Renamed" }),
+      allowedCall: async (who) => ({
+        url: `/api/v1/projects/team/saved-views/${await ownView(who)}`,
+        body: { name: "Renamed" },
+      }),
+    },
+    [`DELETE ${P}/saved-views/:view_id`]: {
+      call: fixed(`/api/v1/projects/team/saved-views/${fx.viewId}`),
+      allowedCall: async (who) => ({ url: `/api/v1/projects/team/saved-views/${await ownView(who)}` }),
+    },
     [`GET ${A}/analytics/endpoint-validation-errors`]: {
       call: fixed(`/api/v1/apps/web/analytics/endpoint-validation-errors?${ENDPOINT}`),
     },
@@ -433,6 +466,12 @@ describe.each(metadataBackends())("role x route on $name", (backend: MetadataBac
       channel_ids: [channel.id],
     });
     const sloRow = await id("/api/v1/projects/team/slos", sloBody());
+    const view = await id("/api/v1/projects/team/saved-views", {
+      page: "requests",
+      name: "Errors",
+      filters: { status: "5xx" },
+      shared: true,
+    });
     fx = {
       team,
       alertId: alertRule.id,
@@ -444,6 +483,7 @@ describe.each(metadataBackends())("role x route on $name", (backend: MetadataBac
       endpointId: endpoint.id,
       invitationId: invitation.id,
       requestId: page.items[0]?.id as string,
+      viewId: view.id,
     };
   });
   afterAll(async () => {
