@@ -72,6 +72,6 @@ describe("shiftedValues", () => {
   it("matches by time, not position, when the earlier period starts a bucket late", () => {
     const current = ["2026-11-21T10:00:00.000Z", "2026-11-21T11:00:00.000Z"];
     const earlier = ["2026-11-21T09:00:00.000Z"];
-    expect(shiftedValues(current, earlier, [5], 1 * hour)).toEqual([0, 5]);
+    expect(shiftedValues(current, earlier, [5], 2 * hour)).toEqual([0, 5]);
   });
 });
