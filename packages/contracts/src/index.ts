@@ -12,6 +12,7 @@ export * from "./ingest.js";
 export * from "./resources.js";
 export * from "./users.js";
 export * from "./roles.js";
+export * from "./saved-views.js";
 export * from "./slos.js";
 export * from "./teams.js";
 export * from "./tokens.js";

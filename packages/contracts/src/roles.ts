@@ -19,6 +19,10 @@ export const PERMISSIONS = {
     description: "See the project, its apps, environments, endpoints and members.",
   },
   "data:read": { roles: EVERYONE, description: "Search request and log records; read analytics." },
+  "views:write": {
+    roles: EVERYONE,
+    description: "Save, change and delete one's own saved views, and share them with the project.",
+  },
   "project:leave": { roles: EVERYONE, description: "Leave the project (not as its last owner)." },
   "apps:write": { roles: MEMBERS_UP, description: "Create, change and delete apps." },
   "environments:write": { roles: MEMBERS_UP, description: "Create, change and delete environments." },

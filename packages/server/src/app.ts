@@ -41,6 +41,7 @@ import { membersRoutes } from "./modules/members/index.js";
 import { metaRoutes } from "./modules/meta/index.js";
 import { otlpRoutes } from "./modules/otlp/index.js";
 import { projectsRoutes } from "./modules/projects/index.js";
+import { savedViewsRoutes } from "./modules/saved-views/index.js";
 import { slosRoutes } from "./modules/slos/index.js";
 import { uptimeRoutes } from "./modules/uptime/index.js";
 import { personalTokensRoutes } from "./modules/tokens/index.js";
@@ -147,6 +148,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       await api.register(contractRoutes, { contract: deps.contract.service, alerts: deps.contract.alerts });
       await api.register(slosRoutes, { slos: deps.slos });
       await api.register(uptimeRoutes, { uptime: deps.uptime.service });
+      await api.register(savedViewsRoutes, { savedViews: deps.savedViews });
       await api.register(ingestRoutes, {
         ingest: deps.ingest,
         heartbeats: deps.heartbeats,

@@ -35,6 +35,7 @@ import { createInvitationsService, type InvitationsService } from "./modules/inv
 import { createMembersService, type MembersService } from "./modules/members/index.js";
 import { createHealthService, type HealthService } from "./modules/meta/index.js";
 import { createRateLimiter, type RateLimiter } from "./modules/rate-limits/index.js";
+import { createSavedViewsService, type SavedViewsService } from "./modules/saved-views/index.js";
 import { createSloEvaluator, createSlosService, type SlosService } from "./modules/slos/index.js";
 import { createPersonalTokensService, type PersonalTokensService } from "./modules/tokens/index.js";
 import { createUsersService, type UsersService } from "./modules/users/index.js";
@@ -109,6 +110,8 @@ export interface Deps {
   readonly slos: SlosService;
   /** Uptime checks: definitions, results, and their runner under a lease (started by the server). */
   readonly uptime: UptimeModule;
+  /** Saved views: named page filters per user, optionally shared with the project. */
+  readonly savedViews: SavedViewsService;
   /** This server's Prometheus registry and what records into it (served by GET /metrics). */
   readonly metrics: Metrics;
   /** Flushes pending writes and closes every store; safe to call twice. */
@@ -399,6 +402,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       contract,
       slos,
       uptime,
+      savedViews: createSavedViewsService({ db: metadata.db, clock }),
       metrics,
       close() {
         closing ??= closeAll(closers, logger);

@@ -48,6 +48,10 @@ export const API_TAGS = [
     name: "uptime",
     description: "HTTP uptime checks run by Sightline: their state, uptime percentages, results and alerts.",
   },
+  {
+    name: "saved-views",
+    description: "Named page filters of the dashboard, per user and optionally shared with the project.",
+  },
 ] as const;
 
 const DOCS_CSP = [

@@ -50,6 +50,8 @@ interface Fixture {
   readonly endpointId: string;
   readonly invitationId: string;
   readonly requestId: string;
+  /** The owner's shared view: every member may read it. */
+  readonly viewId: string;
 }
 
 const P = "/api/v1/projects/:project_slug";
@@ -119,6 +121,16 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
   const contractRuleBody = () => ({ name: `Contract ${next()}`, channel_ids: [fx.channelId] });
   const declare = () => created(fx, "/api/v1/projects/team/api/declared?app=web", DECLARED, "app", 200);
   const slo = () => created(fx, "/api/v1/projects/team/slos", sloBody());
+  /** A view `who` saves in the team project (the owner's token saves as the owner). */
+  const ownView = async (who: Person): Promise<string> => {
+    const response = await who.client.post("/api/v1/projects/team/saved-views", {
+      page: "logs",
+      name: `Mine ${next()}`,
+      filters: {},
+    });
+    expect(response.statusCode, `${who.email}: ${response.body}`).toBe(201);
+    return response.json<{ id: string }>().id;
+  };
   const uptimeCheck = () => created(fx, "/api/v1/projects/team/uptime-checks", uptimeBody());
   const U = `/api/v1/projects/team/uptime-checks/${fx.uptimeCheckId}`;
   return {
@@ -358,6 +370,27 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
       call: fixed(`/api/v1/projects/team/slos/${fx.sloId}`),
       allowedCall: async () => ({ url: `/api/v1/projects/team/slos/${await slo()}` }),
     },
+    // ---- saved views: each caller changes and deletes a view of their own ----
+    [`GET ${P}/saved-views`]: { call: fixed("/api/v1/projects/team/saved-views?page=requests") },
+    [`POST ${P}/saved-views`]: {
+      call: fixed("/api/v1/projects/team/saved-views", {
+        page: "requests",
+        name: "Slow",
+        filters: { q: "/a" },
+      }),
+    },
+    [`GET ${P}/saved-views/:view_id`]: { call: fixed(`/api/v1/projects/team/saved-views/${fx.viewId}`) },
+    [`PATCH ${P}/saved-views/:view_id`]: {
+      call: fixed(`/api/v1/projects/team/saved-views/${fx.viewId}`, { name: "Renamed" }),
+      allowedCall: async (who) => ({
+        url: `/api/v1/projects/team/saved-views/${await ownView(who)}`,
+        body: { name: "Renamed" },
+      }),
+    },
+    [`DELETE ${P}/saved-views/:view_id`]: {
+      call: fixed(`/api/v1/projects/team/saved-views/${fx.viewId}`),
+      allowedCall: async (who) => ({ url: `/api/v1/projects/team/saved-views/${await ownView(who)}` }),
+    },
     // ---- uptime checks ----
     [`POST ${P}/uptime-checks`]: {
       call: () => ({ url: "/api/v1/projects/team/uptime-checks", body: uptimeBody() }),
@@ -412,276 +445,278 @@ async function send(who: Person, method: string, call: Call): Promise<Reply> {
 
 // Each test calls every route several times (over 200 routes, five callers): a bound on liveness
 // sized for a loaded CI machine, not a speed claim.
-describe.each(metadataBackends())(
-  "role x route on $name",
-  { timeout: 180_000 },
-  (backend: MetadataBackend) => {
-    let ctx: TestContext;
-    let fx: Fixture;
-    let table: readonly RouteAccessEntry[];
-    let ownProjects = 0;
+const LIVENESS = { timeout: 180_000 };
 
-    beforeAll(async () => {
-      ctx = await createTestContext({ metadata: backend });
-      table = ctx.app.routeAccess;
-      const team = await signInTeam(ctx);
-      await teamProject(ctx, team, "team");
-      const owner = team.owner.client;
-      const id = async (url: string, body: unknown) => {
-        const response = await owner.post(url, body);
-        expect(response.statusCode, `${url}: ${response.body}`).toBe(201);
-        return response.json<{ id: string; key?: string }>();
-      };
-      await id("/api/v1/projects/team/apps", { name: "Web", slug: "web" });
-      const projectKey = await id("/api/v1/projects/team/api-keys", { name: "ingest" });
-      const appKey = await id("/api/v1/apps/web/api-keys", { name: "web only" });
-      await id("/api/v1/apps/web/environments", { name: "production" });
-      const endpoint = await id("/api/v1/apps/web/endpoints", { method: "GET", path: "/users/{id}" });
-      const invitation = await id("/api/v1/projects/team/invitations", {
-        email: "pending@guests.test",
-        role: "member",
-      });
-      await ingest(
-        ctx,
-        "requests",
-        [request(new Date(), { app_id: "web", trace_id: TRACE_ID })],
-        projectKey.key as string,
-      );
-      const page = (await owner.get("/api/v1/projects/team/data/requests")).json<{
-        items: Array<{ id: string }>;
+describe.each(metadataBackends())("role x route on $name", LIVENESS, (backend: MetadataBackend) => {
+  let ctx: TestContext;
+  let fx: Fixture;
+  let table: readonly RouteAccessEntry[];
+  let ownProjects = 0;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ metadata: backend });
+    table = ctx.app.routeAccess;
+    const team = await signInTeam(ctx);
+    await teamProject(ctx, team, "team");
+    const owner = team.owner.client;
+    const id = async (url: string, body: unknown) => {
+      const response = await owner.post(url, body);
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(201);
+      return response.json<{ id: string; key?: string }>();
+    };
+    await id("/api/v1/projects/team/apps", { name: "Web", slug: "web" });
+    const projectKey = await id("/api/v1/projects/team/api-keys", { name: "ingest" });
+    const appKey = await id("/api/v1/apps/web/api-keys", { name: "web only" });
+    await id("/api/v1/apps/web/environments", { name: "production" });
+    const endpoint = await id("/api/v1/apps/web/endpoints", { method: "GET", path: "/users/{id}" });
+    const invitation = await id("/api/v1/projects/team/invitations", {
+      email: "pending@guests.test",
+      role: "member",
+    });
+    await ingest(
+      ctx,
+      "requests",
+      [request(new Date(), { app_id: "web", trace_id: TRACE_ID })],
+      projectKey.key as string,
+    );
+    const page = (await owner.get("/api/v1/projects/team/data/requests")).json<{
+      items: Array<{ id: string }>;
+    }>();
+    // One inference pass, so the web app has a contract (version 1) in production.
+    await ctx.deps.contract.job.run(new Date(Date.now() + 60_000));
+    const alertRule = await id("/api/v1/projects/team/alerts", alertBody());
+    const channel = await id("/api/v1/projects/team/notification-channels", channelBody());
+    const contractRule = await id("/api/v1/projects/team/api/alert-rules", {
+      name: "Contract",
+      channel_ids: [channel.id],
+    });
+    const sloRow = await id("/api/v1/projects/team/slos", sloBody());
+    const view = await id("/api/v1/projects/team/saved-views", {
+      page: "requests",
+      name: "Errors",
+      filters: { status: "5xx" },
+      shared: true,
+    });
+    const uptimeRow = await id("/api/v1/projects/team/uptime-checks", uptimeBody());
+    fx = {
+      team,
+      alertId: alertRule.id,
+      channelId: channel.id,
+      contractRuleId: contractRule.id,
+      sloId: sloRow.id,
+      uptimeCheckId: uptimeRow.id,
+      keyId: projectKey.id,
+      appKeyId: appKey.id,
+      endpointId: endpoint.id,
+      invitationId: invitation.id,
+      requestId: page.items[0]?.id as string,
+      viewId: view.id,
+    };
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it("declares every API route, and has a call for each project and app route", async () => {
+    const documented = Object.entries(
+      (await ctx.app.inject({ url: "/api/v1/openapi.json" })).json<{ paths: Record<string, object> }>().paths,
+    ).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const declared = table.map((entry) => `${entry.method} ${entry.url.replace(/:(\w+)/g, "{$1}")}`);
+    expect(new Set(declared)).toEqual(new Set(documented));
+    expect(Object.keys(routeCases(fx)).sort()).toEqual(table.filter(isScoped).map(keyOf).sort());
+    // Each route's reference page says what it requires.
+    for (const entry of table.filter(isScoped)) {
+      const permission = (entry.access as { permission: Permission }).permission;
+      const path = entry.url.replace(/:(\w+)/g, "{$1}");
+      const document = (await ctx.app.inject({ url: "/api/v1/openapi.json" })).json<{
+        paths: Record<string, Record<string, { description?: string; responses: Record<string, unknown> }>>;
       }>();
-      // One inference pass, so the web app has a contract (version 1) in production.
-      await ctx.deps.contract.job.run(new Date(Date.now() + 60_000));
-      const alertRule = await id("/api/v1/projects/team/alerts", alertBody());
-      const channel = await id("/api/v1/projects/team/notification-channels", channelBody());
-      const contractRule = await id("/api/v1/projects/team/api/alert-rules", {
-        name: "Contract",
-        channel_ids: [channel.id],
+      const operation = document.paths[path]?.[entry.method.toLowerCase()];
+      expect(operation?.description, keyOf(entry)).toContain(`Requires \`${permission}\``);
+      expect(Object.keys(operation?.responses ?? {}), keyOf(entry)).toEqual(
+        expect.arrayContaining(["401", "403", "404"]),
+      );
+    }
+  });
+
+  it("answers 401 without credentials on every route that needs a signed-in user", async () => {
+    for (const entry of table.filter((e) => e.access.scope !== "public" && e.access.scope !== "api-key")) {
+      const url = entry.url
+        .replace(":project_slug", "team")
+        .replace(":app_slug", "web")
+        .replace(/:\w+/g, "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21");
+      const response = await ctx.app.inject({ method: entry.method as "GET", url, payload: {} });
+      expect({ route: keyOf(entry), status: response.statusCode }).toEqual({
+        route: keyOf(entry),
+        status: 401,
       });
-      const sloRow = await id("/api/v1/projects/team/slos", sloBody());
-      const uptimeRow = await id("/api/v1/projects/team/uptime-checks", uptimeBody());
-      fx = {
-        team,
-        alertId: alertRule.id,
-        channelId: channel.id,
-        contractRuleId: contractRule.id,
-        sloId: sloRow.id,
-        uptimeCheckId: uptimeRow.id,
-        keyId: projectKey.id,
-        appKeyId: appKey.id,
-        endpointId: endpoint.id,
-        invitationId: invitation.id,
-        requestId: page.items[0]?.id as string,
-      };
-    });
-    afterAll(async () => {
-      await ctx?.close();
-    });
+      // Fastify's HEAD twin of a GET route shares its declaration.
+      if (entry.method === "GET")
+        expect((await ctx.app.inject({ method: "HEAD", url })).statusCode).toBe(401);
+    }
+  });
 
-    it("declares every API route, and has a call for each project and app route", async () => {
-      const documented = Object.entries(
-        (await ctx.app.inject({ url: "/api/v1/openapi.json" })).json<{ paths: Record<string, object> }>()
-          .paths,
-      ).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
-      const declared = table.map((entry) => `${entry.method} ${entry.url.replace(/:(\w+)/g, "{$1}")}`);
-      expect(new Set(declared)).toEqual(new Set(documented));
-      expect(Object.keys(routeCases(fx)).sort()).toEqual(table.filter(isScoped).map(keyOf).sort());
-      // Each route's reference page says what it requires.
-      for (const entry of table.filter(isScoped)) {
-        const permission = (entry.access as { permission: Permission }).permission;
-        const path = entry.url.replace(/:(\w+)/g, "{$1}");
-        const document = (await ctx.app.inject({ url: "/api/v1/openapi.json" })).json<{
-          paths: Record<string, Record<string, { description?: string; responses: Record<string, unknown> }>>;
-        }>();
-        const operation = document.paths[path]?.[entry.method.toLowerCase()];
-        expect(operation?.description, keyOf(entry)).toContain(`Requires \`${permission}\``);
-        expect(Object.keys(operation?.responses ?? {}), keyOf(entry)).toEqual(
-          expect.arrayContaining(["401", "403", "404"]),
-        );
+  it("answers each caller as the matrix says on every project and app route", async () => {
+    const cases = routeCases(fx);
+    const seen: string[] = [];
+    for (const entry of table.filter(isScoped)) {
+      const route = keyOf(entry);
+      const routeCase = cases[route] as RouteCase;
+      const permission = (entry.access as { permission: Permission }).permission;
+      let project = "team";
+      if (routeCase.ownProject === true) {
+        ownProjects += 1;
+        project = `own-${ownProjects}`;
+        await teamProject(ctx, fx.team, project);
       }
-    });
-
-    it("answers 401 without credentials on every route that needs a signed-in user", async () => {
-      for (const entry of table.filter((e) => e.access.scope !== "public" && e.access.scope !== "api-key")) {
-        const url = entry.url
-          .replace(":project_slug", "team")
-          .replace(":app_slug", "web")
-          .replace(/:\w+/g, "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21");
-        const response = await ctx.app.inject({ method: entry.method as "GET", url, payload: {} });
-        expect({ route: keyOf(entry), status: response.statusCode }).toEqual({
-          route: keyOf(entry),
-          status: 401,
-        });
-        // Fastify's HEAD twin of a GET route shares its declaration.
-        if (entry.method === "GET")
-          expect((await ctx.app.inject({ method: "HEAD", url })).statusCode).toBe(401);
+      const outsider = await send(
+        fx.team.outsider,
+        entry.method,
+        await routeCase.call(fx.team.outsider, project),
+      );
+      expect({ route, who: "outsider", status: outsider.statusCode }).toEqual({
+        route,
+        who: "outsider",
+        status: 404,
+      });
+      expectProblem(outsider, "not_found");
+      const allowed = ROLES.filter((role) => roleCan(role, permission));
+      for (const role of ROLES.filter((r) => !allowed.includes(r))) {
+        const reply = await send(fx.team[role], entry.method, await routeCase.call(fx.team[role], project));
+        expect({ route, role, status: reply.statusCode }, reply.body).toEqual({ route, role, status: 403 });
+        expect(expectProblem(reply, "forbidden").permission).toBe(permission);
       }
-    });
-
-    it("answers each caller as the matrix says on every project and app route", async () => {
-      const cases = routeCases(fx);
-      const seen: string[] = [];
-      for (const entry of table.filter(isScoped)) {
-        const route = keyOf(entry);
-        const routeCase = cases[route] as RouteCase;
-        const permission = (entry.access as { permission: Permission }).permission;
-        let project = "team";
-        if (routeCase.ownProject === true) {
-          ownProjects += 1;
-          project = `own-${ownProjects}`;
-          await teamProject(ctx, fx.team, project);
-        }
-        const outsider = await send(
-          fx.team.outsider,
-          entry.method,
-          await routeCase.call(fx.team.outsider, project),
-        );
-        expect({ route, who: "outsider", status: outsider.statusCode }).toEqual({
-          route,
-          who: "outsider",
-          status: 404,
-        });
-        expectProblem(outsider, "not_found");
-        const allowed = ROLES.filter((role) => roleCan(role, permission));
-        for (const role of ROLES.filter((r) => !allowed.includes(r))) {
-          const reply = await send(fx.team[role], entry.method, await routeCase.call(fx.team[role], project));
-          expect({ route, role, status: reply.statusCode }, reply.body).toEqual({ route, role, status: 403 });
-          expect(expectProblem(reply, "forbidden").permission).toBe(permission);
-        }
-        for (const role of allowed) {
-          const make = routeCase.allowedCall ?? routeCase.call;
-          const reply = await send(fx.team[role], entry.method, await make(fx.team[role], project));
-          const expected = routeCase.allowedStatus?.(role);
-          const status =
-            expected === undefined && reply.statusCode >= 200 && reply.statusCode < 300
-              ? "2xx"
-              : reply.statusCode;
-          expect({ route, role, status }, reply.body).toEqual({ route, role, status: expected ?? "2xx" });
-        }
-        seen.push(route);
-      }
-      expect(seen.length).toBeGreaterThan(50);
-    });
-
-    it("answers the owner's tokens as their scope and projects cap the owner's role", async () => {
-      const cases = routeCases(fx);
-      const owner = fx.team.owner;
-      await teamProject(ctx, fx.team, "elsewhere");
-      const readOnly = await tokenOf(ctx, owner, { scope: "read" });
-      const readWrite = await tokenOf(ctx, owner, { scope: "read-write" });
-      const limited = await tokenOf(ctx, owner, { scope: "read-write", project_slugs: ["elsewhere"] });
-      const outcome = (reply: Reply, expected: number | undefined) =>
-        expected === undefined && reply.statusCode >= 200 && reply.statusCode < 300
-          ? "2xx"
-          : reply.statusCode;
-      for (const entry of table.filter(isScoped)) {
-        const route = keyOf(entry);
-        const routeCase = cases[route] as RouteCase;
-        const permission = (entry.access as { permission: Permission }).permission;
-        // Only the read-write token's call may change a project of its own; an owner and the admin
-        // (whom ownership can go to) are enough for it, and spare the invitation rate limit.
-        const project = async () => {
-          if (routeCase.ownProject !== true) return "team";
-          ownProjects += 1;
-          const slug = `own-${ownProjects}`;
-          const made = await owner.client.post("/api/v1/projects", { name: `Project ${slug}`, slug });
-          expect(made.statusCode, made.body).toBe(201);
-          await join(ctx, owner.client, slug, fx.team.admin, "admin");
-          return slug;
-        };
-        const expected = routeCase.allowedStatus?.("owner");
-
-        const other = await send(limited, entry.method, await routeCase.call(limited, "team"));
-        expect({ route, token: "other project", status: other.statusCode }).toEqual({
-          route,
-          token: "other project",
-          status: 404,
-        });
-
-        const read = await send(readOnly, entry.method, await routeCase.call(readOnly, "team"));
-        if (tokenScopeAllows("read", permission)) {
-          expect({ route, token: "read", status: outcome(read, expected) }, read.body).toEqual({
-            route,
-            token: "read",
-            status: expected ?? "2xx",
-          });
-        } else {
-          expect({ route, token: "read", status: read.statusCode }, read.body).toEqual({
-            route,
-            token: "read",
-            status: 403,
-          });
-          expect(expectProblem(read, "forbidden").permission).toBe(permission);
-        }
-
+      for (const role of allowed) {
         const make = routeCase.allowedCall ?? routeCase.call;
-        const full = await send(readWrite, entry.method, await make(readWrite, await project()));
-        expect({ route, token: "read-write", status: outcome(full, expected) }, full.body).toEqual({
+        const reply = await send(fx.team[role], entry.method, await make(fx.team[role], project));
+        const expected = routeCase.allowedStatus?.(role);
+        const status =
+          expected === undefined && reply.statusCode >= 200 && reply.statusCode < 300
+            ? "2xx"
+            : reply.statusCode;
+        expect({ route, role, status }, reply.body).toEqual({ route, role, status: expected ?? "2xx" });
+      }
+      seen.push(route);
+    }
+    expect(seen.length).toBeGreaterThan(50);
+  });
+
+  it("answers the owner's tokens as their scope and projects cap the owner's role", async () => {
+    const cases = routeCases(fx);
+    const owner = fx.team.owner;
+    await teamProject(ctx, fx.team, "elsewhere");
+    const readOnly = await tokenOf(ctx, owner, { scope: "read" });
+    const readWrite = await tokenOf(ctx, owner, { scope: "read-write" });
+    const limited = await tokenOf(ctx, owner, { scope: "read-write", project_slugs: ["elsewhere"] });
+    const outcome = (reply: Reply, expected: number | undefined) =>
+      expected === undefined && reply.statusCode >= 200 && reply.statusCode < 300 ? "2xx" : reply.statusCode;
+    for (const entry of table.filter(isScoped)) {
+      const route = keyOf(entry);
+      const routeCase = cases[route] as RouteCase;
+      const permission = (entry.access as { permission: Permission }).permission;
+      // Only the read-write token's call may change a project of its own; an owner and the admin
+      // (whom ownership can go to) are enough for it, and spare the invitation rate limit.
+      const project = async () => {
+        if (routeCase.ownProject !== true) return "team";
+        ownProjects += 1;
+        const slug = `own-${ownProjects}`;
+        const made = await owner.client.post("/api/v1/projects", { name: `Project ${slug}`, slug });
+        expect(made.statusCode, made.body).toBe(201);
+        await join(ctx, owner.client, slug, fx.team.admin, "admin");
+        return slug;
+      };
+      const expected = routeCase.allowedStatus?.("owner");
+
+      const other = await send(limited, entry.method, await routeCase.call(limited, "team"));
+      expect({ route, token: "other project", status: other.statusCode }).toEqual({
+        route,
+        token: "other project",
+        status: 404,
+      });
+
+      const read = await send(readOnly, entry.method, await routeCase.call(readOnly, "team"));
+      if (tokenScopeAllows("read", permission)) {
+        expect({ route, token: "read", status: outcome(read, expected) }, read.body).toEqual({
           route,
-          token: "read-write",
+          token: "read",
           status: expected ?? "2xx",
         });
+      } else {
+        expect({ route, token: "read", status: read.statusCode }, read.body).toEqual({
+          route,
+          token: "read",
+          status: 403,
+        });
+        expect(expectProblem(read, "forbidden").permission).toBe(permission);
       }
-    });
 
-    it("refuses read-only tokens every write on user routes and every token the session routes", async () => {
-      const readOnly = await tokenOf(ctx, fx.team.owner, { scope: "read" });
-      const readWrite = await tokenOf(ctx, fx.team.owner, { scope: "read-write" });
-      const userRoutes = table.filter((entry) => entry.access.scope === "user");
-      for (const entry of userRoutes) {
-        const url = entry.url.replace(/:\w+/g, "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21");
-        const session = (entry.access as { session?: true }).session === true;
-        for (const [name, who] of [
-          ["read", readOnly],
-          ["read-write", readWrite],
-        ] as const) {
-          // A route declared `reads` (the MCP endpoint) only reads whatever its method.
-          const reads = (entry.access as { reads?: true }).reads === true;
-          const refused = session || (name === "read" && entry.method !== "GET" && !reads);
-          const reply = await ctx.app.inject({
-            method: entry.method as "GET",
-            url,
-            headers: { authorization: who.authorization },
-            ...(entry.method === "GET" ? {} : { payload: {} }),
-          });
-          if (refused) {
-            expect({ route: keyOf(entry), name, status: reply.statusCode }).toEqual({
-              route: keyOf(entry),
-              name,
-              status: 403,
-            });
-          } else {
-            expect({ route: keyOf(entry), name, status: reply.statusCode }).not.toEqual({
-              route: keyOf(entry),
-              name,
-              status: 403,
-            });
-          }
-        }
-      }
-    });
+      const make = routeCase.allowedCall ?? routeCase.call;
+      const full = await send(readWrite, entry.method, await make(readWrite, await project()));
+      expect({ route, token: "read-write", status: outcome(full, expected) }, full.body).toEqual({
+        route,
+        token: "read-write",
+        status: expected ?? "2xx",
+      });
+    }
+  });
 
-    it("answers 401 to a revoked token on every route that needs a signed-in user", async () => {
-      const token = await tokenOf(ctx, fx.team.owner, { scope: "read-write" });
-      expect((await token.client.get("/api/v1/projects/team")).statusCode).toBe(200);
-      const revoked = await fx.team.owner.client.delete(`/api/v1/users/me/tokens/${token.id}`);
-      expect(revoked.statusCode, revoked.body).toBe(200);
-      for (const entry of table.filter((e) => e.access.scope !== "public" && e.access.scope !== "api-key")) {
-        const url = entry.url
-          .replace(":project_slug", "team")
-          .replace(":app_slug", "web")
-          .replace(/:\w+/g, "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21");
+  it("refuses read-only tokens every write on user routes and every token the session routes", async () => {
+    const readOnly = await tokenOf(ctx, fx.team.owner, { scope: "read" });
+    const readWrite = await tokenOf(ctx, fx.team.owner, { scope: "read-write" });
+    const userRoutes = table.filter((entry) => entry.access.scope === "user");
+    for (const entry of userRoutes) {
+      const url = entry.url.replace(/:\w+/g, "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21");
+      const session = (entry.access as { session?: true }).session === true;
+      for (const [name, who] of [
+        ["read", readOnly],
+        ["read-write", readWrite],
+      ] as const) {
+        // A route declared `reads` (the MCP endpoint) only reads whatever its method.
+        const reads = (entry.access as { reads?: true }).reads === true;
+        const refused = session || (name === "read" && entry.method !== "GET" && !reads);
         const reply = await ctx.app.inject({
           method: entry.method as "GET",
           url,
-          headers: { authorization: token.authorization },
+          headers: { authorization: who.authorization },
           ...(entry.method === "GET" ? {} : { payload: {} }),
         });
-        expect({ route: keyOf(entry), status: reply.statusCode }).toEqual({
-          route: keyOf(entry),
-          status: 401,
-        });
+        if (refused) {
+          expect({ route: keyOf(entry), name, status: reply.statusCode }).toEqual({
+            route: keyOf(entry),
+            name,
+            status: 403,
+          });
+        } else {
+          expect({ route: keyOf(entry), name, status: reply.statusCode }).not.toEqual({
+            route: keyOf(entry),
+            name,
+            status: 403,
+          });
+        }
       }
-    });
-  },
-);
+    }
+  });
+
+  it("answers 401 to a revoked token on every route that needs a signed-in user", async () => {
+    const token = await tokenOf(ctx, fx.team.owner, { scope: "read-write" });
+    expect((await token.client.get("/api/v1/projects/team")).statusCode).toBe(200);
+    const revoked = await fx.team.owner.client.delete(`/api/v1/users/me/tokens/${token.id}`);
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    for (const entry of table.filter((e) => e.access.scope !== "public" && e.access.scope !== "api-key")) {
+      const url = entry.url
+        .replace(":project_slug", "team")
+        .replace(":app_slug", "web")
+        .replace(/:\w+/g, "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21");
+      const reply = await ctx.app.inject({
+        method: entry.method as "GET",
+        url,
+        headers: { authorization: token.authorization },
+        ...(entry.method === "GET" ? {} : { payload: {} }),
+      });
+      expect({ route: keyOf(entry), status: reply.statusCode }).toEqual({
+        route: keyOf(entry),
+        status: 401,
+      });
+    }
+  });
+});

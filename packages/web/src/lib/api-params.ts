@@ -10,6 +10,7 @@ import type {
   ProjectEndpointsQuery,
   ProjectErrorsQuery,
   RequestsQuery,
+  Timeseries,
   TracesQuery,
 } from "@sightline/contracts";
 import {
@@ -18,7 +19,7 @@ import {
   ERROR_SORT_KEYS,
   REQUEST_SORT_KEYS,
 } from "@sightline/contracts/vocabulary";
-import { oneOf, type TimeWindow, type TrafficSearch } from "./filters";
+import { oneOf, previousWindow, type TimeWindow, type TrafficSearch } from "./filters";
 
 type Window = Pick<TimeWindow, "since" | "until">;
 
@@ -154,5 +155,21 @@ export function endpointQuery(search: TrafficSearch, window: Window): EndpointQu
     since: window.since,
     until: window.until,
     environment: search.env,
+  };
+}
+
+/**
+ * The previous period of a chart's read: the same parameters over the window of the same length
+ * just before, bucketed like the current answer so the two lay over each other bucket by bucket.
+ */
+export function previousPeriodQuery<Q extends object>(
+  params: Q,
+  window: TimeWindow,
+  current: Pick<Timeseries, "interval"> | undefined,
+): Q & Window & { interval?: Timeseries["interval"] } {
+  return {
+    ...params,
+    ...previousWindow(window),
+    ...(current === undefined ? {} : { interval: current.interval }),
   };
 }

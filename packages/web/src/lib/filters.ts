@@ -51,6 +51,8 @@ export interface TrafficSearch {
   log?: string;
   live?: boolean;
   tab?: string;
+  /** Charts overlay the previous period of the same length. */
+  compare?: boolean;
 }
 
 const isoInstant = (value: unknown): string | undefined => {
@@ -118,6 +120,7 @@ export function validateTrafficSearch(search: Record<string, unknown>): TrafficS
     log: optionalString(search.log, 64),
     live: search.live === true || search.live === "true" ? true : undefined,
     tab: optionalString(search.tab, 32),
+    compare: search.compare === true || search.compare === "true" ? true : undefined,
   };
   // Undefined keys are left out so links stay short.
   return compact(out);

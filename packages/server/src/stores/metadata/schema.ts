@@ -335,6 +335,20 @@ export interface SlosTable {
   updated_at: string;
 }
 
+export interface SavedViewsTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  page: string;
+  name: string;
+  /** JSON object of text values. */
+  filters: string;
+  /** 1 when the project's members see it too. */
+  shared: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface SloChannelsTable {
   slo_id: string;
   channel_id: string;
@@ -525,6 +539,7 @@ export interface MetadataTables {
   slos: SlosTable;
   slo_channels: SloChannelsTable;
   slo_events: SloEventsTable;
+  saved_views: SavedViewsTable;
   app_heartbeats: AppHeartbeatsTable;
   uptime_checks: UptimeChecksTable;
 }

@@ -92,7 +92,9 @@ export function TimeSeriesChart({
   const buckets = useByContent(givenBuckets, givenBuckets.join(","));
   const series = useByContent(
     givenSeries,
-    givenSeries.map((one) => `${one.key}:${one.label}:${one.color}:${one.values.join(",")}`).join("|"),
+    givenSeries
+      .map((one) => `${one.key}:${one.label}:${one.color}:${one.overlay === true}:${one.values.join(",")}`)
+      .join("|"),
   );
   // The latest callback, read when a drag ends: a new function each render must not rebuild the chart.
   const zoomRef = useRef(onZoom);
@@ -118,9 +120,11 @@ export function TimeSeriesChart({
     // Stacks are drawn top layer first so each lower layer paints over the one above it.
     const stacked = mode === "stacked";
     const layers = stacked ? stackValues(series, hidden) : series.map((one) => [...one.values]);
-    const order = stacked
-      ? series.map((_, index) => series.length - 1 - index)
-      : series.map((_, index) => index);
+    // Overlays (the previous period) are drawn last, over the stack.
+    const indices = series.map((_, index) => index);
+    const overlays = indices.filter((index) => series[index]?.overlay === true);
+    const layered = indices.filter((index) => series[index]?.overlay !== true);
+    const order = stacked ? [...layered.reverse(), ...overlays] : [...layered, ...overlays];
     const bars = uPlot.paths.bars?.({ size: [0.8, 48], gap: 1 });
     const opts: uPlot.Options = {
       width: Math.max(element.clientWidth, 200),
@@ -153,13 +157,15 @@ export function TimeSeriesChart({
         ...order.map((index) => {
           const one = series[index] as ChartSeries;
           const color = colors.series[index] as string;
+          const bar = stacked && one.overlay !== true;
           return {
             label: one.label,
             show: !hidden.has(one.key),
             stroke: color,
-            width: stacked ? 0 : 2,
-            fill: stacked ? color : undefined,
-            paths: stacked ? bars : undefined,
+            width: bar ? 0 : 2,
+            fill: bar ? color : undefined,
+            paths: bar ? bars : undefined,
+            dash: one.overlay === true ? [6, 4] : undefined,
             points: { show: false },
           } satisfies uPlot.Series;
         }),
@@ -298,11 +304,15 @@ export function TimeSeriesChart({
                   <span className={styles.tooltipValue}>{formatValue(one.values[hover.index] ?? 0)}</span>
                 </span>
               ))}
-              {mode === "stacked" && visible.length > 1 ? (
+              {mode === "stacked" && visible.filter((one) => one.overlay !== true).length > 1 ? (
                 <span className={[styles.tooltipRow, styles.tooltipTotal].join(" ")}>
                   <span>Total</span>
                   <span className={styles.tooltipValue}>
-                    {formatValue(visible.reduce((sum, one) => sum + (one.values[hover.index] ?? 0), 0))}
+                    {formatValue(
+                      visible
+                        .filter((one) => one.overlay !== true)
+                        .reduce((sum, one) => sum + (one.values[hover.index] ?? 0), 0),
+                    )}
                   </span>
                 </span>
               ) : null}

@@ -1,6 +1,6 @@
 // Chart data shaping: stacks skip hidden layers, summaries name totals and peaks.
 import { describe, expect, it } from "vitest";
-import { bucketTimes, chartSummary, stackValues } from "./chart-data";
+import { bucketTimes, chartSummary, shiftedValues, stackValues } from "./chart-data";
 
 const series = [
   { key: "ok", label: "2xx", color: "--success", values: [5, 0, 3] },
@@ -14,6 +14,22 @@ describe("stackValues", () => {
       [5, 0, 3],
       [6, 2, 3],
       [6, 6, 4],
+    ]);
+  });
+
+  it("leaves an overlay (the previous period) out of the stack, as it is", () => {
+    const previous = {
+      key: "previous",
+      label: "Previous",
+      color: "--text-muted",
+      overlay: true,
+      values: [9, 9, 9],
+    };
+    expect(stackValues([...series, previous], new Set())).toEqual([
+      [5, 0, 3],
+      [6, 2, 3],
+      [6, 6, 4],
+      [9, 9, 9],
     ]);
   });
 
@@ -42,5 +58,20 @@ describe("chartSummary", () => {
     expect(chartSummary("Latency", [], series, "lines", String, fmtTime)).toBe(
       "Latency: no data in this range.",
     );
+  });
+});
+
+describe("shiftedValues", () => {
+  const hour = 3_600_000;
+  it("lays each earlier bucket onto the current bucket one period later, 0 where there is none", () => {
+    const current = ["2026-11-21T10:00:00.000Z", "2026-11-21T11:00:00.000Z", "2026-11-21T12:00:00.000Z"];
+    const earlier = ["2026-11-21T07:00:00.000Z", "2026-11-21T08:00:00.000Z"];
+    expect(shiftedValues(current, earlier, [4, 7], 3 * hour)).toEqual([4, 7, 0]);
+  });
+
+  it("matches by time, not position, when the earlier period starts a bucket late", () => {
+    const current = ["2026-11-21T10:00:00.000Z", "2026-11-21T11:00:00.000Z"];
+    const earlier = ["2026-11-21T09:00:00.000Z"];
+    expect(shiftedValues(current, earlier, [5], 2 * hour)).toEqual([0, 5]);
   });
 });

@@ -9,6 +9,11 @@ export interface ChartSeries {
   /** A colour token name from tokens.css (e.g. "--danger"); resolved per theme at draw time. */
   readonly color: string;
   readonly values: readonly number[];
+  /**
+   * Drawn as a dashed line over the others and never stacked or totalled: the previous period
+   * laid over the current one.
+   */
+  readonly overlay?: boolean;
 }
 
 /** Cumulative sums for a stack: layer i is the sum of visible layers 0..i (hidden ones add 0). */
@@ -16,6 +21,10 @@ export function stackValues(series: readonly ChartSeries[], hidden: ReadonlySet<
   const out: number[][] = [];
   let running: number[] | undefined;
   for (const one of series) {
+    if (one.overlay === true) {
+      out.push([...one.values]);
+      continue;
+    }
     const add = hidden.has(one.key) ? one.values.map(() => 0) : one.values;
     running = add.map((value, index) => value + (running?.[index] ?? 0));
     out.push(running);
@@ -54,4 +63,21 @@ export function chartSummary(
     return `${one.label}${total}, peak ${formatValue(peak)}${peak > 0 ? ` at ${formatTime(times[at] as number)}` : ""}`;
   });
   return `${label}, ${times.length} buckets from ${span}. ${parts.join("; ")}.`;
+}
+
+/**
+ * Values of an earlier period laid onto the current buckets: the earlier bucket starting `shiftMs`
+ * before each current one, 0 where there is none (the earlier period had fewer buckets).
+ */
+export function shiftedValues(
+  buckets: readonly string[],
+  earlierBuckets: readonly string[],
+  earlierValues: readonly number[],
+  shiftMs: number,
+): number[] {
+  const byTime = new Map<number, number>();
+  earlierBuckets.forEach((bucket, index) =>
+    byTime.set(Date.parse(bucket) + shiftMs, earlierValues[index] ?? 0),
+  );
+  return buckets.map((bucket) => byTime.get(Date.parse(bucket)) ?? 0);
 }

@@ -7,7 +7,7 @@ import { EXPORT_FORMATS } from "@sightline/contracts/vocabulary";
 import { ArrowDown, ArrowUp } from "lucide-react";
 import type { KeyboardEvent, ReactNode } from "react";
 import { downloadRows } from "../../lib/export";
-import { useSetSearch } from "../../lib/page-state";
+import { useProjectSlug, useSetSearch } from "../../lib/page-state";
 import { Button } from "../ui/Button";
 import { table } from "../ui/Table";
 import styles from "./Data.module.css";
@@ -44,8 +44,11 @@ export interface DataTableProps<Row> {
   /** The order on screen, when the server sorts by the URL. */
   readonly order?: { readonly sort: string; readonly dir: "asc" | "desc" };
   readonly pager?: PagerProps;
-  /** A file name: offers the rows on screen as CSV or NDJSON (lists without a server export). */
-  readonly exportName?: string;
+  /**
+   * The file name of the rows on screen as CSV or NDJSON (default: the project and the table's
+   * label); `false` for lists whose page offers the server's export of every match instead.
+   */
+  readonly exportName?: string | false;
 }
 
 const FORMAT_LABELS: Record<ExportFormat, string> = { csv: "CSV", ndjson: "NDJSON" };
@@ -68,6 +71,15 @@ function moveFocus(event: KeyboardEvent<HTMLTableSectionElement>): boolean {
   return key === "j" || key === "k" || key === "ArrowDown" || key === "ArrowUp";
 }
 
+/** "shop-top-consumers-of-this-endpoint": the project and the table's label, as a file name. */
+export function fileNameOf(project: string, label: string): string {
+  const slug = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+  return [project, slug || "rows"].filter((part) => part !== "").join("-");
+}
+
 export function DataTable<Row extends object>({
   label,
   rows,
@@ -79,8 +91,10 @@ export function DataTable<Row extends object>({
   rowLabel,
   order,
   pager,
-  exportName,
+  exportName: givenExportName,
 }: DataTableProps<Row>) {
+  const project = useProjectSlug();
+  const exportName = givenExportName === false ? undefined : (givenExportName ?? fileNameOf(project, label));
   return (
     <>
       <div className={table.wrap}>

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { RefreshCw } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Button } from "../ui/Button";
+import { Switch } from "../ui/Switch";
 import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { trafficApi } from "../../lib/traffic-api";
@@ -18,6 +19,7 @@ import {
   zonedInputToIso,
 } from "../../lib/filters";
 import styles from "./Data.module.css";
+import { SavedViews } from "./SavedViews";
 import { useProjectSlug, useSetSearch } from "../../lib/page-state";
 
 const PRESET_LABELS: Record<RangePreset, string> = {
@@ -34,12 +36,15 @@ export function FilterBar({
   onRefresh,
   children,
   showEnvironment = true,
+  compare = false,
 }: {
   search: TrafficSearch;
   window: TimeWindow;
   onRefresh: () => void;
   children?: ReactNode;
   showEnvironment?: boolean;
+  /** The page has charts: offer laying the previous period over them (`compare` in the URL). */
+  compare?: boolean;
 }) {
   const project = useProjectSlug();
   const setSearch = useSetSearch();
@@ -165,6 +170,17 @@ export function FilterBar({
       ) : null}
       {children}
       <div className={styles.filterEnd}>
+        {compare ? (
+          <div className={[styles.filter, styles.compare].join(" ")}>
+            <span aria-hidden="true">Previous period</span>
+            <Switch
+              checked={search.compare === true}
+              label="Compare with the previous period"
+              onChange={(checked) => setSearch({ compare: checked ? true : undefined }, { replace: true })}
+            />
+          </div>
+        ) : null}
+        <SavedViews />
         <label className={styles.filter}>
           <span>Auto-refresh</span>
           <select

@@ -4,7 +4,7 @@
 import type { Timeseries } from "@sightline/contracts";
 import { ArrowDown, ArrowUp } from "lucide-react";
 import type { ReactNode } from "react";
-import type { ChartSeries } from "../charts";
+import { type ChartSeries, shiftedValues } from "../charts";
 import { ErrorPanel } from "../ui/Feedback";
 import { formatLatency } from "../../lib/format";
 import styles from "./Data.module.css";
@@ -141,6 +141,44 @@ export function latencySeries(series: Timeseries): ChartSeries[] {
       values: series.points.map((point) => point.p99_response_time_ms),
     },
   ];
+}
+
+/** The previous period of a timeseries, shifted by `shiftMs` onto the current buckets. */
+export interface PreviousPeriod {
+  readonly series: Timeseries;
+  readonly shiftMs: number;
+}
+
+/** The loaded previous period of a page comparing periods (not another window's, still loading). */
+export function previousPeriodOf(
+  query: { data: Timeseries | undefined; isPlaceholderData: boolean },
+  windowMs: number,
+  compare: boolean | undefined,
+): PreviousPeriod | undefined {
+  return compare === true && query.data !== undefined && !query.isPlaceholderData
+    ? { series: query.data, shiftMs: windowMs }
+    : undefined;
+}
+
+/** One figure of the previous period as a dashed overlay on the current chart. */
+export function previousOverlay(
+  current: Timeseries,
+  previous: PreviousPeriod,
+  label: string,
+  value: (point: Timeseries["points"][number]) => number,
+): ChartSeries {
+  return {
+    key: "previous",
+    label,
+    color: "--text-muted",
+    overlay: true,
+    values: shiftedValues(
+      current.points.map((point) => point.bucket),
+      previous.series.points.map((point) => point.bucket),
+      previous.series.points.map(value),
+      previous.shiftMs,
+    ),
+  };
 }
 
 export function errorSeries(series: Timeseries): ChartSeries[] {

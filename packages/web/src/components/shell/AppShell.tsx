@@ -7,7 +7,9 @@ import { BookOpen } from "lucide-react";
 import { sharedSearch } from "../../lib/filters";
 import { meQuery, receivedInvitationsQuery } from "../../lib/queries";
 import { Breadcrumbs } from "./Breadcrumbs";
+import { CopyLinkButton } from "./CopyLinkButton";
 import { Logo } from "./Logo";
+import { PaletteLauncher } from "./PaletteLauncher";
 import { useTitledRoutes } from "./navigation";
 import { ProjectSwitcher } from "./ProjectSwitcher";
 import styles from "./Shell.module.css";
@@ -97,6 +99,8 @@ export function AppShell() {
         <header className={styles.topbar}>
           <Breadcrumbs />
           <div className={styles.topActions}>
+            <PaletteLauncher />
+            <CopyLinkButton />
             <ThemeToggle />
           </div>
         </header>

@@ -4,11 +4,19 @@ import { useQuery } from "@tanstack/react-query";
 import { useParams } from "@tanstack/react-router";
 import { DataTable } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
-import { formatBytes, formatCount, formatMs, formatRate, Kpi, KpiGrid } from "../../components/data/parts";
+import {
+  formatBytes,
+  formatCount,
+  formatMs,
+  formatRate,
+  Kpi,
+  KpiGrid,
+  previousPeriodOf,
+} from "../../components/data/parts";
 import { noItems, QueryView, Quiet } from "../../components/data/QueryView";
 import { SkeletonRows } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { windowQuery } from "../../lib/api-params";
+import { previousPeriodQuery, windowQuery } from "../../lib/api-params";
 import type { TimeWindow } from "../../lib/filters";
 import { useDataPage, useDataPainted, useTrafficSearch } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
@@ -23,6 +31,10 @@ export function ConsumerPage() {
   const base = { ...windowQuery(search, window), consumer };
   const summary = useQuery(trafficApi.summary(project, base));
   const series = useQuery(trafficApi.timeseries(project, base));
+  const before = useQuery({
+    ...trafficApi.timeseries(project, previousPeriodQuery(base, window, series.data)),
+    enabled: search.compare === true && series.data !== undefined,
+  });
   const endpoints = useQuery(
     trafficApi.endpoints(project, { ...base, sort_by: "total_requests", page_size: 25 }),
   );
@@ -32,7 +44,7 @@ export function ConsumerPage() {
   return (
     <Page>
       <PageHeader title={`Consumer ${consumer}`} description="Everything this consumer did in the window." />
-      <FilterBar search={search} window={window} onRefresh={refresh} />
+      <FilterBar search={search} window={window} onRefresh={refresh} compare />
       <QueryView query={summary} what="the consumer's figures" rows={2}>
         {(s) => (
           <KpiGrid label="Key figures">
@@ -51,7 +63,11 @@ export function ConsumerPage() {
         )}
       </QueryView>
       <SloCoverageCard project={project} covering={{ consumer }} />
-      <TrafficCharts query={series} onZoom={(range) => setSearch({ ...range, range: undefined })} />
+      <TrafficCharts
+        query={series}
+        previous={previousPeriodOf(before, window.ms, search.compare)}
+        onZoom={(range) => setSearch({ ...range, range: undefined })}
+      />
       <Card title="Endpoints it calls">
         <QueryView query={endpoints} what="the endpoints" rows={4}>
           {(data) => (

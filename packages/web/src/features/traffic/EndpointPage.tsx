@@ -17,12 +17,13 @@ import {
   KpiGrid,
   MethodBadge,
   StatusPill,
+  previousPeriodOf,
 } from "../../components/data/parts";
 import { QueryView, Quiet } from "../../components/data/QueryView";
 import { CodeBlock } from "../../components/ui/Code";
 import { SkeletonRows } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { endpointQuery } from "../../lib/api-params";
+import { endpointQuery, previousPeriodQuery } from "../../lib/api-params";
 import { prettyPayload } from "../../lib/curl";
 import { sharedSearch } from "../../lib/filters";
 import { formatDateTime } from "../../lib/format";
@@ -50,6 +51,10 @@ export function EndpointPage() {
   const params: EndpointQuery = endpoint ?? { method, path };
   const detail = useQuery({ ...trafficApi.endpointDetail(project, app, params), enabled: ready });
   const series = useQuery({ ...trafficApi.endpointTimeseries(project, app, params), enabled: ready });
+  const before = useQuery({
+    ...trafficApi.endpointTimeseries(project, app, previousPeriodQuery(params, window, series.data)),
+    enabled: ready && search.compare === true && series.data !== undefined,
+  });
   const codes = useQuery({ ...trafficApi.endpointStatusCodes(project, app, params), enabled: ready });
   const painted = detail.isSuccess && series.isSuccess && codes.isSuccess;
   const marked = useDataPainted(painted);
@@ -76,7 +81,7 @@ export function EndpointPage() {
         }
         description={`App ${app}${d?.last_seen_at ? ` · last request ${formatDateTime(d.last_seen_at)}` : ""}`}
       />
-      <FilterBar search={search} window={window} onRefresh={refresh} />
+      <FilterBar search={search} window={window} onRefresh={refresh} compare />
       <QueryView query={detail} what="the endpoint's figures" rows={2}>
         {(d) => (
           <KpiGrid label="Key figures">
@@ -96,7 +101,11 @@ export function EndpointPage() {
         )}
       </QueryView>
       <SloCoverageCard project={project} covering={{ app, method, route: path }} />
-      <TrafficCharts query={series} onZoom={(range) => setSearch({ ...range, range: undefined })} />
+      <TrafficCharts
+        query={series}
+        previous={previousPeriodOf(before, window.ms, search.compare)}
+        onZoom={(range) => setSearch({ ...range, range: undefined })}
+      />
       <Card title="Status codes">
         <QueryView query={codes} what="the status codes" rows={3}>
           {(data) => (

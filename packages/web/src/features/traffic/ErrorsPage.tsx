@@ -7,10 +7,10 @@ import { TimeSeriesChart } from "../../components/charts";
 import { DataTable } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
 import { UrlChoiceFilter } from "../../components/data/UrlFilters";
-import { errorSeries, formatCount } from "../../components/data/parts";
+import { errorSeries, formatCount, previousOverlay, previousPeriodOf } from "../../components/data/parts";
 import { noItems, QueryCard, QueryView, Quiet } from "../../components/data/QueryView";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { errorsOrder, errorsQuery, windowQuery } from "../../lib/api-params";
+import { errorsOrder, errorsQuery, previousPeriodQuery, windowQuery } from "../../lib/api-params";
 import { intervalMs } from "../../lib/filters";
 import { useDataPage, useDataPainted } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
@@ -24,6 +24,11 @@ export function ErrorsPage() {
   const { project, search, setSearch, window, refresh } = useDataPage();
   const zone = useTimeZone();
   const series = useQuery(trafficApi.timeseries(project, windowQuery(search, window)));
+  const before = useQuery({
+    ...trafficApi.timeseries(project, previousPeriodQuery(windowQuery(search, window), window, series.data)),
+    enabled: search.compare === true && series.data !== undefined,
+  });
+  const previous = previousPeriodOf(before, window.ms, search.compare);
   const order = errorsOrder(search);
   const errors = useQuery(
     trafficApi.errors(project, { ...errorsQuery(search, window), page: order.page, page_size: PAGE_SIZE }),
@@ -36,7 +41,7 @@ export function ErrorsPage() {
         title="Errors"
         description="Failed requests over time, by endpoint and status code, and the exceptions behind them."
       />
-      <FilterBar search={search} window={window} onRefresh={refresh}>
+      <FilterBar search={search} window={window} onRefresh={refresh} compare>
         <UrlChoiceFilter
           param="status"
           label="Class"
@@ -54,7 +59,19 @@ export function ErrorsPage() {
               label="Client and server errors over time"
               buckets={data.points.map((point) => point.bucket)}
               bucketMs={intervalMs(data.interval)}
-              series={errorSeries(data)}
+              series={[
+                ...errorSeries(data),
+                ...(previous === undefined
+                  ? []
+                  : [
+                      previousOverlay(
+                        data,
+                        previous,
+                        "Errors, previous period",
+                        (point) => point.client_errors + point.server_errors,
+                      ),
+                    ]),
+              ]}
               formatValue={formatCount}
               timeZone={data.timezone}
               onZoom={(range) => setSearch({ ...range, range: undefined, page: undefined })}

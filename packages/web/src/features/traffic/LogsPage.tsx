@@ -109,6 +109,7 @@ export function LogsPage() {
             rowData={logRowData}
             onOpen={(row) => setSearch({ log: row.id })}
             pager={{ page, pageSize: PAGE_SIZE, total: data.total_count, what: "logs" }}
+            exportName={false}
           />
         )}
       </QueryCard>

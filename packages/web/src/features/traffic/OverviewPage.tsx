@@ -6,13 +6,21 @@ import { Link } from "@tanstack/react-router";
 import { Rocket } from "lucide-react";
 import { DataTable } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
-import { formatBytes, formatCount, formatMs, formatRate, Kpi, KpiGrid } from "../../components/data/parts";
+import {
+  formatBytes,
+  formatCount,
+  formatMs,
+  formatRate,
+  Kpi,
+  KpiGrid,
+  previousPeriodOf,
+} from "../../components/data/parts";
 import { noItems, QueryCard, QueryView, Quiet } from "../../components/data/QueryView";
 import { UrlTextFilter } from "../../components/data/UrlFilters";
 import { buttonClass } from "../../components/ui/Button";
 import { EmptyState } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { endpointsOrder, endpointsQuery, windowQuery } from "../../lib/api-params";
+import { endpointsOrder, endpointsQuery, previousPeriodQuery, windowQuery } from "../../lib/api-params";
 import { previousWindow } from "../../lib/filters";
 import { formatDateTime } from "../../lib/format";
 import { useDataPage, useDataPainted } from "../../lib/page-state";
@@ -29,6 +37,10 @@ export function OverviewPage() {
   const base = windowQuery(search, window);
   const summary = useQuery(trafficApi.summary(project, base));
   const series = useQuery(trafficApi.timeseries(project, base));
+  const before = useQuery({
+    ...trafficApi.timeseries(project, previousPeriodQuery(base, window, series.data)),
+    enabled: search.compare === true && series.data !== undefined,
+  });
   const order = endpointsOrder(search);
   const endpoints = useQuery(
     trafficApi.endpoints(project, {
@@ -49,7 +61,7 @@ export function OverviewPage() {
   return (
     <Page>
       <PageHeader title="Overview" description="What your API did in this window, and what failed." />
-      <FilterBar search={search} window={window} onRefresh={refresh}>
+      <FilterBar search={search} window={window} onRefresh={refresh} compare>
         <UrlTextFilter param="q" label="Search endpoints" type="search" placeholder="Route or method" />
       </FilterBar>
       <QueryView
@@ -123,6 +135,7 @@ export function OverviewPage() {
       </QueryView>
       <TrafficCharts
         query={series}
+        previous={previousPeriodOf(before, window.ms, search.compare)}
         onZoom={(range) => setSearch({ ...range, range: undefined, page: undefined })}
       />
       <QueryCard

@@ -1,9 +1,11 @@
 // A short list of the newest requests matching some filters (an endpoint's, a consumer's), each
-// opening the request drawer, and a link to the explorer with the same filters.
+// opening the request drawer, the server export of every match, and a link to the explorer with
+// the same filters.
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import styles from "../../components/data/Data.module.css";
 import { DataTable } from "../../components/data/DataTable";
+import { DownloadLinks } from "../../components/data/DownloadLinks";
 import { QueryView, Quiet, noItems } from "../../components/data/QueryView";
 import { RequestDrawer } from "../../components/data/RequestDrawer";
 import { requestColumns, requestRowData } from "../../components/data/request-columns";
@@ -52,10 +54,12 @@ export function RecentRequests({
             rowKey={(row) => row.id}
             rowData={requestRowData}
             onOpen={(row) => setSearch({ req: row.id })}
+            exportName={false}
           />
         )}
       </QueryView>
-      <p>
+      <p className={styles.recentFoot}>
+        <DownloadLinks project={project} kind="requests" params={requestsQuery(filters, window)} />
         <Link
           className={styles.rowLink}
           to="/projects/$project/requests"

@@ -128,6 +128,7 @@ export function RequestsPage() {
             rowData={requestRowData}
             onOpen={(row) => setSearch({ req: row.id })}
             pager={{ page, pageSize: PAGE_SIZE, total: data.total_count, what: "requests" }}
+            exportName={false}
           />
         )}
       </QueryCard>

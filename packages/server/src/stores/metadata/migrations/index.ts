@@ -12,6 +12,7 @@ import * as m0010 from "./0010-api-contracts.js";
 import * as m0011 from "./0011-slos.js";
 import * as m0012 from "./0012-anomaly-rules.js";
 import * as m0013 from "./0013-app-heartbeats.js";
+import * as m0014 from "./0014-saved-views.js";
 import * as m0015 from "./0015-uptime-checks.js";
 
 export const metadataMigrations: Readonly<Record<string, Migration>> = {
@@ -26,5 +27,6 @@ export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0011-slos": m0011,
   "0012-anomaly-rules": m0012,
   "0013-app-heartbeats": m0013,
+  "0014-saved-views": m0014,
   "0015-uptime-checks": m0015,
 };

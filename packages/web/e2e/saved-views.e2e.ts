@@ -1,0 +1,107 @@
+// Saved views and "Copy link" against the real server: filters of the Requests page saved under
+// a name come back with their records after the filters were cleared, a view is deleted, the
+// link copied is the page's URL with its filters, and the dialog is clean under axe in light and
+// dark.
+import type { CreatedApiKey } from "@sightline/contracts";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { seriousAxeViolations } from "./support/axe";
+import { type Opened, signInFast } from "./support/browser";
+import { screenshot } from "./support/screenshots";
+import { apiAs, ingest, record } from "./support/seed";
+import { browserSuite } from "./support/suite";
+
+/** 9 requests in the last minutes: every third answered 500, the rest 200. */
+const requests = (now: number) =>
+  Array.from({ length: 9 }, (_, index) =>
+    record("checkout-api", {
+      timestamp: new Date(now - (index + 1) * 20_000).toISOString(),
+      path: `/orders/${index}`,
+      status_code: index % 3 === 0 ? 500 : 200,
+    }),
+  );
+
+const viewsDialog = (page: Page) => page.getByRole("dialog", { name: "Saved views" });
+
+describe.skipIf(inject("browserSkipReason") !== "")("saved views and copy link", () => {
+  const suite = browserSuite();
+  let me: Opened;
+
+  beforeAll(async () => {
+    me = await suite.open();
+    await signInFast(me.context, suite.server, "vera@example.com");
+    const api = apiAs(me.context.request, suite.server);
+    await api.post("/projects", { name: "Shop" });
+    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
+    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
+    expect(await ingest(me.context.request, key.key, requests(Date.now()))).toMatchObject({ accepted: 9 });
+  });
+
+  it("saves the Requests filters under a name and applies them again", async () => {
+    const { page } = me;
+    await page.goto("/projects/shop/requests?range=1h");
+    await page.getByText("1–9 of 9 requests").waitFor();
+    await page.getByRole("combobox", { name: /^Status/ }).selectOption("5xx");
+    await page.getByText("1–3 of 3 requests").waitFor();
+
+    await page.getByRole("button", { name: "Views" }).click();
+    const dialog = viewsDialog(page);
+    await dialog.getByText("No saved views yet.").waitFor();
+    await dialog.getByRole("textbox", { name: "Name" }).fill("Server errors");
+    await dialog.getByRole("checkbox", { name: "Share with the project's members" }).check();
+    await dialog.getByRole("button", { name: "Save current filters" }).click();
+    const saved = dialog.getByRole("list", { name: "Saved views of this page" }).getByRole("listitem");
+    await expect
+      .poll(() => saved.allInnerTexts())
+      .toEqual([expect.stringMatching(/Server errors[\s\S]*yours, shared · range 1h · status 5xx/)]);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+
+    // Cleared filters, then the view brings them (and its three records) back.
+    await page.goto("/projects/shop/requests?range=1h");
+    await page.getByText("1–9 of 9 requests").waitFor();
+    await page.getByRole("button", { name: "Views" }).click();
+    await viewsDialog(page).getByRole("button", { name: "Apply view Server errors" }).click();
+    await page.getByText("1–3 of 3 requests").waitFor();
+    expect(new URL(page.url()).searchParams.get("status")).toBe("5xx");
+    await expect.poll(() => page.getByRole("combobox", { name: /^Status/ }).inputValue()).toBe("5xx");
+
+    // Another page has views of its own.
+    await page.goto("/projects/shop/logs?range=1h");
+    await page.getByRole("button", { name: "Views" }).click();
+    await viewsDialog(page).getByText("No saved views yet.").waitFor();
+    await page.keyboard.press("Escape");
+  });
+
+  it("copies the page's link with its filters", async () => {
+    const { page, context } = me;
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: suite.server.url });
+    await page.goto("/projects/shop/requests?range=1h&status=5xx");
+    await page.getByText("1–3 of 3 requests").waitFor();
+    await page.getByRole("button", { name: "Copy link to this page" }).click();
+    await page.getByRole("button", { name: "Copy link to this page" }).getByText("Copied").waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(page.url());
+    expect(new URL(copied).searchParams.get("status")).toBe("5xx");
+  });
+
+  it("has the saved-views dialog accessible in light and dark, and deletes a view", async () => {
+    for (const theme of ["light", "dark"] as const) {
+      const opened = theme === "light" ? me : await suite.open({ colorScheme: "dark" });
+      if (theme === "dark") await signInFast(opened.context, suite.server, "vera@example.com");
+      const { page } = opened;
+      await page.goto("/projects/shop/requests?range=1h&method=GET");
+      await page.getByText("1–9 of 9 requests").waitFor();
+      await page.getByRole("button", { name: "Views" }).click();
+      await viewsDialog(page).getByRole("button", { name: "Apply view Server errors" }).waitFor();
+      expect(await seriousAxeViolations(page), `saved views in ${theme}`).toEqual([]);
+      await screenshot(page, "saved-views", theme);
+      await page.keyboard.press("Escape");
+    }
+    const { page } = me;
+    await page.getByRole("button", { name: "Views" }).click();
+    const dialog = viewsDialog(page);
+    await dialog.getByRole("button", { name: "Delete view Server errors" }).click();
+    await dialog.getByText("No saved views yet.").waitFor();
+  });
+});
