@@ -137,6 +137,7 @@ export async function buildApp(deps: Deps): Promise<App> {
           analytics: deps.analytics,
           data: deps.data,
           rules: deps.alerts.rules,
+          contract: deps.contract.service,
           projects,
           apps,
           access: deps.access,

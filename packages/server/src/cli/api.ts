@@ -5,6 +5,11 @@ import type {
   AlertEventsPage,
   AlertEventsQuery,
   AlertRule,
+  ContractChange,
+  ContractChangesQuery,
+  ContractDocumentQuery,
+  ContractReport,
+  ContractReportQuery,
   CreatedPersonalToken,
   CreatePersonalTokenBody,
   ErrorGroupsPage,
@@ -69,6 +74,16 @@ export function sightlineApi(http: HttpClient) {
     listAlerts: (project: string) => http.getJson<AlertRule[]>(inProject(project, "/alerts")),
     alertEvents: (project: string, alertId: string, query: AlertEventsQuery) =>
       http.getJson<AlertEventsPage>(inProject(project, `/alerts/${seg(alertId)}/events`), query),
+
+    /** The inferred document as the server sends it (JSON or YAML text), to be written out as is. */
+    contractDocument: (project: string, query: ContractDocumentQuery) =>
+      http.download(inProject(project, "/api/contract"), query),
+    contractChanges: (project: string, query: ContractChangesQuery) =>
+      http.getJson<{ data: ContractChange[]; total: number }>(inProject(project, "/api/changes"), query),
+    contractChange: (project: string, changeId: string) =>
+      http.getJson<ContractChange>(inProject(project, `/api/changes/${seg(changeId)}`)),
+    contractReport: (project: string, query: ContractReportQuery) =>
+      http.getJson<ContractReport>(inProject(project, "/api/report"), query),
   };
 }
 

@@ -9,8 +9,15 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AlertRule, CreatedPersonalToken, TokenPair } from "@sightline/contracts";
+import type {
+  AlertRule,
+  ContractChange,
+  ContractReport,
+  CreatedPersonalToken,
+  TokenPair,
+} from "@sightline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { createTestContext, type TestContext } from "../support/app.js";
 import { type Client, clientFor } from "../support/client.js";
 import { magicLinkTokenOf } from "../support/mail.js";
@@ -211,6 +218,10 @@ describe("the sightline CLI against a running server", { timeout: 120_000 }, () 
       ],
       key,
     );
+    // Two contract passes: the calls up to 8½ minutes ago make version 1; the later GET
+    // /orders/{id} (route given, answered 404) makes version 2 with it as a new operation.
+    await ctx.deps.contract.job.run(new Date(now - 8.5 * 60_000));
+    await ctx.deps.contract.job.run(new Date(now + 20 * 60_000));
   }, 180_000);
 
   afterAll(async () => {
@@ -367,6 +378,58 @@ describe("the sightline CLI against a running server", { timeout: 120_000 }, () 
     expect(events.code, events.stderr).toBe(0);
   });
 
+  it("prints the inferred contract, its changes with affected consumers, and the report", async () => {
+    const scope = ["--app", "checkout", "--env", "production"];
+    const json = await authed(["contract", ...scope]);
+    expect(json.code, json.stderr).toBe(0);
+    const document = JSON.parse(json.stdout) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths).sort()).toEqual(["/orders", "/orders/{id}"]);
+    const file = join(home, "openapi.yaml");
+    const yaml = await authed(["contract", "show", ...scope, "--format", "yaml", "-o", file]);
+    expect([yaml.code, yaml.stdout]).toEqual([0, ""]);
+    expect(parseYaml(await readFile(file, "utf8"))).toEqual(document);
+    const first = await authed(["contract", ...scope, "--contract-version", "1"]);
+    expect(Object.keys((JSON.parse(first.stdout) as typeof document).paths)).toEqual(["/orders"]);
+
+    const changes = ndjson<ContractChange>(await authed(["contract", "changes"]));
+    expect(changes.map((c) => [c.version, c.breaking, c.kind, c.method, c.path, c.consumers_total])).toEqual([
+      [2, false, "operation_added", "GET", "/orders/{id}", 1],
+    ]);
+    expect(ndjson(await authed(["contract", "changes", "--breaking"]))).toEqual([]);
+    const change = await authed(["contract", "change", (changes[0] as ContractChange).id]);
+    expect(change.code, change.stderr).toBe(0);
+    expect((JSON.parse(change.stdout) as ContractChange).consumers).toEqual([
+      { consumer_id: "globex", consumer_name: "", requests: 1 },
+    ]);
+    const missing = await authed(["contract", "change", "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21"]);
+    expect(missing.code).toBe(3);
+
+    const uploaded = await owner.post("/api/v1/projects/shop/api/declared?app=checkout", {
+      openapi: "3.1.0",
+      info: { title: "Checkout", version: "1" },
+      paths: {
+        "/orders": { get: { responses: { "200": { description: "ok" } } } },
+        "/health": { get: { responses: { "200": { description: "ok" } } } },
+      },
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const report = await authed(["contract", "report", ...scope]);
+    expect(report.code, report.stderr).toBe(0);
+    const answer = JSON.parse(report.stdout) as ContractReport;
+    expect(answer.undocumented.map((row) => [row.method, row.path, row.requests])).toEqual(
+      expect.arrayContaining([
+        ["POST", "/orders", 2],
+        ["GET", "/orders/{id}", 1],
+      ]),
+    );
+    expect(answer.undocumented).toHaveLength(2);
+    expect(answer.unused.map((row) => [row.method, row.path])).toEqual([["GET", "/health"]]);
+    expect(answer.conformance.map((row) => [row.method, row.path])).toEqual([["GET", "/orders"]]);
+
+    expect((await authed(["contract", "report", "--app", "checkout"])).code).toBe(1);
+  });
+
   it("searches logs with their filters", async () => {
     const messages = async (...args: string[]) =>
       ndjson<{ message: string }>(await authed(["logs", ...args])).map((record) => record.message);
@@ -468,6 +531,15 @@ describe("the sightline CLI against a running server", { timeout: 120_000 }, () 
     expect(logs[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}WARNING {3}app\.orders order 17 not found$/);
     expect(logs[1]).toMatch(/ {2}ERROR {5}app\.orders payment provider timed out$/);
     expect(logs[2]).toBe("1–2 of 2");
+    const report = await onTerminal("contract report --app checkout --env production", { NO_COLOR: "1" });
+    expect(report).toContain("Undocumented (seen, not declared): 2\n");
+    expect(report).toContain("Unused (declared, not seen): 1\n  GET /health — 0 requests\n");
+    const [change] = ndjson<ContractChange>(await authed(["contract", "changes"]));
+    const view = await onTerminal(`contract change ${(change as ContractChange).id}`, { NO_COLOR: "1" });
+    expect(view).toContain(
+      "non-breaking · operation_added\nGET /orders/{id} (checkout, production, version 2)",
+    );
+    expect(view).toContain("Affected consumers (last 7 days): 1\n  globex — 1 requests");
     // --json asks for the records on a terminal too: NDJSON, no colour, no footer.
     const json = (await onTerminal("errors --since 1h --json")).trim().split("\n");
     expect(json.map((line) => (JSON.parse(line) as { status_code: number }).status_code)).toEqual([503, 404]);

@@ -200,6 +200,29 @@ describe.each(eventsBackends())("the MCP server on $name", (backend: EventsBacke
     expect(rule.statusCode, rule.body).toBe(201);
     alertId = rule.json<{ id: string }>().id;
     await fx.ctx.deps.alerts.scheduler.tick();
+    // The contract: one inference pass over the baseline hour, one over the window hour, whose new
+    // operation (GET /reports) and new status (503 on POST /orders) make version 2.
+    await fx.ctx.deps.contract.job.run(at("11:00", 1));
+    await fx.ctx.deps.contract.job.run(at("12:00", 1));
+    const declared = await fx.ctx.app.inject({
+      method: "POST",
+      url: "/api/v1/projects/shop/api/declared?app=checkout",
+      headers: { ...fx.ownerHeaders, "content-type": "application/yaml" },
+      payload: [
+        "openapi: 3.1.0",
+        "info: { title: Checkout, version: '1' }",
+        "paths:",
+        "  /users/{id}:",
+        "    get:",
+        "      parameters: [{ name: id, in: path, required: true, schema: { type: integer } }]",
+        "      responses: { '200': { description: ok } }",
+        "  /health:",
+        "    get:",
+        "      responses: { '200': { description: ok } }",
+        "",
+      ].join("\n"),
+    });
+    expect(declared.statusCode, declared.body).toBe(200);
 
     const side = await fx.owner.post("/api/v1/projects", { name: "Side", slug: "side" });
     expect(side.statusCode, side.body).toBe(201);
@@ -265,6 +288,9 @@ describe.each(eventsBackends())("the MCP server on $name", (backend: EventsBacke
         "get_trace",
         "list_alerts",
         "alert_events",
+        "get_api_contract",
+        "list_contract_changes",
+        "contract_report",
       ]);
       for (const tool of tools) {
         expect(tool.inputSchema.type).toBe("object");
@@ -580,6 +606,102 @@ describe.each(eventsBackends())("the MCP server on $name", (backend: EventsBacke
       expect(Object.keys(doc.paths)).toContain("/api/v1/mcp");
     });
 
+    it("reads the inferred contract, its changes with affected consumers, and the report", async () => {
+      const scope = { ...shop, app: "checkout", environment: "production" };
+      const contract = await call<{
+        version: number;
+        operation_count: number;
+        operations: Array<Record<string, unknown>>;
+      }>(client, "get_api_contract", scope);
+      expect(contract.version).toBe(2);
+      expect(contract.operations.map((op) => [op.method, op.path, op.status_codes])).toEqual([
+        ["GET", "/legacy", ["200"]],
+        ["POST", "/orders", ["201"]],
+        ["GET", "/reports", ["200"]],
+        ["GET", "/users/{id}", ["200"]],
+      ]);
+      expect(contract.operations[3]?.parameters).toEqual([
+        { name: "id", in: "path", required: true, type: "integer" },
+      ]);
+      const first = await call<{ version: number; operation_count: number }>(client, "get_api_contract", {
+        ...scope,
+        version: 1,
+      });
+      expect([first.version, first.operation_count]).toEqual([1, 3]);
+      const one = await call<{ operation: Record<string, unknown> }>(client, "get_api_contract", {
+        ...scope,
+        method: "get",
+        path: "/users/{id}",
+      });
+      expect(one.operation).toMatchObject({
+        method: "GET",
+        path: "/users/{id}",
+        request_body: null,
+        responses: { "200": { description: "Observed 200 response." } },
+      });
+      expect(
+        (await refused(client, "get_api_contract", { ...scope, method: "GET", path: "/nope" })).error,
+      ).toBe("not_found");
+
+      const changes = await call<{
+        items: Array<Record<string, unknown>>;
+        total_count: number;
+        next_cursor: string | null;
+      }>(client, "list_contract_changes", shop);
+      expect(changes.total_count).toBe(1);
+      expect(changes.next_cursor).toBeNull();
+      expect(changes.items[0]).toMatchObject({
+        app: "checkout",
+        environment: "production",
+        version: 2,
+        class: "non-breaking",
+        kind: "operation_added",
+        operation: "GET /reports",
+        affected_consumers_total: 1,
+        affected_consumers: [{ consumer_id: "initech", consumer_name: "Initech", requests: 4 }],
+      });
+      const breaking = await call<{ total_count: number }>(client, "list_contract_changes", {
+        ...shop,
+        breaking: true,
+      });
+      expect(breaking.total_count).toBe(0);
+
+      const report = await call<{
+        undocumented: Array<Record<string, unknown>>;
+        unused: Array<Record<string, unknown>>;
+        conformance: Array<Record<string, unknown>>;
+      }>(client, "contract_report", scope);
+      expect(report.undocumented.map((row) => [row.method, row.path, row.requests])).toEqual(
+        expect.arrayContaining([
+          ["POST", "/orders", 20],
+          ["GET", "/reports", 4],
+          ["GET", "/legacy", 5],
+        ]),
+      );
+      expect(report.undocumented).toHaveLength(3);
+      expect(report.unused.map((row) => [row.method, row.path, row.requests])).toEqual([
+        ["GET", "/health", 0],
+      ]);
+      expect(report.conformance.map((row) => row.operation)).toContain("GET /users/{id}");
+
+      const resource = await client.readResource({ uri: "sightline://projects/shop/apps/checkout/contract" });
+      const document = JSON.parse((resource.contents[0] as { text: string }).text) as {
+        openapi: string;
+        paths: Record<string, unknown>;
+      };
+      expect(document.openapi).toBe("3.1.0");
+      expect(Object.keys(document.paths).sort()).toEqual(["/legacy", "/orders", "/reports", "/users/{id}"]);
+      const older = await client.readResource({
+        uri: "sightline://projects/shop/apps/checkout/contract?environment=production&version=1",
+      });
+      expect(
+        Object.keys(JSON.parse((older.contents[0] as { text: string }).text).paths as object),
+      ).toHaveLength(3);
+      await expect(
+        client.readResource({ uri: "sightline://projects/shop/apps/checkout/contract?environment=staging" }),
+      ).rejects.toThrow(/No contract inferred yet/);
+    });
+
     it("says what changed between two windows", async () => {
       type Item = Record<string, unknown> & { change: Record<string, number> };
       type Lists = Record<"new" | "vanished" | "requests" | "error_rate" | "latency", Item[]> & {
@@ -658,6 +780,7 @@ describe.each(eventsBackends())("the MCP server on $name", (backend: EventsBacke
         ["traffic_summary", { project: "shop" }],
         ["search_requests", { project: "shop" }],
         ["list_alerts", { project: "shop" }],
+        ["list_contract_changes", { project: "shop" }],
       ] as const) {
         const problem = await refused(client, name, args);
         expect({ name, error: problem.error }).toEqual({ name, error: "not_found" });
@@ -665,6 +788,9 @@ describe.each(eventsBackends())("the MCP server on $name", (backend: EventsBacke
       await expect(client.readResource({ uri: "sightline://projects/shop/alert-rules" })).rejects.toThrow(
         /not found/i,
       );
+      await expect(
+        client.readResource({ uri: "sightline://projects/shop/apps/checkout/contract" }),
+      ).rejects.toThrow(/not found/i);
     });
 
     it("refuses a bad or revoked token at the transport, and accepts a session's access token", async () => {
@@ -732,7 +858,7 @@ describe.each(eventsBackends())("the MCP server on $name", (backend: EventsBacke
       expect(response.headers.get("x-request-id")).toMatch(/.+/);
       const body = (await response.json()) as { id: number; result: { tools: unknown[] } };
       expect(body.id).toBe(7);
-      expect(body.result.tools).toHaveLength(16);
+      expect(body.result.tools).toHaveLength(19);
       const refused = await fetch(`${baseUrl}/api/v1/mcp`, {
         method: "POST",
         headers: { authorization: `Bearer ${readOnly.token}`, "content-type": "application/json" },

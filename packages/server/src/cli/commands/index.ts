@@ -3,6 +3,7 @@
 import type { RegisterCommand } from "../program.js";
 import { registerAlertsCommand } from "./alerts.js";
 import { registerConsumersCommand } from "./consumers.js";
+import { registerContractCommand } from "./contract.js";
 import { registerEndpointsCommand } from "./endpoints.js";
 import { registerErrorsCommand } from "./errors.js";
 import { registerExportCommand } from "./export.js";
@@ -25,6 +26,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerConsumersCommand,
   registerTracesCommands,
   registerAlertsCommand,
+  registerContractCommand,
   registerExportCommand,
   registerMcpCommand,
 ];

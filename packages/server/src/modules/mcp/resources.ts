@@ -1,14 +1,18 @@
 // MCP resources: each reachable project's alert rules (read through the rules service with
-// `alerts:read`, as GET /projects/{slug}/alerts is), and this server's own OpenAPI document.
-// The project's API contract has no store yet, so it is not offered.
+// `alerts:read`, as GET /projects/{slug}/alerts is), an app's inferred OpenAPI contract (through
+// the contract service with `contract:read`, as GET …/api/contract is), and this server's own
+// OpenAPI document.
 import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../../errors.js";
 import type { Principal } from "../access/index.js";
 import type { McpServices } from "./services.js";
-import { ruleRow } from "./tools/index.js";
+import { contractDocument, ruleRow } from "./tools/index.js";
 
 const ALERT_RULES = /^sightline:\/\/projects\/([^/]{1,200})\/alert-rules$/;
+const CONTRACT = /^sightline:\/\/projects\/([^/]{1,200})\/apps\/([^/?]{1,200})\/contract(?:\?(.{0,600}))?$/;
 const OPENAPI_URI = "sightline://openapi";
+/** The environment an app's contract resource shows when its URI names none. */
+const DEFAULT_CONTRACT_ENVIRONMENT = "production";
 
 export const RESOURCE_TEMPLATES = [
   {
@@ -16,6 +20,15 @@ export const RESOURCE_TEMPLATES = [
     name: "alert-rules",
     title: "Alert rules of a project",
     description: "Every alert rule of the project with its condition and current state (JSON).",
+    mimeType: "application/json",
+  },
+  {
+    uriTemplate: "sightline://projects/{project}/apps/{app}/contract{?environment,version}",
+    name: "api-contract",
+    title: "Inferred OpenAPI contract of an app",
+    description:
+      "The OpenAPI 3.1 document inferred from the app's traffic in `environment` (default " +
+      `${DEFAULT_CONTRACT_ENVIRONMENT}), the latest version or \`version\` (JSON).`,
     mimeType: "application/json",
   },
 ];
@@ -57,11 +70,25 @@ export async function readResource(
 ): Promise<ReadResourceResult> {
   const started = performance.now();
   const match = ALERT_RULES.exec(uri);
-  const project = match === null ? null : decodeURIComponent(match[1] as string);
+  const contract = CONTRACT.exec(uri);
+  const project =
+    match !== null
+      ? decodeURIComponent(match[1] as string)
+      : contract !== null
+        ? decodeURIComponent(contract[1] as string)
+        : null;
+  const kind =
+    match !== null
+      ? "alert-rules"
+      : contract !== null
+        ? "api-contract"
+        : uri === OPENAPI_URI
+          ? "openapi"
+          : "unknown";
   const log = (outcome: string) =>
     services.logger.info(
       {
-        mcp_resource: match === null ? (uri === OPENAPI_URI ? "openapi" : "unknown") : "alert-rules",
+        mcp_resource: kind,
         project,
         user_id: principal.userId,
         token_prefix: principal.grant?.prefix ?? null,
@@ -72,7 +99,24 @@ export async function readResource(
     );
   try {
     let text: string;
-    if (project !== null) {
+    if (contract !== null && project !== null) {
+      const scope = await services.access.resolveProject(principal, project, "contract:read");
+      const query = new URLSearchParams(contract[3] ?? "");
+      const version = query.get("version");
+      if (version !== null && !/^[1-9][0-9]{0,6}$/.test(version)) {
+        throw new McpError(ErrorCode.InvalidParams, "version must be a positive integer.");
+      }
+      const environment = query.get("environment") ?? DEFAULT_CONTRACT_ENVIRONMENT;
+      if (environment === "" || environment.length > 100) {
+        throw new McpError(ErrorCode.InvalidParams, "environment must be 1 to 100 characters.");
+      }
+      const document = await contractDocument(services, scope, {
+        app: decodeURIComponent(contract[2] as string),
+        environment,
+        ...(version === null ? {} : { version: Number(version) }),
+      });
+      text = JSON.stringify(document);
+    } else if (project !== null) {
       const scope = await services.access.resolveProject(principal, project, "alerts:read");
       text = JSON.stringify({ project, rules: (await services.rules.list(scope)).map(ruleRow) });
     } else if (uri === OPENAPI_URI && services.openApi !== undefined) {

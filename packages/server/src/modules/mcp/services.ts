@@ -6,6 +6,7 @@ import type { ScopeResolver } from "../access/index.js";
 import type { AlertsModule } from "../alerts/index.js";
 import type { AnalyticsService } from "../analytics/index.js";
 import type { AppsService } from "../apps/index.js";
+import type { ContractModule } from "../contract/index.js";
 import type { DataService } from "../data/index.js";
 import type { ProjectsService } from "../projects/index.js";
 
@@ -13,6 +14,7 @@ export interface McpServices {
   readonly analytics: AnalyticsService;
   readonly data: DataService;
   readonly rules: AlertsModule["rules"];
+  readonly contract: ContractModule["service"];
   readonly projects: ProjectsService;
   readonly apps: AppsService;
   /** Authorizes every project a tool names, exactly as the REST routes' preHandler does. */

@@ -3,6 +3,7 @@ import type { McpTool } from "../tool.js";
 import { alertEvents, listAlerts } from "./alerts.tools.js";
 import { whatChanged } from "./changes.tools.js";
 import { consumerUsage, listConsumers } from "./consumers.tools.js";
+import { contractReport, getApiContract, listContractChanges } from "./contract.tools.js";
 import { listEnvironments, listProjects } from "./directory.tools.js";
 import { getRequest, getTrace, searchLogs, searchRequests, searchTraces } from "./records.tools.js";
 import { endpointDetail, errorGroups, topEndpoints, trafficSummary } from "./traffic.tools.js";
@@ -24,6 +25,10 @@ export const TOOLS: readonly McpTool[] = [
   getTrace,
   listAlerts,
   alertEvents,
+  getApiContract,
+  listContractChanges,
+  contractReport,
 ];
 
 export { ruleRow } from "./alerts.tools.js";
+export { contractDocument } from "./contract.tools.js";
