@@ -20,6 +20,7 @@ import { useDataPage, useDataPainted } from "../../lib/page-state";
 import { appsQuery } from "../../lib/queries";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
+import { SendDataHint } from "../../components/data/SendDataHint";
 
 const PAGE_SIZE = 50;
 const LIVE_MS = 5000;
@@ -86,10 +87,13 @@ export function RequestsPage() {
         empty={{
           when: noItems,
           show: (
-            <Quiet>
-              No requests match between {formatDateTime(window.since, zone)} and{" "}
-              {formatDateTime(window.until, zone)}.
-            </Quiet>
+            <>
+              <Quiet>
+                No requests match between {formatDateTime(window.since, zone)} and{" "}
+                {formatDateTime(window.until, zone)}.
+              </Quiet>
+              <SendDataHint kind="requests" />
+            </>
           ),
         }}
       >
@@ -110,6 +114,11 @@ export function RequestsPage() {
         id={search.req}
         onClose={() => setSearch({ req: undefined })}
         appSlugOf={appSlugOf}
+        onStep={(delta) => {
+          const rows = requests.data?.items ?? [];
+          const next = rows[rows.findIndex((row) => row.id === search.req) + delta];
+          if (next !== undefined) setSearch({ req: next.id }, { replace: true });
+        }}
       />
     </Page>
   );
