@@ -59,3 +59,17 @@ export const BrowserSessionSchema = Type.Object(
   { additionalProperties: false },
 );
 export type BrowserSession = Static<typeof BrowserSessionSchema>;
+
+/**
+ * GET /auth/session/state: whether this browser is signed in, answered without an error status
+ * for a visitor who never signed in (no session cookie), so a first visit logs nothing.
+ */
+export const BrowserSessionStateSchema = Type.Object(
+  {
+    session: Type.Union([BrowserSessionSchema, Type.Null()], {
+      description: "The cookie's live session; null when the request carries no session cookie.",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type BrowserSessionState = Static<typeof BrowserSessionStateSchema>;

@@ -364,7 +364,7 @@ export const LogsExportQuerySchema = Type.Object(
 );
 export type LogsExportQuery = Static<typeof LogsExportQuerySchema>;
 
-/** A log record as the search returns it (spec 2.9 plus id, trace_id, span_id). */
+/** A log record as the search returns it (spec 2.9 plus id, trace_id, span_id and its request). */
 export const LogRecordSchema = Type.Object(
   {
     id: Uuid,
@@ -384,6 +384,8 @@ export const LogRecordSchema = Type.Object(
     }),
     trace_id: Text("4bf92f3577b34da6a3ce929d0e0e4736", "W3C trace id, or empty."),
     span_id: Text("00f067aa0ba902b7", "W3C span id, or empty."),
+    endpoint_method: Text("POST", "Method of the request the line was logged while handling, or empty."),
+    endpoint_path: Text("/orders/17/pay", "Path of that request, or empty."),
   },
   { additionalProperties: false },
 );

@@ -22,7 +22,7 @@ onUnauthorized(() => {
   if (pathname.startsWith("/auth/")) return;
   // No session was ever known here (a first visit): nothing ended; the route check sends the
   // visitor to sign-in without the "session ended" message.
-  if (queryClient.getQueryData(sessionQuery.queryKey) === undefined) return;
+  if ((queryClient.getQueryData(sessionQuery.queryKey) ?? null) === null) return;
   queryClient.clear();
   void router.navigate({ to: "/auth/sign-in", search: { next: href, reason: "ended" }, replace: true });
 });

@@ -30,6 +30,7 @@ import {
 } from "lucide-react";
 import { AppShell } from "./components/shell/AppShell";
 import type { RouteMeta } from "./components/shell/navigation";
+import { ProjectGate } from "./components/shell/ProjectGate";
 import { NotFoundPage, RouteErrorPage } from "./components/shell/StatusPages";
 import { SignInPage } from "./features/auth/SignInPage";
 import { VerifyPage } from "./features/auth/VerifyPage";
@@ -88,11 +89,19 @@ const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: "app",
   beforeLoad: async ({ context, location }) => {
-    const hadSession = context.queryClient.getQueryData(sessionQuery.queryKey) !== undefined;
+    const hadSession = (context.queryClient.getQueryData(sessionQuery.queryKey) ?? null) !== null;
     try {
       // Revalidated on every navigation (one indexed read): a session ended elsewhere is
       // noticed on the next page, not after a stale render.
-      return { session: await context.queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 }) };
+      const session = await context.queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 });
+      if (session === null) {
+        throw redirect({
+          to: "/auth/sign-in",
+          search: { next: location.href, ...(hadSession ? { reason: "ended" as const } : {}) },
+          replace: true,
+        });
+      }
+      return { session };
     } catch (error) {
       if (isSessionEnded(error)) {
         throw redirect({
@@ -128,7 +137,7 @@ export const projectRoute = createRoute({
   staticData: { title: "Project", crumb: "project" },
   getParentRoute: () => appRoute,
   path: "/projects/$project",
-  component: Outlet,
+  component: ProjectGate,
 });
 
 // The traffic pages share one URL schema (filters carry across them) and load as lazy chunks.

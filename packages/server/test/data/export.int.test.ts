@@ -175,6 +175,8 @@ describe.each(eventsBackends())("record export on $name", (backend: EventsBacken
       "attributes",
       "trace_id",
       "span_id",
+      "endpoint_method",
+      "endpoint_path",
     ]);
     expect(logRows.slice(1).map((row) => [row[5], row[8]])).toEqual([
       ["slow, very slow", '{"order":"o-1"}'],

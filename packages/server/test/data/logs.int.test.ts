@@ -31,6 +31,8 @@ const dataset = () => [
     attributes: { order_id: "o-17", attempt: 3, retry: false },
     trace_id: TRACE.toUpperCase(),
     span_id: "00f067aa0ba902b7",
+    endpoint_method: "post",
+    endpoint_path: "/orders/17/pay",
   }),
   log(minutesBefore(2), {
     level: "fatal",
@@ -100,6 +102,9 @@ describe.each(eventsBackends())("log search on $name", (backend: EventsBackend) 
       attributes: { order_id: "o-17", attempt: "3", retry: "false" },
       trace_id: TRACE,
       span_id: "00f067aa0ba902b7",
+      // The request it was logged in, as the SDK sent it (method upper-cased at ingest).
+      endpoint_method: "POST",
+      endpoint_path: "/orders/17/pay",
     });
     expect(page.items.map((item) => item.message)).toEqual(dataset().map((record) => record.message));
   });

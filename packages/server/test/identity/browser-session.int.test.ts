@@ -267,6 +267,35 @@ describe("browser session cookie", () => {
     expectProblem(after, "authentication_error");
   });
 
+  it("answers the session state without an error status to a visitor who never signed in", async () => {
+    const state = (headers: Record<string, string> = {}) =>
+      ctx.app.inject({ url: "/api/v1/auth/session/state", headers });
+    const visitor = await state();
+    expect({ status: visitor.statusCode, body: visitor.json() }).toEqual({
+      status: 200,
+      body: { session: null },
+    });
+    expect(visitor.headers["cache-control"]).toBe("no-store");
+
+    const cookie = cookieHeaderOf(await browserSignIn("cookie-state@example.com"));
+    const live = await state(cookie);
+    const described = (await ctx.app.inject({ url: "/api/v1/auth/session", headers: cookie })).json();
+    expect({ status: live.statusCode, body: live.json() }).toEqual({
+      status: 200,
+      body: { session: described },
+    });
+
+    // A session that ended is still told apart (401, cookie cleared): the "session ended" case.
+    await ctx.app.inject({
+      method: "DELETE",
+      url: "/api/v1/auth/session",
+      headers: { ...cookie, ...SAME_ORIGIN },
+    });
+    const ended = await state(cookie);
+    expectProblem(ended, "authentication_error");
+    expect(setCookieOf(ended)).toMatch(/Max-Age=0/);
+  });
+
   it("ends with logout-all, logout-others from elsewhere, session revoke and account deletion", async () => {
     const email = "cookie-g@example.com";
     const first = cookieHeaderOf(await browserSignIn(email));

@@ -6,7 +6,8 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 /** The request as a curl command; the host comes from its Host header when it was captured. */
 export function curlFor(record: RequestDetail): string {
   const host = record.request_headers.host ?? "localhost";
-  const scheme = record.request_headers["x-forwarded-proto"] ?? "https";
+  // The scheme the SDK saw beats a proxy's header; only a record without either guesses.
+  const scheme = record.scheme || (record.request_headers["x-forwarded-proto"] ?? "https");
   // The base URL the client reached, when the SDK sent it, beats one rebuilt from headers.
   const origin = record.base_url !== "" ? record.base_url.replace(/\/+$/, "") : `${scheme}://${host}`;
   const query = record.query !== "" ? `?${record.query}` : "";

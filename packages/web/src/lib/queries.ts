@@ -10,6 +10,7 @@ import type {
   App as AppRecord,
   ApiKeyListItem,
   BrowserSession,
+  BrowserSessionState,
   Endpoint,
   Environment,
   Project,
@@ -48,9 +49,11 @@ export const keys = {
   auditLog: (project: string, page: number) => ["projects", project, "audit-log", page] as const,
 };
 
+/** The browser's session, or null for a visitor without one (answered 200, so nothing is logged). */
 export const sessionQuery = queryOptions({
   queryKey: keys.session,
-  queryFn: ({ signal }) => api.get<BrowserSession>("/auth/session", { signal }),
+  queryFn: async ({ signal }): Promise<BrowserSession | null> =>
+    (await api.get<BrowserSessionState>("/auth/session/state", { signal })).session,
   staleTime: 60_000,
   retry: false,
 });

@@ -5,16 +5,19 @@ import {
   BrowserLinkSignInBodySchema,
   BrowserPasswordSignInBodySchema,
   BrowserSessionSchema,
+  BrowserSessionStateSchema,
   ChangePasswordBodySchema,
+  SESSION_COOKIE_NAME,
   MessageSchema,
 } from "@sightline/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { requireSession } from "../../http/bearer-auth.js";
+import { requireAuth, requireSession } from "../../http/bearer-auth.js";
 import { problemResponses } from "../../http/schemas.js";
 import {
   assertSameOriginRequest,
   clearedSessionCookieHeader,
   isSecurePublicUrl,
+  readCookie,
   sessionCookieHeader,
 } from "../../http/session-cookie.js";
 import type { App } from "../../http/types.js";
@@ -117,6 +120,31 @@ export async function browserSessionRoutes(
       },
     },
     async (request) => browserSessions.describe(requireSession(request)),
+  );
+
+  app.get(
+    "/auth/session/state",
+    {
+      config: { access: access.public },
+      schema: {
+        security: [{ sessionCookie: [] }, {}],
+        operationId: "getBrowserSessionState",
+        tags: ["auth"],
+        summary: "Whether this browser is signed in",
+        description:
+          "The dashboard's first question. Without a session cookie the answer is 200 with `session: null` " +
+          "(a visitor who never signed in is not an error); with one, the cookie's live session, or 401 " +
+          "(clearing the cookie) when that session has ended, as GET /auth/session. A personal access " +
+          "token is no browser session: `session: null`.",
+        response: { 200: BrowserSessionStateSchema, ...problemResponses(401) },
+      },
+    },
+    async (request) => {
+      if (readCookie(request.headers.cookie, SESSION_COOKIE_NAME) === undefined) return { session: null };
+      await app.authenticate(request);
+      const caller = requireAuth(request);
+      return { session: caller.token === undefined ? await browserSessions.describe(caller) : null };
+    },
   );
 
   app.post(

@@ -52,6 +52,28 @@ function timeFormatter(timeZone: string | undefined): (ms: number) => string {
   return (ms) => format.format(new Date(ms));
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The x axis's tick labels in the dashboard's own style ("25 Nov", "14:00": day first, 24 h)
+ * and the person's zone, instead of uPlot's US defaults ("11/25", "2pm"). A tick at midnight,
+ * or any tick when they are a day or more apart, names the day.
+ */
+export function axisTimeLabels(timeZone: string | undefined): (splits: number[], incrMs: number) => string[] {
+  const day = new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short" });
+  const time = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hour12: false,
+  });
+  return (splits, incrMs) =>
+    splits.map((ms) => {
+      const clock = time.format(ms);
+      return incrMs >= DAY_MS || clock === "00:00" ? day.format(ms) : clock;
+    });
+}
+
 const INTEGER_STEPS = [
   1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1e3, 2e3, 2.5e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6,
   5e6, 1e7, 1e8, 1e9,
@@ -105,12 +127,16 @@ export function TimeSeriesChart({
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const [hover, setHover] = useState<HoverState | null>(null);
   const [asTable, setAsTable] = useState(false);
+  // Lines of very different sizes (a 20 ms p50 under a 3 s p99) read on a log scale.
+  const [logScale, setLogScale] = useState(false);
+  const log = logScale && mode === "lines";
   const colors = useThemeColors(
     plotRef,
     series.map((one) => one.color),
   );
   const times = useMemo(() => bucketTimes(buckets), [buckets]);
   const formatTime = useMemo(() => timeFormatter(timeZone), [timeZone]);
+  const axisLabels = useMemo(() => axisTimeLabels(timeZone), [timeZone]);
   const visible = series.filter((one) => !hidden.has(one.key));
   const summary = chartSummary(label, times, visible, mode, formatValue, formatTime);
 
@@ -139,9 +165,22 @@ export function TimeSeriesChart({
         y: false,
       },
       select: { show: zoomable, left: 0, top: 0, width: 0, height: 0 },
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] } },
+      scales: {
+        x: { time: true },
+        y: log ? { distr: 3, log: 10 } : { range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] },
+      },
       axes: [
-        { stroke: colors.text, grid: { stroke: colors.grid, width: 1 }, ticks: { stroke: colors.grid } },
+        {
+          stroke: colors.text,
+          grid: { stroke: colors.grid, width: 1 },
+          ticks: { stroke: colors.grid },
+          values: (_u, splits, _axis, _space, incr) => {
+            const labels = axisLabels(splits, incr);
+            // The canvas hides its text from tests and tools: the figure carries it too.
+            element.closest("figure")?.setAttribute("data-x-ticks", labels.join("|"));
+            return labels;
+          },
+        },
         {
           stroke: colors.text,
           grid: { stroke: colors.grid, width: 1 },
@@ -149,7 +188,14 @@ export function TimeSeriesChart({
           size: 56,
           // Whole-number steps for counts: no "0.5 requests" tick.
           ...(integers ? { incrs: INTEGER_STEPS } : {}),
-          values: (_u, splits) => splits.map((value) => formatValue(value)),
+          values: (_u, splits) => {
+            // A log axis filters its splits to null where no label fits.
+            const labels = splits.map((value: number | null) => (value === null ? "" : formatValue(value)));
+            element
+              .closest("figure")
+              ?.setAttribute("data-y-ticks", labels.filter((one) => one !== "").join("|"));
+            return labels;
+          },
         },
       ],
       series: [
@@ -202,7 +248,9 @@ export function TimeSeriesChart({
         ],
       },
     };
-    const data: uPlot.AlignedData = [times, ...order.map((index) => layers[index] as number[])];
+    // A log scale has no zero: an empty bucket is a gap there.
+    const plotted = (values: number[]) => (log ? values.map((value) => (value > 0 ? value : null)) : values);
+    const data: uPlot.AlignedData = [times, ...order.map((index) => plotted(layers[index] as number[]))];
     const chart = new uPlot(opts, data, element);
     const resize = new ResizeObserver(() =>
       chart.setSize({ width: Math.max(element.clientWidth, 200), height }),
@@ -220,11 +268,13 @@ export function TimeSeriesChart({
     height,
     colors,
     timeZone,
+    axisLabels,
     formatValue,
     bucketMs,
     asTable,
     zoomable,
     integers,
+    log,
   ]);
 
   const toggle = (key: string) =>
@@ -260,6 +310,16 @@ export function TimeSeriesChart({
             </button>
           ))}
         </div>
+        {mode === "lines" && !asTable ? (
+          <button
+            type="button"
+            className={styles.tableToggle}
+            aria-pressed={logScale}
+            onClick={() => setLogScale(!logScale)}
+          >
+            Log scale
+          </button>
+        ) : null}
         <button
           type="button"
           className={styles.tableToggle}

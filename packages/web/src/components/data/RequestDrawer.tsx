@@ -1,9 +1,11 @@
 // Everything stored for one request: timing, sizes, consumer, client, headers, pretty-printed
-// payloads with copy, "copy as cURL", and links to its endpoint, its consumer, its trace and the
-// logs of its trace. Captured data is untrusted: it is rendered as text only.
+// payloads with copy, "copy as cURL", why a 400/422 was refused, the exception a 5xx logged, and
+// links to its endpoint, its consumer, its trace and the logs of its trace. Captured data is
+// untrusted: it is rendered as text only.
 import type { RequestDetail } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { useState } from "react";
 import { buttonClass } from "../ui/Button";
 import { CodeBlock } from "../ui/Code";
 import { SkeletonRows } from "../ui/Feedback";
@@ -20,19 +22,31 @@ export function RequestDrawer({
   id,
   onClose,
   appSlugOf,
+  onStep,
 }: {
   project: string;
   id: string | undefined;
   onClose: () => void;
   /** The app slug of an app id (the records carry ids). */
   appSlugOf: (appId: string) => string | undefined;
+  /** j/k in the drawer: open the next (1) or previous (-1) row of the list. */
+  onStep?: (delta: 1 | -1) => void;
 }) {
   const detail = useQuery({ ...trafficApi.request(project, id ?? ""), enabled: id !== undefined });
   const record = detail.data;
+  // The id shown last: on close the URL has already forgotten it, the row has not.
+  const [shown, setShown] = useState(id);
+  if (id !== undefined && id !== shown) setShown(id);
   return (
     <Drawer
       open={id !== undefined}
       onClose={onClose}
+      onStep={onStep}
+      returnFocus={() =>
+        shown === undefined
+          ? null
+          : document.querySelector<HTMLElement>(`tr[data-request-id="${CSS.escape(shown)}"]`)
+      }
       title={
         record ? (
           <>
@@ -174,6 +188,10 @@ function RequestBody({
           </Link>
         ) : null}
       </div>
+      {record.validation_errors.length > 0 ? <ValidationErrors record={record} /> : null}
+      {record.status_code >= 500 && record.trace_id !== "" ? (
+        <LoggedExceptions project={project} record={record} />
+      ) : null}
       <CodeBlock code={curlFor(record)} label="cURL command" title="Copy as cURL" />
       <Headers title="Request headers" headers={record.request_headers} />
       {record.request_payload !== "" ? (
@@ -184,5 +202,51 @@ function RequestBody({
         <CodeBlock code={prettyPayload(record.response_payload)} label="Response payload" />
       ) : null}
     </>
+  );
+}
+
+function ValidationErrors({ record }: { record: RequestDetail }) {
+  return (
+    <section className={styles.drawerSection} aria-label="Validation errors">
+      <h3>Validation errors</h3>
+      <ul className={styles.facts}>
+        {record.validation_errors.map((error, index) => (
+          <li key={index}>
+            <span className={styles.mono}>{error.path || "(input)"}</span> · {error.rule}: {error.message}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Margin around the request's time for its logs: the handler logged while it ran. */
+const LOG_WINDOW_MS = 10 * 60_000;
+
+/** The ERROR/CRITICAL logs of the request's trace, with their stack, for a 5xx. */
+function LoggedExceptions({ project, record }: { project: string; record: RequestDetail }) {
+  const at = Date.parse(record.timestamp);
+  const logs = useQuery(
+    trafficApi.logs(project, {
+      trace_id: record.trace_id,
+      levels: "ERROR,CRITICAL",
+      since: new Date(at - LOG_WINDOW_MS).toISOString(),
+      until: new Date(at + LOG_WINDOW_MS).toISOString(),
+    }),
+  );
+  if (logs.isError || logs.data === undefined || logs.data.items.length === 0) return null;
+  return (
+    <section className={styles.drawerSection} aria-label="Logged exception">
+      <h3>Logged exception</h3>
+      {logs.data.items.map((log) => (
+        <div key={log.id}>
+          <p>
+            <strong>{log.level}</strong> {log.message}
+            {log.logger_name !== "" ? <span className={styles.mono}> · {log.logger_name}</span> : null}
+          </p>
+          {log.payload !== "" ? <CodeBlock code={log.payload} label="Stack" /> : null}
+        </div>
+      ))}
+    </section>
   );
 }

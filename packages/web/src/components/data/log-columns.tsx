@@ -9,13 +9,18 @@ export function Level({ level }: { level: string }) {
   return <span className={[styles.level, styles[`l${level}`]].join(" ")}>{level}</span>;
 }
 
-/** Time, level, message, logger; with `spans`, the span id too (a trace's logs). */
+/** Time, level, message, logger, the request it was logged in; with `spans`, the span id too. */
 export function logColumns(zone: string | undefined, spans = false): Column<LogRecord>[] {
   const columns: Column<LogRecord>[] = [
     { header: "Time", numeric: true, cell: (row) => formatDateTime(row.timestamp, zone) },
     { header: "Level", cell: (row) => <Level level={row.level} /> },
     { header: "Message", cell: (row) => row.message },
     { header: "Logger", className: styles.mono, cell: (row) => row.logger_name || "—" },
+    {
+      header: "Request",
+      className: styles.mono,
+      cell: (row) => (row.endpoint_method === "" ? "—" : `${row.endpoint_method} ${row.endpoint_path}`),
+    },
   ];
   return spans
     ? [...columns, { header: "Span", className: styles.mono, cell: (row) => row.span_id || "—" }]

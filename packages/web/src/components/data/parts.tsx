@@ -25,12 +25,34 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value >= 100 ? 0 : 1)} ${units[unit]}`;
 }
 
+/**
+ * The change badge's wording: "new" when the previous period had (nearly) no data (a relative
+ * change against almost nothing reads "+53403 %"), percentage points for a figure that is itself
+ * a percentage, else the relative change.
+ */
+export function describeChange(
+  current: number,
+  previous: number,
+  { unit = "relative", sparse = false }: { unit?: "relative" | "points"; sparse?: boolean } = {},
+): { text: string; sign: -1 | 0 | 1 } {
+  if (sparse || (unit === "relative" && previous === 0)) {
+    return current === 0 && previous === 0 ? { text: "no change", sign: 0 } : { text: "new", sign: 0 };
+  }
+  const delta = unit === "points" ? current - previous : ((current - previous) / previous) * 100;
+  const rounded = Number(delta.toFixed(1));
+  const sign = rounded > 0 ? 1 : rounded < 0 ? -1 : 0;
+  const figure = `${sign > 0 ? "+" : ""}${rounded.toFixed(1)}`;
+  return { text: `${figure} ${unit === "points" ? "pp" : "%"} vs previous`, sign };
+}
+
 export function Kpi({
   label,
   value,
   previous,
   current,
   betterWhen = "lower",
+  unit = "relative",
+  sparse = false,
   hint,
 }: {
   label: string;
@@ -39,29 +61,37 @@ export function Kpi({
   current?: number;
   previous?: number;
   betterWhen?: "lower" | "higher" | "neither";
+  /** `points`: the figure is a percentage; its change is told in percentage points. */
+  unit?: "relative" | "points";
+  /** The previous period had (nearly) no data: the badge says "new". */
+  sparse?: boolean;
   hint?: ReactNode;
 }) {
   let change: ReactNode = null;
   if (current !== undefined && previous !== undefined) {
-    if (previous === 0) {
-      change = <span className={styles.kpiChange}>{current === 0 ? "no change" : "new"}</span>;
+    const { text, sign } = describeChange(current, previous, { unit, sparse });
+    if (text === "new" || text === "no change") {
+      change = <span className={styles.kpiChange}>{text}</span>;
     } else {
-      const percent = ((current - previous) / previous) * 100;
-      const up = percent > 0;
-      const good = betterWhen === "neither" || percent === 0 ? undefined : (betterWhen === "higher") === up;
+      const good =
+        betterWhen === "neither" || sign === 0 ? undefined : (betterWhen === "higher") === sign > 0;
       change = (
         <span
           className={[styles.kpiChange, good === true ? styles.good : good === false ? styles.bad : ""].join(
             " ",
           )}
-          title="Change against the previous period of the same length"
+          title={
+            unit === "points"
+              ? "Change in percentage points against the previous period of the same length"
+              : "Change against the previous period of the same length"
+          }
         >
-          {percent === 0 ? null : up ? (
+          {sign === 0 ? null : sign > 0 ? (
             <ArrowUp size={12} aria-hidden="true" />
           ) : (
             <ArrowDown size={12} aria-hidden="true" />
           )}
-          {`${up ? "+" : ""}${percent.toFixed(1)} % vs previous`}
+          {text}
         </span>
       );
     }
@@ -73,6 +103,19 @@ export function Kpi({
       {change || hint ? <dd className={styles.kpiMeta}>{change ?? hint}</dd> : null}
     </div>
   );
+}
+
+/** Below this share of the current requests, the previous period counts as (nearly) empty. */
+const SPARSE_SHARE = 0.05;
+
+/** One figure now and in the previous period, for a KPI's change badge. */
+export function against<K extends string>(
+  now: Record<K | "total_requests", number>,
+  before: Record<K | "total_requests", number> | undefined,
+  key: K,
+) {
+  const sparse = before !== undefined && before.total_requests < now.total_requests * SPARSE_SHARE;
+  return { current: now[key], previous: before?.[key], sparse };
 }
 
 export function KpiGrid({ label, children }: { label: string; children: ReactNode }) {
@@ -89,7 +132,30 @@ export function statusTone(code: number): string {
 }
 
 export function StatusPill({ code }: { code: number }) {
-  return <span className={[styles.status, statusTone(code)].join(" ")}>{code}</span>;
+  const kind = code >= 500 ? "server error" : code >= 400 ? "client error" : undefined;
+  return (
+    <span className={[styles.status, statusTone(code)].join(" ")} title={kind}>
+      {code}
+    </span>
+  );
+}
+
+/**
+ * A URL path that wraps only after a slash (never inside a segment, which "break-all" did):
+ * each "/" is followed by a line-break opportunity.
+ */
+export function PathText({ path }: { path: string }) {
+  const parts = path.split(/(?<=\/)/);
+  return (
+    <span className={styles.path}>
+      {parts.map((part, index) => (
+        <span key={index}>
+          {part}
+          {index < parts.length - 1 ? <wbr /> : null}
+        </span>
+      ))}
+    </span>
+  );
 }
 
 export function MethodBadge({ method }: { method: string }) {

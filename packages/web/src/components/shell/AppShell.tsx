@@ -2,8 +2,9 @@
 // bar (breadcrumbs, theme), around the current page. The sidebar's entries are the route tree's
 // (`staticData.nav` in router.tsx), so a new page appears by declaring it there.
 import { useQuery } from "@tanstack/react-query";
-import { Link, Outlet, useParams } from "@tanstack/react-router";
-import { BookOpen } from "lucide-react";
+import { Link, Outlet, useLocation } from "@tanstack/react-router";
+import { BookOpen, Menu } from "lucide-react";
+import { useState } from "react";
 import { sharedSearch } from "../../lib/filters";
 import { meQuery, receivedInvitationsQuery } from "../../lib/queries";
 import { Breadcrumbs } from "./Breadcrumbs";
@@ -15,6 +16,8 @@ import { ProjectSwitcher } from "./ProjectSwitcher";
 import styles from "./Shell.module.css";
 import { ThemeToggle } from "./ThemeToggle";
 import { UserMenu } from "./UserMenu";
+import { useSidebarProject } from "./useSidebarProject";
+import { useSlashToSearch } from "./useSlashToSearch";
 
 /** A section of the sidebar: the routes whose `staticData.nav` names it, in the tree's order. */
 function NavSection({
@@ -62,23 +65,38 @@ function NavSection({
 }
 
 export function AppShell() {
-  const params = useParams({ strict: false });
+  const project = useSidebarProject();
   const me = useQuery(meQuery);
   const invitations = useQuery(receivedInvitationsQuery);
+  useSlashToSearch();
+  // Under 768 px the sidebar folds behind a menu button: the page's data comes first.
+  // Opened on one page, it closes by itself once a link leads to another.
+  const { pathname } = useLocation();
+  const [menu, setMenu] = useState({ open: false, at: pathname });
+  const menuOpen = menu.open && menu.at === pathname;
+  const setMenuOpen = (open: boolean) => setMenu({ open, at: pathname });
   return (
     <div className={styles.shell}>
       <a className={styles.skip} href="#main">
         Skip to content
       </a>
-      <aside className={styles.sidebar} aria-label="Sidebar">
+      <aside
+        id="sidebar"
+        className={styles.sidebar}
+        aria-label="Sidebar"
+        data-open={menuOpen}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") setMenuOpen(false);
+        }}
+      >
         <Link to="/projects" className={styles.logoLink} aria-label="Sightline: all projects">
           <Logo />
         </Link>
-        <ProjectSwitcher current={params.project} />
-        {params.project !== undefined ? (
+        <ProjectSwitcher current={project} />
+        {project !== undefined ? (
           <nav className={styles.navGroup} aria-label="Project">
             <span className={styles.navHeading}>Project</span>
-            <NavSection section="project" project={params.project} />
+            <NavSection section="project" project={project} />
           </nav>
         ) : null}
         <nav className={styles.navGroup} aria-label="Workspace">
@@ -97,6 +115,16 @@ export function AppShell() {
       </aside>
       <div className={styles.main}>
         <header className={styles.topbar}>
+          <button
+            type="button"
+            className={styles.menuButton}
+            aria-expanded={menuOpen}
+            aria-controls="sidebar"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            <Menu size={18} aria-hidden="true" />
+            <span className="visually-hidden">Menu</span>
+          </button>
           <Breadcrumbs />
           <div className={styles.topActions}>
             <PaletteLauncher />

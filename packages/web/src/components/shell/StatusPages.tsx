@@ -43,3 +43,21 @@ export function RouteErrorPage({ error }: { error: unknown }) {
     </main>
   );
 }
+
+/** A project slug that does not exist or that the person cannot see: one page, whatever the child. */
+export function ProjectUnavailablePage({ slug }: { slug: string }) {
+  return (
+    <EmptyState
+      icon={Compass}
+      title="Project not found or no access"
+      action={
+        <Link to="/projects" className={buttonClass({ variant: "primary" })}>
+          Go to your projects
+        </Link>
+      }
+    >
+      There is no project “{slug}” that you are a member of. Check the address, or ask a project owner to
+      invite you.
+    </EmptyState>
+  );
+}

@@ -44,8 +44,13 @@ export function SignInPage() {
   const { next, reason, email: initialEmail } = route.useSearch();
   const signedIn = useSignedIn();
   const navigate = useNavigate();
-  // A 401 the route check just got (a first visit) is the answer: asked once, not again on mount.
-  const session = useQuery({ ...sessionQuery, staleTime: 0, retryOnMount: false });
+  // "No session" (or a 401) the route check just got is the answer: asked once, not again on mount.
+  const session = useQuery({
+    ...sessionQuery,
+    staleTime: 0,
+    retryOnMount: false,
+    refetchOnMount: (query) => query.state.data !== null,
+  });
   const [mode, setMode] = useState<Mode>("link");
   const [email, setEmail] = useState(initialEmail ?? "");
   const [rememberMe, setRememberMe] = useState(true);

@@ -3,9 +3,10 @@
 // by itself when one arrives. After ten minutes it says what to check, and keeps the way open.
 import type { RequestRecord } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
 import { Check } from "lucide-react";
 import { useEffect, useState } from "react";
-import { Button } from "../../components/ui/Button";
+import { Button, buttonClass } from "../../components/ui/Button";
 import { ErrorPanel } from "../../components/ui/Feedback";
 import { formatDateTime, formatLatency } from "../../lib/format";
 import { firstRequestQuery } from "../../lib/queries";
@@ -60,6 +61,25 @@ export function FirstRequestPanel({
             <strong>{record.method}</strong> {record.path} → {record.status_code} ·{" "}
             {formatLatency(record.response_time_ms)} · {formatDateTime(record.timestamp, timeZone)}
           </span>
+        </div>
+        {/* The next step: where the data now lives. */}
+        <div className={styles.nextSteps}>
+          <Link
+            className={buttonClass({ variant: "primary", size: "sm" })}
+            to="/projects/$project"
+            params={{ project }}
+            search={{ app }}
+          >
+            Open the Overview
+          </Link>
+          <Link
+            className={buttonClass({ size: "sm" })}
+            to="/projects/$project/requests"
+            params={{ project }}
+            search={{ app }}
+          >
+            See requests
+          </Link>
         </div>
       </div>
     );

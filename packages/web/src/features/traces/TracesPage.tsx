@@ -19,6 +19,7 @@ import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { traceApi } from "./trace-api";
 import styles from "./Traces.module.css";
+import { SendDataHint } from "../../components/data/SendDataHint";
 
 const PAGE_SIZE = 50;
 
@@ -53,10 +54,13 @@ export function TracesPage() {
         empty={{
           when: noItems,
           show: (
-            <Quiet>
-              No traces match between {formatDateTime(window.since, zone)} and{" "}
-              {formatDateTime(window.until, zone)}.
-            </Quiet>
+            <>
+              <Quiet>
+                No traces match between {formatDateTime(window.since, zone)} and{" "}
+                {formatDateTime(window.until, zone)}.
+              </Quiet>
+              <SendDataHint kind="traces" />
+            </>
           ),
         }}
       >

@@ -9,6 +9,7 @@ import styles from "../../components/data/Data.module.css";
 import { DataTable } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
 import {
+  against,
   formatBytes,
   formatCount,
   formatMs,
@@ -25,7 +26,7 @@ import { SkeletonRows } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { endpointQuery, previousPeriodQuery } from "../../lib/api-params";
 import { prettyPayload } from "../../lib/curl";
-import { sharedSearch } from "../../lib/filters";
+import { previousWindow, sharedSearch } from "../../lib/filters";
 import { formatDateTime } from "../../lib/format";
 import { useDataPage, useDataPainted } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
@@ -59,6 +60,12 @@ export function EndpointPage() {
   const painted = detail.isSuccess && series.isSuccess && codes.isSuccess;
   const marked = useDataPainted(painted);
   const d = detail.data;
+  // The previous period of the same length, for the KPIs' changes, once the page has painted.
+  const previous = useQuery({
+    ...trafficApi.endpointDetail(project, app, { ...params, ...previousWindow(window) }),
+    enabled: ready && marked && (d?.total_requests ?? 0) > 0,
+  });
+  const prev = previous.data;
   const tab = TABS.find((one) => one.id === search.tab)?.id ?? "consumers";
 
   if (!ready) {
@@ -73,6 +80,16 @@ export function EndpointPage() {
   }
   return (
     <Page>
+      <nav aria-label="Back">
+        <Link
+          className={styles.rowLink}
+          to="/projects/$project"
+          params={{ project }}
+          search={(previous) => sharedSearch(previous)}
+        >
+          ← Overview
+        </Link>
+      </nav>
       <PageHeader
         title={
           <>
@@ -85,14 +102,36 @@ export function EndpointPage() {
       <QueryView query={detail} what="the endpoint's figures" rows={2}>
         {(d) => (
           <KpiGrid label="Key figures">
-            <Kpi label="Requests" value={formatCount(d.total_requests)} />
+            <Kpi
+              label="Requests"
+              value={formatCount(d.total_requests)}
+              {...against(d, prev, "total_requests")}
+              betterWhen="neither"
+            />
             <Kpi label="Requests / min" value={(d.total_requests / (window.ms / 60_000)).toFixed(2)} />
-            <Kpi label="Error rate" value={formatRate(d.error_rate)} />
-            <Kpi label="4xx" value={formatCount(d.client_errors)} />
-            <Kpi label="5xx" value={formatCount(d.server_errors)} />
-            <Kpi label="p50" value={formatMs(d.p50_response_time_ms)} />
-            <Kpi label="p95" value={formatMs(d.p95_response_time_ms)} />
-            <Kpi label="p99" value={formatMs(d.p99_response_time_ms)} />
+            <Kpi
+              label="Error rate"
+              value={formatRate(d.error_rate)}
+              {...against(d, prev, "error_rate")}
+              unit="points"
+            />
+            <Kpi label="4xx" value={formatCount(d.client_errors)} {...against(d, prev, "client_errors")} />
+            <Kpi label="5xx" value={formatCount(d.server_errors)} {...against(d, prev, "server_errors")} />
+            <Kpi
+              label="p50"
+              value={formatMs(d.p50_response_time_ms)}
+              {...against(d, prev, "p50_response_time_ms")}
+            />
+            <Kpi
+              label="p95"
+              value={formatMs(d.p95_response_time_ms)}
+              {...against(d, prev, "p95_response_time_ms")}
+            />
+            <Kpi
+              label="p99"
+              value={formatMs(d.p99_response_time_ms)}
+              {...against(d, prev, "p99_response_time_ms")}
+            />
             <Kpi
               label="Data transferred"
               value={formatBytes(d.total_request_bytes + d.total_response_bytes)}

@@ -25,6 +25,7 @@ import { formatDateTime } from "../../lib/format";
 import { useDataPage, useDataPainted } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
+import { SendDataHint } from "../../components/data/SendDataHint";
 
 const PAGE_SIZE = 50;
 const LIVE_MS = 5000;
@@ -93,10 +94,13 @@ export function LogsPage() {
         empty={{
           when: noItems,
           show: (
-            <Quiet>
-              No logs match between {formatDateTime(window.since, zone)} and{" "}
-              {formatDateTime(window.until, zone)}.
-            </Quiet>
+            <>
+              <Quiet>
+                No logs match between {formatDateTime(window.since, zone)} and{" "}
+                {formatDateTime(window.until, zone)}.
+              </Quiet>
+              <SendDataHint kind="logs" />
+            </>
           ),
         }}
       >

@@ -7,6 +7,7 @@ import { Rocket } from "lucide-react";
 import { DataTable } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
 import {
+  against,
   formatBytes,
   formatCount,
   formatMs,
@@ -100,7 +101,12 @@ export function OverviewPage() {
               betterWhen="neither"
             />
             <Kpi label="Requests / min" value={(s.total_requests / minutes).toFixed(2)} />
-            <Kpi label="Error rate" value={formatRate(s.error_rate)} {...against(s, prev, "error_rate")} />
+            <Kpi
+              label="Error rate"
+              value={formatRate(s.error_rate)}
+              {...against(s, prev, "error_rate")}
+              unit="points"
+            />
             <Kpi label="4xx" value={formatCount(s.client_errors)} {...against(s, prev, "client_errors")} />
             <Kpi label="5xx" value={formatCount(s.server_errors)} {...against(s, prev, "server_errors")} />
             <Kpi
@@ -159,9 +165,4 @@ export function OverviewPage() {
       </QueryCard>
     </Page>
   );
-}
-
-/** One figure now and in the previous period, for a KPI's change badge. */
-function against<K extends string>(now: Record<K, number>, before: Record<K, number> | undefined, key: K) {
-  return { current: now[key], previous: before?.[key] };
 }

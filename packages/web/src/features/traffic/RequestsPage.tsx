@@ -22,6 +22,7 @@ import { appsQuery } from "../../lib/queries";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { LatencyHistogram } from "./LatencyHistogram";
+import { SendDataHint } from "../../components/data/SendDataHint";
 
 const PAGE_SIZE = 50;
 const LIVE_MS = 5000;
@@ -111,10 +112,13 @@ export function RequestsPage() {
         empty={{
           when: noItems,
           show: (
-            <Quiet>
-              No requests match between {formatDateTime(window.since, zone)} and{" "}
-              {formatDateTime(window.until, zone)}.
-            </Quiet>
+            <>
+              <Quiet>
+                No requests match between {formatDateTime(window.since, zone)} and{" "}
+                {formatDateTime(window.until, zone)}.
+              </Quiet>
+              <SendDataHint kind="requests" />
+            </>
           ),
         }}
       >
@@ -137,6 +141,11 @@ export function RequestsPage() {
         id={search.req}
         onClose={() => setSearch({ req: undefined })}
         appSlugOf={appSlugOf}
+        onStep={(delta) => {
+          const rows = requests.data?.items ?? [];
+          const next = rows[rows.findIndex((row) => row.id === search.req) + delta];
+          if (next !== undefined) setSearch({ req: next.id }, { replace: true });
+        }}
       />
     </Page>
   );

@@ -10,6 +10,7 @@ import {
   formatMs,
   formatRate,
   MethodBadge,
+  PathText,
   StatusPill,
 } from "../../components/data/parts";
 import { Badge } from "../../components/ui/Feedback";
@@ -23,7 +24,7 @@ function EndpointCell({ project, row }: { project: string; row: ProjectEndpointS
       <MethodBadge method={row.method} />{" "}
       {row.app_slug !== null ? (
         <Link
-          className={[styles.rowLink, styles.mono].join(" ")}
+          className={styles.rowLink}
           to="/projects/$project/endpoints/detail"
           params={{ project }}
           search={(previous) => ({
@@ -33,10 +34,10 @@ function EndpointCell({ project, row }: { project: string; row: ProjectEndpointS
             path: row.path,
           })}
         >
-          {row.path}
+          <PathText path={row.path} />
         </Link>
       ) : (
-        <span className={styles.mono}>{row.path}</span>
+        <PathText path={row.path} />
       )}
     </>
   );
@@ -79,7 +80,7 @@ export function endpointColumns(
   }
   return [
     endpoint,
-    { header: "App", cell: (row) => row.app_slug ?? "deleted app" },
+    { header: "App", className: styles.nowrap, cell: (row) => row.app_slug ?? "deleted app" },
     requests,
     {
       header: "Error rate",
@@ -119,7 +120,7 @@ export const errorKey = (row: ErrorGroup) => `${row.app_id} ${row.method} ${row.
 function ErrorEndpoint({ row }: { row: ErrorGroup }) {
   return (
     <>
-      <MethodBadge method={row.method} /> <span className={styles.mono}>{row.path}</span>
+      <MethodBadge method={row.method} /> <PathText path={row.path} />
       {row.app_slug ? <span className={styles.updating}> · {row.app_slug}</span> : null}
       {row.is_new ? (
         <>

@@ -35,6 +35,8 @@ const COLUMNS = pickColumns(API_LOGS, [
   "attributes",
   "trace_id",
   "span_id",
+  "endpoint_method",
+  "endpoint_path",
 ]);
 
 /** `WHERE …`, or with a search (or `late` conditions) `PREWHERE … WHERE <search>`: the text

@@ -67,6 +67,8 @@ const LOG_COLUMNS = pickColumns(API_LOGS, [
   "attributes",
   "trace_id",
   "span_id",
+  "endpoint_method",
+  "endpoint_path",
 ]);
 
 function spanFilterClause(filter: TraceFilter, params: SqlParams): string {
