@@ -18,7 +18,7 @@ import {
 import type { MetadataTables } from "../../stores/metadata/schema.js";
 import type { UptimeNotification } from "../alerts/index.js";
 import { type ProbeResult, probe } from "./uptime-probe.js";
-import { insertResults } from "./uptime.query.js";
+import { insertResults } from "./uptime.results.js";
 import { checkPagePath } from "./uptime.service.js";
 
 /** Checks taken per pass; the rest wait for the next tick. */

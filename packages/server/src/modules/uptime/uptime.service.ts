@@ -25,7 +25,11 @@ import {
 import type { MetadataTables } from "../../stores/metadata/schema.js";
 import { type ProjectScope, reauthorize } from "../access/index.js";
 import { invalidFields, targetProblem } from "../alerts/index.js";
-import { checkResults, UPTIME_WINDOWS_MS, uptimePercentages } from "./uptime.query.js";
+import {
+  checkResults,
+  UPTIME_WINDOWS_MS,
+  uptimePercentages,
+} from "../../stores/events/queries/uptime/results.js";
 
 export interface UptimeServiceDeps {
   readonly db: Kysely<MetadataTables>;
