@@ -190,9 +190,10 @@ function usersConfig(password: string): string {
       <profile>default</profile>
       <quota>default</quota>
       <grants>
-        <query>GRANT SELECT, INSERT, CREATE TABLE, ALTER TABLE ON ${LEAST_PRIVILEGE_DATABASE}.*</query>
+        <query>GRANT SELECT, INSERT, CREATE TABLE, CREATE VIEW, ALTER TABLE, DROP TABLE, TRUNCATE ON ${LEAST_PRIVILEGE_DATABASE}.*</query>
         <query>GRANT TABLE ENGINE ON MergeTree</query>
         <query>GRANT TABLE ENGINE ON ReplacingMergeTree</query>
+        <query>GRANT TABLE ENGINE ON AggregatingMergeTree</query>
       </grants>
     </${CLICKHOUSE_MIGRATOR_USER}>
     <${CLICKHOUSE_SERVING_USER}>
