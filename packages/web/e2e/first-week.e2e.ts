@@ -276,8 +276,11 @@ describe.skipIf(inject("browserSkipReason") !== "")("a first week of use", () =>
     await expect.poll(() => new URL(page.url()).searchParams.get("req")).toBe(third);
     await page.keyboard.press("Escape");
     await page.getByRole("dialog").waitFor({ state: "detached" });
+    // Radix hands focus back after its close animation: wait for the settled state.
     await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-request-id") ?? null))
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-request-id") ?? null), {
+        timeout: 10_000,
+      })
       .toBe(third);
   });
 

@@ -28,7 +28,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("signing in", () => {
     await page.getByRole("button", { name: "Continue" }).click();
     // Back to the page asked for: the link carries no `next`, the sign-in page remembered it.
     await expect.poll(() => new URL(page.url()).pathname).toBe("/projects/some-project/settings");
-    await page.getByText("Could not load this project").waitFor();
+    await page.getByRole("heading", { name: "Project not found or no access" }).waitFor();
     await page.goto("/projects");
     await page.getByRole("heading", { name: "No projects yet" }).waitFor();
 

@@ -160,7 +160,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("team: members, roles and in
     await page.getByRole("dialog").getByRole("button", { name: "Remove member" }).click();
     await page.getByText("grace removed").waitFor();
     await tab.goto("/projects/shop/settings");
-    await tab.getByText("Could not load this project").waitFor();
+    await tab.getByRole("heading", { name: "Project not found or no access" }).waitFor();
     await tab.goto("/projects");
     await tab.getByRole("heading", { name: "No projects yet" }).waitFor();
   });

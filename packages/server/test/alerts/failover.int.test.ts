@@ -7,6 +7,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
+import { EVALUATOR_LEASE } from "../../src/modules/alerts/scheduler.js";
 import { type Child, CLI_PATH, cleanEnv, freePort, runTs } from "../support/process.js";
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -84,7 +85,9 @@ describe.skipIf(databaseUrl === undefined || databaseUrl === "")(
       return child;
     }
 
-    const leaseRows = () => sql<{ holder: string }>("SELECT holder FROM leases", database);
+    // The evaluator's own lease (the contract inference and uptime runners hold leases of theirs).
+    const leaseRows = () =>
+      sql<{ holder: string }>(`SELECT holder FROM leases WHERE name = '${EVALUATOR_LEASE}'`, database);
 
     it("evaluates on one instance at a time and fails over within two ticks", async () => {
       const first = await start("a");

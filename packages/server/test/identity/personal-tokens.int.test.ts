@@ -149,7 +149,7 @@ describe.each(metadataBackends())("personal access tokens on $name", (backend) =
     expect(context.projects.map((project) => project.slug)).toEqual(["alpha"]);
     expect(context.projects[0]?.role).toBe("owner");
     expect(context.projects[0]?.permissions.sort()).toEqual(
-      ["alerts:read", "audit:read", "data:read", "project:read"].sort(),
+      ["alerts:read", "audit:read", "contract:read", "data:read", "project:read"].sort(),
     );
     expectProblem(await limited.patch("/api/v1/projects/alpha", { description: "no" }), "forbidden");
     expectProblem(await limited.patch("/api/v1/users/me", { first_name: "No" }), "forbidden");

@@ -183,7 +183,14 @@ describe.each(metadataBackends())("project members on $name", (backend: Metadata
         permissions: permissionsOf("viewer"),
       },
     ]);
-    expect(permissionsOf("viewer")).toEqual(["project:read", "data:read", "project:leave", "alerts:read"]);
+    expect(permissionsOf("viewer")).toEqual([
+      "project:read",
+      "data:read",
+      "views:write",
+      "project:leave",
+      "alerts:read",
+      "contract:read",
+    ]);
   });
 
   it("resolves /apps/{app_slug} among the caller's projects, naming them when ambiguous", async () => {

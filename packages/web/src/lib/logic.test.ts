@@ -277,6 +277,9 @@ describe("small helpers", () => {
       "/projects/$project/errors",
       "/projects/$project/setup",
       "/projects/$project/alerts",
+      "/projects/$project/uptime",
+      "/projects/$project/api",
+      "/projects/$project/slos",
       "/projects/$project/settings",
     ]);
   });

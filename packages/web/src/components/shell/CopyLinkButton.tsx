@@ -4,6 +4,7 @@
 import { Check, Link2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "../ui/Button";
+import styles from "./Shell.module.css";
 import { useToast } from "../ui/Toast";
 
 export function CopyLinkButton() {
@@ -26,7 +27,7 @@ export function CopyLinkButton() {
   return (
     <Button variant="ghost" size="sm" onClick={() => void copy()} aria-label="Copy link to this page">
       {copied ? <Check size={16} aria-hidden="true" /> : <Link2 size={16} aria-hidden="true" />}
-      {copied ? "Copied" : "Copy link"}
+      <span className={styles.actionLabel}>{copied ? "Copied" : "Copy link"}</span>
     </Button>
   );
 }

@@ -39,7 +39,7 @@ export function PaletteLauncher() {
     <>
       <Button variant="ghost" size="sm" onClick={show} aria-keyshortcuts="Control+K Meta+K">
         <Search size={16} aria-hidden="true" />
-        Go to…
+        <span className={styles.actionLabel}>Go to…</span>
         <kbd className={styles.paletteKey}>Ctrl K</kbd>
       </Button>
       {open ? (
