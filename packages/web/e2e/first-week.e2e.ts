@@ -274,6 +274,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("a first week of use", () =>
     await page.getByRole("dialog").getByRole("heading").first().waitFor();
     await page.keyboard.press("j");
     await expect.poll(() => new URL(page.url()).searchParams.get("req")).toBe(third);
+    // The URL changes before the drawer renders the step: wait until it shows the third record.
+    await page.getByRole("dialog").getByText(third ?? "", { exact: true }).waitFor();
     await page.keyboard.press("Escape");
     await page.getByRole("dialog").waitFor({ state: "detached" });
     // Radix hands focus back after its close animation: wait for the settled state.
