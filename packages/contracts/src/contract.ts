@@ -223,6 +223,54 @@ export const DeclaredDocumentSchema = Type.Object(
 );
 export type DeclaredDocument = Static<typeof DeclaredDocumentSchema>;
 
+export const DeclaredDiffQuerySchema = Type.Object(
+  {
+    ...ContractScopeQuerySchema.properties,
+    version: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description: "The inferred version to compare; the latest by default.",
+        examples: [3],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DeclaredDiffQuery = Static<typeof DeclaredDiffQuerySchema>;
+
+export const DeclaredDifferenceSchema = Type.Object(
+  {
+    ...ContractChangeFieldsSchema.properties,
+    consumers: Type.Array(ContractConsumerSchema, {
+      description:
+        "Consumers whose calls the difference affects in the look-back window, most requests first: the " +
+        "operation's callers; for a status, those answered with it; for a field, those whose body carried " +
+        "it — or, for a declared field the traffic leaves out, those whose body lacked it.",
+    }),
+    consumers_total: Type.Integer({ minimum: 0, examples: [3] }),
+  },
+  { additionalProperties: false },
+);
+export type DeclaredDifference = Static<typeof DeclaredDifferenceSchema>;
+
+export const DeclaredDiffSchema = Type.Object(
+  {
+    app: Type.String({ examples: ["checkout"] }),
+    environment: Type.String({ examples: ["production"] }),
+    version: Type.Integer({ minimum: 1, description: "The inferred version compared.", examples: [3] }),
+    declared_uploaded_at: Timestamp,
+    window_days: Type.Integer({ minimum: 1, examples: [7] }),
+    total: Type.Integer({ minimum: 0, description: "Differences found.", examples: [4] }),
+    breaking: Type.Integer({ minimum: 0, description: "Breaking differences found.", examples: [2] }),
+    differences: Type.Array(DeclaredDifferenceSchema, {
+      description: `Breaking first; at most ${CONTRACT_LIMITS.pageSize} listed (\`total\` counts all).`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type DeclaredDiff = Static<typeof DeclaredDiffSchema>;
+
 const OperationRefSchema = Type.Object(
   {
     method: Type.String({ examples: ["GET"] }),

@@ -332,6 +332,12 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
         return { url: "/api/v1/projects/team/api/declared?app=web" };
       },
     },
+    [`GET ${P}/api/declared/diff`]: {
+      call: async () => {
+        await declare();
+        return { url: `/api/v1/projects/team/api/declared/diff?${CONTRACT}` };
+      },
+    },
     [`GET ${P}/api/report`]: {
       call: async () => {
         await declare();

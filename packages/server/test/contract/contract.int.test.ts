@@ -2,8 +2,15 @@
 // ingest route, the inference pass runs (by hand, at a manual clock), and the routes show the
 // inferred document (JSON and YAML), its versions and diff; a change of the traffic's shape makes
 // a version whose breaking change names exactly the consumers whose calls used the field; a
-// declared document is uploaded, validated and compared with traffic.
-import type { ContractChange, ContractReport, ContractVersion, DeclaredDocument } from "@sightline/contracts";
+// declared document is uploaded, validated and compared with traffic (report and classified
+// differences with their consumers).
+import type {
+  ContractChange,
+  ContractReport,
+  ContractVersion,
+  DeclaredDiff,
+  DeclaredDocument,
+} from "@sightline/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { signWebhook } from "../../src/modules/alerts/index.js";
@@ -357,6 +364,86 @@ describe.each(backends())("the API contract on $name", ({ metadata, events }) =>
         failures: [{ part: "200", pointer: "/placed_on", keyword: "required", count: 60 }],
       },
     ]);
+
+    // The latest version read against the declaration, breaking first, then in the document's
+    // order: placed_on is promised and no longer returned (to the callers whose responses lacked
+    // it), POST /v1/orders is not declared at all, and three fields are returned undeclared.
+    const diff = (await fx.owner.get(`${base}/declared/diff?${SCOPE}`)).json<DeclaredDiff>();
+    const callers = (acme: number, globex: number, initech: number) => [
+      { consumer_id: "acme", consumer_name: "Acme", requests: acme },
+      { consumer_id: "globex", consumer_name: "Globex", requests: globex },
+      { consumer_id: "initech", consumer_name: "Initech", requests: initech },
+    ];
+    const added = (field: string) => ({
+      kind: "response_field_added",
+      breaking: false,
+      method: "GET",
+      path: "/v1/orders/{id}",
+      location: "response",
+      status: "200",
+      field,
+      detail: `response field ${field} is not declared`,
+      consumers: callers(80, 45, 40),
+      consumers_total: 3,
+    });
+    expect(diff).toEqual({
+      app: "checkout",
+      environment: "production",
+      version: 2,
+      declared_uploaded_at: put.json<DeclaredDocument>().uploaded_at,
+      window_days: 7,
+      total: 5,
+      breaking: 1,
+      differences: [
+        {
+          kind: "response_field_removed",
+          breaking: true,
+          method: "GET",
+          path: "/v1/orders/{id}",
+          location: "response",
+          status: "200",
+          field: "/placed_on",
+          detail: "response field /placed_on is declared required but never returned",
+          consumers: [
+            { consumer_id: "initech", consumer_name: "Initech", requests: 25 },
+            { consumer_id: "acme", consumer_name: "Acme", requests: 20 },
+            { consumer_id: "globex", consumer_name: "Globex", requests: 15 },
+          ],
+          consumers_total: 3,
+        },
+        {
+          kind: "operation_added",
+          breaking: false,
+          method: "POST",
+          path: "/v1/orders",
+          location: "operation",
+          status: null,
+          field: null,
+          detail: "POST /v1/orders is not declared",
+          consumers: [
+            { consumer_id: "acme", consumer_name: "", requests: 6 },
+            { consumer_id: "globex", consumer_name: "", requests: 6 },
+            { consumer_id: "initech", consumer_name: "", requests: 6 },
+            { consumer_id: "hooli", consumer_name: "", requests: 4 },
+            { consumer_id: "umbrella", consumer_name: "", requests: 2 },
+            { consumer_id: "stark", consumer_name: "", requests: 1 },
+          ],
+          consumers_total: 6,
+        },
+        added("/items"),
+        added("/status"),
+        added("/total"),
+      ],
+    });
+    // Version 1 still returned placed_on: only the undeclared fields and operation differ.
+    const first = (await fx.owner.get(`${base}/declared/diff?${SCOPE}&version=1`)).json<DeclaredDiff>();
+    expect(first.differences.map((difference) => [difference.kind, difference.field])).toEqual([
+      ["operation_added", null],
+      ["response_field_added", "/items"],
+      ["response_field_added", "/status"],
+      ["response_field_added", "/total"],
+    ]);
+    expect((await fx.owner.get(`${base}/declared/diff?${SCOPE}&version=9`)).statusCode).toBe(404);
   });
 
   it("refuses a document that is not OpenAPI, naming its first problem", async () => {
@@ -386,6 +473,7 @@ describe.each(backends())("the API contract on $name", ({ metadata, events }) =>
     expect(huge.statusCode).toBe(413);
     expect((await fx.owner.delete(`${base}/declared?app=checkout`)).statusCode).toBe(200);
     expect((await fx.owner.get(`${base}/declared?app=checkout`)).statusCode).toBe(404);
+    expect((await fx.owner.get(`${base}/declared/diff?${SCOPE}`)).statusCode).toBe(404);
   });
 });
 

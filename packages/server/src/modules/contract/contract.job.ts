@@ -9,13 +9,11 @@ import { newId } from "../../lib/ids.js";
 import type { EventsExecutor } from "../../stores/events/index.js";
 import type { ApiContractsRepo, LiveApp } from "../../stores/metadata/repos/api-contracts.repo.js";
 import type { ApiContractChangesTable } from "../../stores/metadata/schema.js";
-import { CONTRACT_LIMITS } from "@sightline/contracts";
 import { buildDocument, contractFingerprint, type OpenApiDocument } from "./contract-document.js";
-import { type ContractChange, diffDocuments, fieldSegments } from "./contract-diff.js";
+import { consumerScopeOf, consumersOf } from "./change-consumers.js";
+import { type ContractChange, diffDocuments } from "./contract-diff.js";
 import { advanceState, type ContractState, emptyState, operationsOf } from "./contract-state.js";
 import {
-  affectedConsumers,
-  type ConsumerScope,
   countCalls,
   type GroupCall,
   type GroupCount,
@@ -210,20 +208,15 @@ export function createContractJob(deps: {
     untilMs: number,
   ) {
     const stored = [];
+    const window = { sinceMs: untilMs - options.unusedDays * DAY_MS, untilMs };
     for (const change of changes) {
-      const { consumers, total } = await affectedConsumers(
+      const { consumers, total } = await consumersOf(
         events,
-        consumerScopeOf(app, environment, change, untilMs - options.unusedDays * DAY_MS, untilMs),
-        CONTRACT_LIMITS.consumersPerChange,
+        consumerScopeOf(app, environment, change, window),
       );
-      const listed = consumers.map((consumer) => ({
-        consumer_id: consumer.consumerId,
-        consumer_name: consumer.consumerName,
-        requests: consumer.requests,
-      }));
       stored.push({
-        change: { ...change, id: newId(), consumersTotal: total, consumers: listed },
-        consumers: listed,
+        change: { ...change, id: newId(), consumersTotal: total, consumers },
+        consumers,
       });
     }
     return stored;
@@ -250,32 +243,5 @@ export function createContractJob(deps: {
       }
       return { projects: byProject.size, groups, versions };
     },
-  };
-}
-
-/** Which calls a change affects: the operation's; for a status, those answered with it; for a
- *  body field, those whose body carried it. */
-export function consumerScopeOf(
-  app: LiveApp,
-  environment: string,
-  change: ContractChange,
-  sinceMs: number,
-  untilMs: number,
-): ConsumerScope {
-  const segments = change.field === null ? [] : fieldSegments(change.field);
-  const bodyField =
-    (change.location === "request" || change.location === "response") &&
-    change.field !== null &&
-    segments.length > 0;
-  return {
-    projectId: app.project_id,
-    appId: app.id,
-    environment,
-    method: change.method,
-    route: change.path,
-    status: change.status === null ? null : Number(change.status),
-    field: bodyField ? { side: change.location === "request" ? "request" : "response", segments } : null,
-    sinceMs,
-    untilMs,
   };
 }

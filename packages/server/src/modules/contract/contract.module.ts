@@ -18,6 +18,28 @@ import { type ContractService, createContractService } from "./contract.service.
 export const LATE_DATA_MARGIN_MS = 5_000;
 /** How far back the first pass over a project reads. */
 export const INITIAL_LOOKBACK_MS = 86_400_000;
+/** The detection latency the defaults must meet (issue 24): a breaking change in traffic is
+ *  notified within two minutes. */
+export const DETECTION_TARGET_MS = 120_000;
+
+/** When the passes run and what they read. */
+export interface ContractTiming {
+  /** Pause between the end of one pass and the start of the next (CONTRACT_INTERVAL_SECONDS). */
+  readonly intervalMs: number;
+  /** A pass reads calls older than this (the ingest flush interval plus LATE_DATA_MARGIN_MS). */
+  readonly latenessMs: number;
+}
+
+/**
+ * The longest time from a call being stored to its change being notified, given how long two
+ * passes take (delivery included: a pass sends its notifications before it ends). A call stored
+ * just too late for pass k (at its start minus the lateness) is read by pass k + 1, which starts
+ * the interval after pass k ended and notifies before it ends itself:
+ * lateness + pass k + interval + pass k + 1.
+ */
+export function detectionBoundMs(timing: ContractTiming, passesMs: readonly [number, number]): number {
+  return timing.latenessMs + passesMs[0] + timing.intervalMs + passesMs[1];
+}
 
 export interface ContractModuleDeps {
   readonly db: Kysely<MetadataTables>;
@@ -43,12 +65,17 @@ export interface ContractModule {
   readonly alerts: ContractAlerts;
   readonly job: ContractJob;
   readonly scheduler: ContractScheduler;
+  readonly timing: ContractTiming;
   start(): void;
   close(): Promise<void>;
 }
 
 export function createContractModule(deps: ContractModuleDeps): ContractModule {
   const repo = createApiContractsRepo(deps.db);
+  const timing: ContractTiming = {
+    intervalMs: deps.intervalSeconds * 1000,
+    latenessMs: deps.ingestFlushIntervalMs + LATE_DATA_MARGIN_MS,
+  };
   const job = createContractJob({
     repo,
     events: deps.events,
@@ -56,7 +83,7 @@ export function createContractModule(deps: ContractModuleDeps): ContractModule {
     options: {
       samplePerOperation: deps.samplePerOperation,
       unusedDays: deps.unusedDays,
-      latenessMs: deps.ingestFlushIntervalMs + LATE_DATA_MARGIN_MS,
+      latenessMs: timing.latenessMs,
       initialLookbackMs: INITIAL_LOOKBACK_MS,
     },
   });
@@ -76,7 +103,7 @@ export function createContractModule(deps: ContractModuleDeps): ContractModule {
     job,
     clock: deps.clock,
     logger: deps.logger,
-    intervalMs: deps.intervalSeconds * 1000,
+    intervalMs: timing.intervalMs,
     // New versions are notified right after the pass that made them; earlier failures retried.
     onPass: async (summary: ContractPassSummary) => {
       await alerts.notifyPass(summary);
@@ -94,6 +121,7 @@ export function createContractModule(deps: ContractModuleDeps): ContractModule {
     alerts,
     job,
     scheduler,
+    timing,
     start: () => scheduler.start(),
     close: () => scheduler.close(),
   };

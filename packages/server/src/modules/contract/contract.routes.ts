@@ -1,6 +1,7 @@
 // Routes of the live API contract under /projects/{slug}/api: the inferred document per app and
 // environment (JSON or YAML), its versions and diffs, the change log with affected consumers,
-// the declared document (upload, read, delete) and the declared-vs-observed report. Thin.
+// the declared document (upload, read, delete), the declared-vs-observed report and the
+// differences of the inferred contract from the declared document. Thin.
 import {
   CONTRACT_LIMITS,
   ContractAlertRuleSchema,
@@ -15,6 +16,8 @@ import {
   ContractReportSchema,
   ContractScopeQuerySchema,
   ContractVersionSchema,
+  DeclaredDiffQuerySchema,
+  DeclaredDiffSchema,
   DeclaredDocumentQuerySchema,
   DeclaredDocumentSchema,
   MessageSchema,
@@ -262,6 +265,29 @@ export async function contractRoutes(
       await contract.deleteDeclared(projectScopeOf(request), request.query.app);
       return { message: "Declared document deleted" };
     },
+  );
+
+  app.get(
+    "/projects/:project_slug/api/declared/diff",
+    {
+      config: { access: access.project("contract:read") },
+      schema: {
+        operationId: "diffDeclaredApiDocument",
+        tags: [TAG],
+        summary: "Compare the inferred contract with the declared document",
+        description:
+          "How an inferred version (the latest by default) departs from the app's declared document, " +
+          "classified by the contract's rule table, breaking first, each with the consumers it affects: " +
+          "undeclared operations, parameters, statuses, media types and fields; declared required fields " +
+          "the traffic leaves out; types, formats and path parameters the declaration does not accept; " +
+          "enum values it does not list. What the declaration allows but traffic does not use is no " +
+          "difference (unused operations are the report's).",
+        params: ProjectParams,
+        querystring: DeclaredDiffQuerySchema,
+        response: { 200: DeclaredDiffSchema, ...problemResponses(404, 422) },
+      },
+    },
+    async (request) => contract.declaredDiff(projectScopeOf(request), request.query),
   );
 
   app.get(

@@ -1,7 +1,9 @@
 // What the contract routes call: an app's inferred document per environment (latest or a stored
 // version), its versions, the diff between two, the project's change log with affected
-// consumers, the declared document (upload, read, delete) and the declared-vs-observed report.
+// consumers, the declared document (upload, read, delete), the declared-vs-observed report and
+// the classified differences of an inferred version from the declared document.
 import {
+  CONTRACT_LIMITS,
   type ContractChange,
   type ContractChangesQuery,
   type ContractDiffQuery,
@@ -10,6 +12,8 @@ import {
   type ContractReportQuery,
   type ContractScopeQuery,
   type ContractVersion,
+  type DeclaredDiff,
+  type DeclaredDiffQuery,
   type DeclaredDocument,
 } from "@sightline/contracts";
 import { stringify as stringifyYaml } from "yaml";
@@ -25,7 +29,13 @@ import { assertCan, type ProjectScope } from "../access/index.js";
 import type { AppsService } from "../apps/index.js";
 import { normaliseEnvironmentName } from "../environments/index.js";
 import type { OpenApiDocument } from "./contract-document.js";
-import { type ContractChange as DiffChange, diffDocuments, pathShape } from "./contract-diff.js";
+import { consumerScopeOf, consumersOf } from "./change-consumers.js";
+import {
+  type ContractChange as DiffChange,
+  diffDeclared,
+  diffDocuments,
+  pathShape,
+} from "./contract-diff.js";
 import { countOperations, sampleCalls } from "../../stores/events/queries/contract/contract.js";
 import { declaredOperations, readDeclaredDocument } from "./declared-document.js";
 import {
@@ -218,6 +228,42 @@ export function createContractService(deps: ContractServiceDeps) {
       if (!(await repo.deleteDeclared(app.id))) {
         throw new AppError("not_found", `App "${app.slug}" has no declared document.`);
       }
+    },
+
+    /** How an inferred version (the latest by default) departs from the declared document, each
+     *  difference classified by the rule table with the consumers it affects. */
+    async declaredDiff(scope: ProjectScope, query: DeclaredDiffQuery): Promise<DeclaredDiff> {
+      const { app, environment, row } = await versionOf(scope, query, query.version);
+      const declared = await repo.findDeclared(app.id);
+      if (declared === undefined)
+        throw new AppError("not_found", `App "${app.slug}" has no declared document.`);
+      const differences = diffDeclared(
+        JSON.parse(declared.document) as OpenApiDocument,
+        JSON.parse(row.document) as OpenApiDocument,
+      );
+      // Breaking first, the rest in document order (sort is stable).
+      const ordered = [...differences].sort((a, b) => Number(b.breaking) - Number(a.breaking));
+      const untilMs = clock.now().getTime();
+      const window = { sinceMs: untilMs - deps.unusedDays * DAY_MS, untilMs, declared: true };
+      const target = { id: app.id, project_id: scope.project.id };
+      const listed = [];
+      for (const difference of ordered.slice(0, CONTRACT_LIMITS.pageSize)) {
+        const { consumers, total } = await consumersOf(
+          events,
+          consumerScopeOf(target, environment, difference, window),
+        );
+        listed.push({ ...difference, consumers, consumers_total: total });
+      }
+      return {
+        app: app.slug,
+        environment,
+        version: row.version,
+        declared_uploaded_at: declared.uploaded_at,
+        window_days: deps.unusedDays,
+        total: differences.length,
+        breaking: differences.filter((difference) => difference.breaking).length,
+        differences: listed,
+      };
     },
 
     async report(scope: ProjectScope, query: ContractReportQuery): Promise<ContractReport> {

@@ -186,8 +186,12 @@ export interface ConsumerScope {
   /** Only calls answered with this status. */
   readonly status: number | null;
   /** Only calls whose request or response body carried this field (property names, `*` for
-   *  any array item). */
-  readonly field: { readonly side: "request" | "response"; readonly segments: readonly string[] } | null;
+   *  any array item) — or, with `absent`, whose JSON body lacked it. */
+  readonly field: {
+    readonly side: "request" | "response";
+    readonly segments: readonly string[];
+    readonly absent?: boolean;
+  } | null;
   readonly sinceMs: number;
   readonly untilMs: number;
 }
@@ -214,7 +218,8 @@ export async function affectedConsumers(
   if (scope.status !== null) conditions.push(`status_code = ${params.bind(scope.status, "UInt16")}`);
   if (scope.field !== null) {
     const column = scope.field.side === "request" ? "request_payload" : "response_payload";
-    conditions.push(`isValidJSON(${column})`, fieldPresent(column, scope.field.segments, params, 0));
+    const present = fieldPresent(column, scope.field.segments, params, 0);
+    conditions.push(`isValidJSON(${column})`, scope.field.absent === true ? `NOT ${present}` : present);
   }
   const grouped =
     "SELECT consumer_id, any(consumer_name) AS consumer_name, count() AS n " +
