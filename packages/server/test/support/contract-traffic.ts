@@ -46,6 +46,11 @@ export interface OperationSpec {
   readonly responseResource?: ResourceSpec;
   /** Kind of the `{id}` parameter when it differs from the resource's. */
   readonly idKind?: "int" | "uuid";
+  /** Media types of 2xx response bodies with their weights (JSON text whatever the type);
+   *  `application/json; charset=utf-8` when absent. */
+  readonly responseTypes?: ReadonlyArray<readonly [string, number]>;
+  /** Share of create and update calls that carry a body (1 when absent). */
+  readonly bodyShare?: number;
 }
 
 const address: Field = {
@@ -414,6 +419,16 @@ export function generateTraffic(
   return calls;
 }
 
+function weighted<T>(random: () => number, choices: ReadonlyArray<readonly [T, number]>): T {
+  const total = choices.reduce((sum, [, weight]) => sum + weight, 0);
+  let roll = random() * total;
+  for (const [value, weight] of choices) {
+    roll -= weight;
+    if (roll < 0) return value;
+  }
+  return (choices[choices.length - 1] as readonly [T, number])[0];
+}
+
 function callOf(op: OperationSpec, random: () => number, at: number): GeneratedCall {
   const resource = op.responseResource ?? op.resource;
   const statusTotal = op.statuses.reduce((sum, [, weight]) => sum + weight, 0);
@@ -446,8 +461,10 @@ function callOf(op: OperationSpec, random: () => number, at: number): GeneratedC
     }
   }
   const input = op.requestResource ?? op.resource;
-  const requestBody =
-    op.role === "create"
+  const bodyless = op.bodyShare !== undefined && random() >= op.bodyShare;
+  const requestBody = bodyless
+    ? undefined
+    : op.role === "create"
       ? objectOf(inputFields(input, false), random)
       : op.role === "update"
         ? objectOf(inputFields(input, true), random)
@@ -472,7 +489,10 @@ function callOf(op: OperationSpec, random: () => number, at: number): GeneratedC
     status,
     at,
     requestType: requestBody === undefined ? "" : "application/json",
-    responseType: "application/json; charset=utf-8",
+    responseType:
+      status < 400 && op.responseTypes !== undefined
+        ? weighted(random, op.responseTypes)
+        : "application/json; charset=utf-8",
     requestPayload: requestBody === undefined ? "" : JSON.stringify(requestBody),
     responsePayload: JSON.stringify(responseBody),
     consumer: pick(random, CONSUMERS),

@@ -73,8 +73,7 @@ export const CHANGE_RULES: Readonly<Record<ContractChangeKind, { breaking: boole
 interface Place {
   readonly method: string;
   readonly path: string;
-  /** The operation is still being learnt (the earlier version's, or against a declaration the
-   *  inferred one): nothing in it counts as breaking. */
+  /** The earlier version was still learning the operation: nothing in it counts as breaking. */
   readonly learning?: boolean;
 }
 
@@ -165,9 +164,10 @@ function diffWith(changes: Changes, before: OpenApiDocument, after: OpenApiDocum
       );
       continue;
     }
-    // Versions: a change from an operation still being learnt is not breaking. Declared: a young
-    // inferred operation cannot yet tell optional from required.
-    const learning = (changes.declared ? op : earlier.op)[LEARNING_EXTENSION] === true;
+    // A change from an operation still being learnt is not breaking: its first calls made fields
+    // look required. Against a declaration every difference is something calls were seen doing
+    // (a type, a field, a status carried or lacked), so a young operation's count as any other's.
+    const learning = !changes.declared && earlier.op[LEARNING_EXTENSION] === true;
     diffOperation(changes, { ...place, learning }, earlier.op, op);
   }
   return changes.list;

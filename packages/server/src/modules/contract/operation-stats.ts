@@ -3,6 +3,9 @@
 // kinds, query parameters, content types, status codes, request and response body statistics.
 // Values are read, classified and dropped here; only kinds, counts and safe examples remain.
 import {
+  DRIFT_PROBABILITY,
+  MIN_DRIFT_SAMPLES,
+  REQUIRED_SHARE,
   emptyStats,
   expireStats,
   mergeStats,
@@ -23,6 +26,9 @@ export interface ResponseStats {
   count: number;
   last: number;
   contentTypes: Record<string, number>;
+  /** When each content type was last seen (epoch ms); absent in state stored before it was kept,
+   *  whose types then never expire. */
+  contentTypesLast?: Record<string, number>;
   /** JSON bodies sampled for this status. */
   body: ValueStats;
 }
@@ -40,6 +46,8 @@ export interface OperationStats {
   /** Sampled calls that carried a request body, and their content types. */
   withBody: number;
   requestTypes: Record<string, number>;
+  /** As ResponseStats.contentTypesLast. */
+  requestTypesLast?: Record<string, number>;
   requestBody: ValueStats;
   responses: Record<string, ResponseStats>;
 }
@@ -122,16 +130,49 @@ export function observeCall(op: OperationStats, call: SampledCall): void {
   const requestType = mediaType(call.requestType);
   if (call.requestPayload !== "") {
     op.withBody += 1;
-    if (requestType !== "") op.requestTypes[requestType] = (op.requestTypes[requestType] ?? 0) + 1;
+    if (requestType !== "") {
+      op.requestTypes[requestType] = (op.requestTypes[requestType] ?? 0) + 1;
+      seenAt((op.requestTypesLast ??= {}), requestType, call.at);
+    }
     const body = parsePayload(call.requestPayload, requestType);
     if (body !== undefined) observeValue(op.requestBody, body, "", call.at);
   }
   const response = responseOf(op, call.status);
   const responseType = mediaType(call.responseType);
-  if (responseType !== "")
+  if (responseType !== "") {
     response.contentTypes[responseType] = (response.contentTypes[responseType] ?? 0) + 1;
+    seenAt((response.contentTypesLast ??= {}), responseType, call.at);
+  }
   const body = parsePayload(call.responsePayload, responseType);
   if (body !== undefined) observeValue(response.body, body, "", call.at);
+}
+
+function seenAt(last: Record<string, number>, key: string, at: number): void {
+  last[key] = Math.max(last[key] ?? 0, at);
+}
+
+/** Latest of both last-seen maps (a type either lacks keeps the other's). */
+function latest(
+  into: Record<string, number> | undefined,
+  from: Record<string, number> | undefined,
+): Record<string, number> | undefined {
+  if (from === undefined) return into;
+  const out = { ...into };
+  for (const [key, at] of Object.entries(from)) seenAt(out, key, at);
+  return out;
+}
+
+/** Drops the types last seen before `cutoff` (types without a last-seen time stay). */
+function expireTypes(
+  counts: Record<string, number>,
+  last: Record<string, number> | undefined,
+  cutoff: number,
+): void {
+  for (const [type, at] of Object.entries(last ?? {})) {
+    if (at >= cutoff) continue;
+    delete counts[type];
+    delete (last as Record<string, number>)[type];
+  }
 }
 
 function observePathParams(op: OperationStats, route: string, path: string): void {
@@ -169,6 +210,7 @@ function addCounts<K extends string>(
  * replaces what was known of it); without, counts only add up.
  */
 export function mergeOperation(into: OperationStats, from: OperationStats, drift: boolean): void {
+  if (drift) applyCallDrift(into, from);
   into.requests += from.requests;
   into.last = Math.max(into.last, from.last);
   into.sampled += from.sampled;
@@ -189,6 +231,8 @@ export function mergeOperation(into: OperationStats, from: OperationStats, drift
   }
   into.withBody += from.withBody;
   addCounts(into.requestTypes, from.requestTypes);
+  const requestLast = latest(into.requestTypesLast, from.requestTypesLast);
+  if (requestLast !== undefined) into.requestTypesLast = requestLast;
   into.requestBody = merged(into.requestBody, from.requestBody, drift);
   for (const [status, response] of Object.entries(from.responses)) {
     const mine = into.responses[status];
@@ -199,7 +243,42 @@ export function mergeOperation(into: OperationStats, from: OperationStats, drift
     mine.count += response.count;
     mine.last = Math.max(mine.last, response.last);
     addCounts(mine.contentTypes, response.contentTypes);
+    const last = latest(mine.contentTypesLast, response.contentTypesLast);
+    if (last !== undefined) mine.contentTypesLast = last;
     mine.body = merged(mine.body, response.body, drift);
+  }
+}
+
+/**
+ * The drift rule of body fields (schema-stats applyPresenceDrift) for what is counted per call —
+ * query parameters and the request body — before `from`'s counts join: a parameter sent on every
+ * fresh call where the old share makes that less likely than DRIFT_PROBABILITY is counted as sent
+ * on every earlier call too (now required; a new one appears as required), and one the fresh calls
+ * all lack where that is as unlikely is forgotten (no longer sent). Shares of all sampled calls
+ * would otherwise keep a parameter sent half the time for a day optional for days after it became
+ * constant.
+ */
+function applyCallDrift(into: OperationStats, from: OperationStats): void {
+  const fresh = from.sampled;
+  if (fresh < MIN_DRIFT_SAMPLES || into.sampled === 0) return;
+  const unlikely = (share: number) => Math.pow(share, fresh) < DRIFT_PROBABILITY;
+  for (const [name, param] of Object.entries(into.query)) {
+    const share = Math.min(param.present / into.sampled, 1);
+    const now = from.query[name];
+    if (now === undefined) {
+      if (unlikely(1 - share)) delete into.query[name];
+    } else if (now.present === fresh && share < REQUIRED_SHARE && unlikely(share)) {
+      param.present = into.sampled;
+    }
+  }
+  for (const [name, param] of Object.entries(from.query)) {
+    // Never seen in the earlier calls and on every fresh one: required from its first version.
+    if (!(name in into.query) && param.present === fresh)
+      into.query[name] = { ...structuredClone(param), present: into.sampled };
+  }
+  const bodyShare = Math.min(into.withBody / into.sampled, 1);
+  if (from.withBody === fresh && bodyShare < REQUIRED_SHARE && unlikely(bodyShare)) {
+    into.withBody = into.sampled;
   }
 }
 
@@ -214,15 +293,19 @@ function disjoint(before: Partial<Record<string, number>>, after: Partial<Record
   return total >= 20 && Object.keys(after).every((kind) => (before[kind] ?? 0) === 0);
 }
 
-/** Forgets what was last seen before `cutoff`: query parameters, statuses, fields, enum values.
- *  Returns false when the operation itself was not called since. */
+/** Forgets what was last seen before `cutoff`: query parameters, statuses, content types, fields,
+ *  enum values. Returns false when the operation itself was not called since. */
 export function expireOperation(op: OperationStats, cutoff: number): boolean {
   if (op.last < cutoff) return false;
   for (const [name, param] of Object.entries(op.query)) if (param.last < cutoff) delete op.query[name];
   for (const [status, response] of Object.entries(op.responses)) {
     if (response.last < cutoff) delete op.responses[status];
-    else expireStats(response.body, cutoff);
+    else {
+      expireStats(response.body, cutoff);
+      expireTypes(response.contentTypes, response.contentTypesLast, cutoff);
+    }
   }
   expireStats(op.requestBody, cutoff);
+  expireTypes(op.requestTypes, op.requestTypesLast, cutoff);
   return true;
 }
