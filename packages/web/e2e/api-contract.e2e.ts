@@ -1,8 +1,9 @@
 // The API section against the real server (an inference pass every 5 s): traffic with payloads
 // through ingest becomes an inferred contract browsed by tag and path (presence, examples), its
 // JSON/YAML downloads and the reference viewer on it; a declared document uploaded through the
-// page gives undocumented/unused/conformance; a change of the traffic's shape shows a breaking
-// change with the consumers it hits on its own page; contract-change rules; axe and screenshots.
+// page gives the classified differences from it, undocumented/unused/conformance; a change of the
+// traffic's shape shows a breaking change with the consumers it hits on its own page (and what the
+// declaration says of its place); contract-change rules; axe and screenshots.
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -206,6 +207,21 @@ describe.skipIf(inject("browserSkipReason") !== "")("the API section", () => {
       .toContain("/v1/refunds");
     const conformance = page.getByRole("table", { name: "Conformance per operation" });
     await expect.poll(() => conformance.innerText()).toMatch(/request\s*\/items\/0\/quantity\s*type/);
+    // The inferred contract read against the declaration: a request type it does not accept
+    // (breaking, first), and an operation it does not declare, each with its consumers.
+    const differences = page.getByRole("table", { name: "Differences from the declared document" });
+    const rows = differences.locator("tbody tr");
+    await expect
+      .poll(() => rows.allInnerTexts())
+      .toEqual([
+        expect.stringMatching(
+          /^breaking[\s\S]*request field \/items\/\*\/quantity is string\|integer, declared integer[\s\S]*Acme \(20\)$/,
+        ),
+        expect.stringMatching(
+          /^non-breaking[\s\S]*GET \/v1\/orders\/\{id\} is not declared[\s\S]*Acme \(60\), Globex \(40\), Initech \(20\)$/,
+        ),
+      ]);
+    await page.getByText("1 breaking of 2 differences in version 1").waitFor();
   });
 
   it("shows a breaking change with the consumers it hits, filtered, and on its own page", async () => {
@@ -238,6 +254,13 @@ describe.skipIf(inject("browserSkipReason") !== "")("the API section", () => {
     const consumers = page.getByRole("table", { name: "Consumers affected" });
     await expect.poll(() => consumers.innerText()).toMatch(/Acme\s*60[\s\S]*Globex\s*40[\s\S]*Initech\s*20/);
     await page.getByText("response_field_removed").waitFor();
+    // The declared document does not describe the operation at all, which the page says.
+    const declared = page
+      .getByRole("heading", { name: "Against the declared document" })
+      .locator("xpath=ancestor::section[1]");
+    await expect
+      .poll(() => declared.innerText())
+      .toMatch(/GET \/v1\/orders\/\{id\} is not declared[\s\S]*Acme \(120\), Globex \(80\), Initech \(20\)/);
   });
 
   it("creates and deletes a contract-change rule", async () => {
@@ -309,12 +332,14 @@ describe.skipIf(inject("browserSkipReason") !== "")("the API section", () => {
       await checkPage(page, "api-contract", theme);
       await page.goto(`/projects/shop/api/report?${SCOPE}`);
       await page.getByRole("table", { name: "Conformance per operation" }).waitFor();
+      await page.getByRole("table", { name: "Differences from the declared document" }).waitFor();
       await checkPage(page, "api-report", theme);
       await page.goto("/projects/shop/api/changes");
       await page.getByRole("table", { name: "Contract changes" }).waitFor();
       await checkPage(page, "api-changes", theme);
       await page.goto(`/projects/shop/api/changes/${changeId}`);
       await page.getByRole("table", { name: "Consumers affected" }).waitFor();
+      await page.getByText("is not declared").first().waitFor();
       await checkPage(page, "api-change", theme);
       await page.goto("/projects/shop/api/alerts");
       await page.getByRole("table", { name: "Contract-change rules" }).waitFor();

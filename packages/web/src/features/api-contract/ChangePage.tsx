@@ -1,5 +1,7 @@
 // One contract change (contract-change notifications link here): its class, the rule it
-// matched, where in the operation it is, and every consumer it affects with their calls.
+// matched, where in the operation it is, every consumer it affects with their calls, and how the
+// same place of that version departs from the app's declared document, if it has one.
+import type { ContractChange } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import { WhenCell } from "../../components/data/cells";
@@ -7,9 +9,9 @@ import { DataTable } from "../../components/data/DataTable";
 import { formatCount, MethodBadge } from "../../components/data/parts";
 import { QueryCard } from "../../components/data/QueryView";
 import { useDataPainted } from "../../lib/page-state";
-import { changeQuery } from "./api";
+import { changeQuery, declaredDiffQuery } from "./api";
 import styles from "./Api.module.css";
-import { ClassBadge } from "./ChangesPage";
+import { ClassBadge, consumersText } from "./ChangesPage";
 
 const route = getRouteApi("/app/projects/$project/api/changes/$changeId");
 
@@ -62,6 +64,7 @@ export function ChangePage() {
           </>
         )}
       </QueryCard>
+      {change.data === undefined ? null : <AgainstDeclared project={project} change={change.data} />}
       <QueryCard title="Consumers affected" query={change} what="the consumers" rows={3}>
         {(data) =>
           data.consumers_total === 0 ? (
@@ -103,5 +106,61 @@ export function ChangePage() {
         }
       </QueryCard>
     </>
+  );
+}
+
+/** The declared document's view of the change's place in the same version. */
+function AgainstDeclared({ project, change }: { project: string; change: ContractChange }) {
+  const scope = { app: change.app, environment: change.environment };
+  const diff = useQuery(declaredDiffQuery(project, scope, change.version));
+  return (
+    <QueryCard title="Against the declared document" query={diff} what="the declared document" rows={2}>
+      {(data) => {
+        if (data === null) {
+          return (
+            <p className={styles.sub}>
+              This app has no declared document to compare with.{" "}
+              <Link to="/projects/$project/api/report" params={{ project }} search={scope}>
+                Declared vs observed
+              </Link>
+            </p>
+          );
+        }
+        // The operation undeclared, or a difference at the change's own status and field.
+        const here = data.differences.filter(
+          (difference) =>
+            difference.method === change.method &&
+            difference.path === change.path &&
+            (difference.location === "operation" ||
+              change.location === "operation" ||
+              (difference.status === change.status &&
+                (change.field === null || difference.field === change.field))),
+        );
+        return (
+          <>
+            {here.length === 0 ? (
+              <p className={styles.sub}>
+                In version {data.version} this place keeps to the declared document.
+              </p>
+            ) : (
+              <ul className={styles.schema}>
+                {here.map((difference) => (
+                  <li key={`${difference.kind} ${difference.status ?? ""} ${difference.field ?? ""}`}>
+                    <ClassBadge breaking={difference.breaking} /> {difference.detail} —{" "}
+                    {consumersText(difference)}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <p className={styles.sub}>
+              <Link to="/projects/$project/api/report" params={{ project }} search={scope}>
+                All {formatCount(data.total)} difference{data.total === 1 ? "" : "s"} from the declared
+                document
+              </Link>
+            </p>
+          </>
+        );
+      }}
+    </QueryCard>
   );
 }

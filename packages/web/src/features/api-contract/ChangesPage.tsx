@@ -22,7 +22,7 @@ export function ClassBadge({ breaking }: { breaking: boolean }) {
   return breaking ? <Badge tone="danger">breaking</Badge> : <Badge tone="info">non-breaking</Badge>;
 }
 
-export function consumersText(change: ContractChange): string {
+export function consumersText(change: Pick<ContractChange, "consumers" | "consumers_total">): string {
   if (change.consumers_total === 0) return "None";
   const named = change.consumers
     .slice(0, 3)

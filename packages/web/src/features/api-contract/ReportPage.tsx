@@ -1,7 +1,8 @@
 // Declared vs observed for one app in one environment: the declared OpenAPI document (admins
-// upload, replace or delete it), then undocumented operations (shadow), unused ones (zombie) and
-// conformance per operation with its worst failing places (JSON pointer and keyword, no values).
-import type { ContractReport, DeclaredDocument } from "@sightline/contracts";
+// upload, replace or delete it), then undocumented operations (shadow), unused ones (zombie),
+// conformance per operation with its worst failing places (JSON pointer and keyword, no values)
+// and the inferred contract's differences from the declaration, classified, with their consumers.
+import type { ContractReport, DeclaredDiff, DeclaredDocument } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { FileCheck2, Upload } from "lucide-react";
@@ -17,8 +18,17 @@ import { Card } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
 import { useProjectAccess } from "../../lib/access";
 import { useDataPainted } from "../../lib/page-state";
-import { contractApi, contractKeys, declaredQuery, documentMediaType, reportQuery, type Scope } from "./api";
+import {
+  contractApi,
+  contractKeys,
+  declaredDiffQuery,
+  declaredQuery,
+  documentMediaType,
+  reportQuery,
+  type Scope,
+} from "./api";
 import styles from "./Api.module.css";
+import { ClassBadge, consumersText } from "./ChangesPage";
 import { useScope } from "./ScopePicker";
 
 const route = getRouteApi("/app/projects/$project/api/report");
@@ -160,8 +170,18 @@ function DeclaredCard({
 
 function Report({ project, scope }: { project: string; scope: Scope }) {
   const report = useQuery(reportQuery(project, scope));
+  const differences = useQuery(declaredDiffQuery(project, scope));
   return (
     <>
+      <Card
+        title="Differences from the declared document"
+        labelledBy="differences-title"
+        description="The inferred contract read against the declaration by the change rules: what traffic does that the document does not say, and what it promises that traffic does not keep."
+      >
+        <QueryView query={differences} what="the differences" rows={3}>
+          {(data) => <Differences data={data} />}
+        </QueryView>
+      </Card>
       <QueryCard title="Undocumented operations" query={report} what="the report" rows={3}>
         {(data) => <OperationList data={data} list="undocumented" />}
       </QueryCard>
@@ -227,6 +247,48 @@ function Report({ project, scope }: { project: string; scope: Scope }) {
           }
         </QueryView>
       </Card>
+    </>
+  );
+}
+
+function Differences({ data }: { data: DeclaredDiff | null }) {
+  if (data === null) return <p className={styles.sub}>No inferred contract to compare yet.</p>;
+  if (data.total === 0) {
+    return (
+      <p className={styles.sub}>
+        <Badge tone="success">conforms</Badge> Version {data.version} of the inferred contract keeps to the
+        declared document.
+      </p>
+    );
+  }
+  return (
+    <>
+      <p className={styles.sub}>
+        {formatCount(data.breaking)} breaking of {formatCount(data.total)} difference
+        {data.total === 1 ? "" : "s"} in version {data.version}
+        {data.total > data.differences.length ? `, the first ${data.differences.length} shown` : ""};
+        consumers over the last {data.window_days} days.
+      </p>
+      <DataTable
+        label="Differences from the declared document"
+        rows={data.differences}
+        rowKey={(row) => `${row.kind} ${row.method} ${row.path} ${row.status ?? ""} ${row.field ?? ""}`}
+        columns={[
+          { header: "Class", cell: (row) => <ClassBadge breaking={row.breaking} /> },
+          {
+            header: "Difference",
+            cell: (row) => (
+              <>
+                <MethodBadge method={row.method} /> <span className={styles.path}>{row.path}</span>
+                <span className={styles.sub} style={{ display: "block" }}>
+                  {row.detail} <code>{row.kind}</code>
+                </span>
+              </>
+            ),
+          },
+          { header: "Consumers affected", cell: consumersText },
+        ]}
+      />
     </>
   );
 }

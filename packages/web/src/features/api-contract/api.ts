@@ -1,12 +1,14 @@
 // The API section's reads and writes: an app's inferred contract per environment (document,
 // versions), the change log with affected consumers, the declared document and the
-// declared-vs-observed report, and the contract-change alert rules.
+// declared-vs-observed report with the inferred contract's differences from the declared
+// document, and the contract-change alert rules.
 import type {
   ContractAlertRule,
   ContractChange,
   ContractReport,
   ContractVersion,
   CreateContractAlertRuleBody,
+  DeclaredDiff,
   DeclaredDocument,
   Message,
 } from "@sightline/contracts";
@@ -33,6 +35,8 @@ export const contractKeys = {
   declared: (project: string, app: string) => ["projects", project, "api-contract", "declared", app] as const,
   report: (project: string, scope: Scope) =>
     ["projects", project, "api-contract", "report", scope.app, scope.environment] as const,
+  declaredDiff: (project: string, scope: Scope, version: number | undefined) =>
+    ["projects", project, "api-contract", "declared-diff", scope.app, scope.environment, version] as const,
   rules: (project: string) => ["projects", project, "api-contract", "rules"] as const,
 };
 
@@ -106,6 +110,20 @@ export const reportQuery = (project: string, scope: Scope) =>
     queryKey: contractKeys.report(project, scope),
     queryFn: ({ signal }) =>
       orNull(api.get<ContractReport>(`${base(project)}/report`, { signal, query: { ...scope } })),
+  });
+
+/** How the inferred contract (a version, else the latest) departs from the declared document;
+ *  null when there is no declared document or no inferred version. */
+export const declaredDiffQuery = (project: string, scope: Scope, version?: number) =>
+  queryOptions({
+    queryKey: contractKeys.declaredDiff(project, scope, version),
+    queryFn: ({ signal }) =>
+      orNull(
+        api.get<DeclaredDiff>(`${base(project)}/declared/diff`, {
+          signal,
+          query: { ...scope, ...(version === undefined ? {} : { version }) },
+        }),
+      ),
   });
 
 export const contractRulesQuery = (project: string) =>
