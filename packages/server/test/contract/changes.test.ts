@@ -55,7 +55,9 @@ function traffic(changes: readonly ContractChange[]) {
     .sort((a, b) => `${a.op} ${a.kind} ${a.field}`.localeCompare(`${b.op} ${b.kind} ${b.field}`));
 }
 
-describe("contract change detection", () => {
+// Each test trains on days of generated traffic: seconds of CPU alone, several times that when
+// the suite's other files share the cores.
+describe("contract change detection", { timeout: 180_000 }, () => {
   it("finds each change of a scripted sequence with its class, and nothing else", () => {
     const training: TrainingOptions = { passMs: 60_000, samplePerOperation: 200, unusedAfterMs: 7 * DAY };
     const ops = testOperations();

@@ -46,7 +46,9 @@ function trained(days = 1) {
   return { ops, state };
 }
 
-describe("contract inference", () => {
+// Each test trains on days of generated traffic: seconds of CPU alone, several times that when
+// the suite's other files share the cores.
+describe("contract inference", { timeout: 180_000 }, () => {
   it("accepts at least 99% of a held-out day and rejects at least 95% of malformed bodies", () => {
     const { ops, state } = trained();
     const document = buildDocument(operationsOf(state), TITLE);
