@@ -56,6 +56,8 @@ export interface BatchContext {
   /** Live apps of the principal's project; ignored for app keys, which name their one app. */
   readonly apps: readonly AppRef[];
   readonly nowMs: number;
+  /** The project's retention for the kind: the oldest time accepted, and each row's
+   *  `retention_days` (docs/adr/0023-partitions-and-retention.md). */
   readonly retentionDays: number;
 }
 
@@ -349,6 +351,7 @@ class BatchRows<I, Column extends string> {
       timestampMs,
       timestamp: eventsTimestamp(timestampMs),
       environment,
+      retentionDays: context.retentionDays,
     };
   }
 }
@@ -407,9 +410,16 @@ interface CommonInput {
   readonly environment?: string;
 }
 
-const COMMON_COLUMNS: readonly CommonColumn[] = ["id", "project_id", "app_id", "timestamp", "environment"];
+const COMMON_COLUMNS: readonly CommonColumn[] = [
+  "id",
+  "project_id",
+  "app_id",
+  "timestamp",
+  "environment",
+  "retention_days",
+];
 
-function commonValue(common: CommonFields, column: CommonColumn): string {
+function commonValue(common: CommonFields, column: CommonColumn): string | number {
   switch (column) {
     case "id":
       return common.id;
@@ -421,6 +431,8 @@ function commonValue(common: CommonFields, column: CommonColumn): string {
       return common.timestamp;
     case "environment":
       return common.environment;
+    case "retention_days":
+      return common.retentionDays;
   }
 }
 
