@@ -19,6 +19,8 @@ import { eventsBackends, removeTestChdbPath, uniqueDatabaseName } from "../suppo
 afterAll(removeTestChdbPath);
 
 interface Part {
+  /** The partition as a tuple, e.g. `('2026-11-16',7)`. */
+  readonly partition: string;
   readonly partition_id: string;
   readonly name: string;
   readonly modification_time: string;
@@ -28,7 +30,11 @@ interface Part {
 const DAY_MS = 86_400_000;
 /** `YYYY-MM-DD hh:mm:ss.sss` UTC, as the events store reads a DateTime64(3). */
 const stamp = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 23);
-const dayId = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll("-", "");
+/** 00:00 UTC of the Monday of the week `ms` falls in. */
+const mondayOf = (ms: number) => {
+  const day = Math.floor(ms / DAY_MS) * DAY_MS;
+  return day - ((new Date(day).getUTCDay() + 6) % 7) * DAY_MS;
+};
 
 describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) => {
   let events: EventsExecutor;
@@ -36,19 +42,20 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
 
   const parts = async (table: string): Promise<Part[]> =>
     events.query<Part>(
-      "SELECT partition_id, name, toString(modification_time) AS modification_time, toUInt64(rows) AS rows " +
+      "SELECT partition, partition_id, name, toString(modification_time) AS modification_time, toUInt64(rows) AS rows " +
         "FROM system.parts WHERE database = {db:String} AND table = {table:String} AND active ORDER BY name",
       { db: database, table },
     );
   const count = async (sql: string): Promise<number> =>
     Number((await events.query<{ n: number }>(`SELECT count() AS n ${sql}`))[0]?.n ?? -1);
 
-  /** Inserts one request row per time, in one statement: one part per partition. */
+  /** Inserts one request row per time, each stored on its own day, in one statement (the
+   *  times of one call share a week: one part). */
   async function insertRequest(project: string, retentionDays: number, ...atMs: number[]): Promise<void> {
     await events.command(
       `INSERT INTO ${database}.api_requests (id, project_id, app_id, timestamp, environment, method, path, ` +
-        "route, status_code, retention_days) SELECT generateUUIDv7(), {project:String}, 'app', " +
-        "toDateTime64(at, 3, 'UTC'), 'prod', 'GET', '/x', '/x', 200, {days:UInt16} " +
+        "route, status_code, retention_days, stored_on) SELECT generateUUIDv7(), {project:String}, 'app', " +
+        "toDateTime64(at, 3, 'UTC'), 'prod', 'GET', '/x', '/x', 200, {days:UInt16}, toDate(at) " +
         "FROM (SELECT arrayJoin({at:Array(String)}) AS at)",
       { project, at: atMs.map(stamp), days: retentionDays },
     );
@@ -63,7 +70,7 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
     await events.close();
   });
 
-  it("partitions raw records by day and retention, uptime results by day, and drops whole parts everywhere", async () => {
+  it("partitions raw records by week and retention, uptime results by week, and drops whole parts everywhere", async () => {
     await migrateEvents(events);
     const tables = await events.query<{ name: string; partition_key: string; engine_full: string }>(
       "SELECT name, partition_key, engine_full FROM system.tables WHERE database = {db:String} " +
@@ -72,33 +79,37 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
     );
     const byName = new Map(tables.map((table) => [table.name, table]));
     for (const table of [API_REQUESTS, API_LOGS, API_SPANS]) {
-      expect(byName.get(table.name)?.partition_key).toMatch(
-        /^\(?toYYYYMMDD\(timestamp\), retention_days\)?$/,
-      );
+      expect(byName.get(table.name)?.partition_key).toMatch(/^\(?toMonday\(stored_on\), retention_days\)?$/);
       expect(byName.get(table.name)?.engine_full).toContain(
         "TTL toDateTime(timestamp) + toIntervalDay(if(retention_days = 0,",
       );
     }
-    expect(byName.get(UPTIME_RESULTS.name)?.partition_key).toBe("toYYYYMMDD(timestamp)");
+    expect(byName.get(UPTIME_RESULTS.name)?.partition_key).toBe("toMonday(timestamp)");
     for (const table of tables) expect(table.engine_full, table.name).toContain("ttl_only_drop_parts = 1");
   });
 
-  it("expires a short-retention project's old days as whole parts and leaves every other part as it was", async () => {
+  it("expires a short-retention project's old weeks as whole parts and leaves every other part as it was", async () => {
     await migrateEvents(events);
     const nowMs = Date.now();
-    // Project A keeps 7 days: three whole days well past it, and one day the boundary cuts.
-    for (const age of [12, 11, 10]) await insertRequest("project-a", 7, nowMs - age * DAY_MS);
+    // Project A keeps 7 days: two whole weeks well past it, and the week the boundary cuts.
     const cut = nowMs - 7 * DAY_MS;
-    const cutDayStart = Math.floor(cut / DAY_MS) * DAY_MS;
-    // Its first row has expired, its last has not.
-    await insertRequest("project-a", 7, cutDayStart, cutDayStart + DAY_MS - 1);
-    // Project B keeps 90 days: the same old days stay.
-    for (const age of [12, 11, 10]) await insertRequest("project-b", 90, nowMs - age * DAY_MS);
+    const cutWeek = mondayOf(cut);
+    const oldWeek = cutWeek - 14 * DAY_MS;
+    const olderWeek = cutWeek - 21 * DAY_MS;
+    await insertRequest("project-a", 7, oldWeek, oldWeek + 3 * DAY_MS, oldWeek + 7 * DAY_MS - 1);
+    await insertRequest("project-a", 7, olderWeek + DAY_MS);
+    // Its first row has expired, its last has not (the week ends before now: cutWeek <= cut).
+    await insertRequest("project-a", 7, cutWeek, cutWeek + 7 * DAY_MS - 1);
+    // Project B keeps 90 days: the same old weeks stay.
+    await insertRequest("project-b", 90, oldWeek, oldWeek + 3 * DAY_MS);
+    await insertRequest("project-b", 90, olderWeek + DAY_MS);
 
-    const keptPartitions = (all: readonly Part[]) =>
-      all.filter((part) => !part.partition_id.endsWith("-7") || part.partition_id === `${dayId(cut)}-7`);
+    const ofA = (part: Part) => part.partition.endsWith(",7)");
     const before = await parts("api_requests");
-    expect(keptPartitions(before)).toHaveLength(3 + 1);
+    expect(before).toHaveLength(5);
+    // One insert per partition, each a part of its own: no merge folds them meanwhile.
+    const cutPart = before.find((part) => ofA(part) && part.rows === 2);
+    expect(cutPart).toBeDefined();
 
     // Expiry runs in background merges; OPTIMIZE (without FINAL) asks for them now. Only
     // partitions whose every row expired may go, and they go whole.
@@ -110,8 +121,7 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
         });
       }
       expired = await count(
-        `FROM ${database}.api_requests WHERE project_id = 'project-a' ` +
-          `AND toDate(timestamp) < toDate('${stamp(cut).slice(0, 10)}')`,
+        `FROM ${database}.api_requests WHERE project_id = 'project-a' AND timestamp < toDateTime64('${stamp(cutWeek)}', 3, 'UTC')`,
       );
       if (expired > 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -120,8 +130,10 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
     const after = await parts("api_requests");
     // What holds rows now is exactly what held the kept rows before, untouched: same part names
     // (a rewrite would bump the level or mutation suffix) and modification times.
-    expect(after.filter((part) => part.rows > 0)).toEqual(keptPartitions(before));
-    // The day the cut falls in stays whole, its expired first row included, until its last expires.
+    expect(after.filter((part) => part.rows > 0)).toEqual(
+      before.filter((part) => !ofA(part) || part === cutPart),
+    );
+    // The week the cut falls in stays whole, its expired first row included, until its last expires.
     expect(
       await count(`FROM ${database}.api_requests WHERE project_id = 'project-a' AND retention_days = 7`),
     ).toBe(2);
@@ -131,7 +143,8 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
   it("changes a table's retention without rewriting or mutating any part", async () => {
     await migrateEvents(events);
     const nowMs = Date.now();
-    for (const age of [5, 3, 1]) await insertRequest("project-a", 0, nowMs - age * DAY_MS);
+    // One insert: one part per partition, which no merge folds meanwhile.
+    await insertRequest("project-a", 0, ...[15, 8, 1].map((age) => nowMs - age * DAY_MS));
     const before = await parts("api_requests");
     expect(before).toHaveLength(3);
 
@@ -180,13 +193,14 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
 
     expect(await migrateEvents(events)).toEqual(["partitions_and_retention"]);
 
-    expect(await count(`FROM ${database}.api_requests WHERE retention_days = 0`)).toBe(12);
+    expect(
+      await count(`FROM ${database}.api_requests WHERE retention_days = 0 AND stored_on = toDate(timestamp)`),
+    ).toBe(12);
     expect(await count(`FROM ${database}.api_logs`)).toBe(8);
     expect(await count(`FROM ${database}.api_spans`)).toBe(4);
     expect(await count(`FROM ${database}.uptime_results`)).toBe(4);
-    expect((await parts("api_requests")).map((part) => part.partition_id).sort()).toEqual(
-      [20, 10, 2, 0].map((age) => `${dayId(nowMs - age * DAY_MS)}-0`).sort(),
-    );
+    const weeks = new Set([20, 10, 2, 0].map((age) => mondayOf(nowMs - age * DAY_MS)));
+    expect(new Set((await parts("api_requests")).map((part) => part.partition_id)).size).toBe(weeks.size);
     expect(await count(`FROM system.tables WHERE database = '${database}' AND name LIKE '%_rebuild'`)).toBe(
       0,
     );

@@ -50,10 +50,10 @@ describe.each(eventsBackends())("ingest tables on $name", ({ options }) => {
     expect(await columns("api_spans")).toEqual([...API_SPANS.columnNames]);
   });
 
-  it("orders rows by project, then time (then id), in partitions of a day and a retention", async () => {
+  it("orders rows by project, then time (then id), in partitions of a week and a retention", async () => {
     for (const name of ["api_requests", "api_logs", "api_spans"]) {
       expect(await table(name)).toMatchObject({ sorting_key: "project_id, timestamp, id" });
-      expect((await table(name))?.partition_key).toMatch(/toYYYYMMDD\(timestamp\), retention_days/);
+      expect((await table(name))?.partition_key).toMatch(/toMonday\(stored_on\), retention_days/);
     }
   });
 
@@ -105,13 +105,15 @@ describe.each(eventsBackends())("ingest tables on $name", ({ options }) => {
   });
 
   it("drops rows past the new retention once an operator materializes it (MATERIALIZE TTL)", async () => {
+    // A week apart, each stored in its own week: one part per row, dropped whole when expired.
     await events.command(
-      `INSERT INTO ${database}.api_logs (id, project_id, app_id, timestamp, environment, level, message) ` +
-        "SELECT generateUUIDv7(), 'p', 'a', now64(3) - toIntervalDay(number * 2), 'prod', 'INFO', 'm' FROM numbers(10)",
+      `INSERT INTO ${database}.api_logs (id, project_id, app_id, timestamp, environment, level, message, stored_on) ` +
+        "SELECT generateUUIDv7(), 'p', 'a', now64(3) - toIntervalDay(number * 7) AS at, 'prod', 'INFO', 'm', toDate(at) " +
+        "FROM numbers(10)",
     );
-    await applyRetention(events, { api_logs: 5 });
+    await applyRetention(events, { api_logs: 20 });
     // The change itself rewrites nothing (docs/adr/0023); the operator's explicit step applies it
-    // to existing parts, each day a part of its own, dropped whole.
+    // to existing parts.
     await events.command(`ALTER TABLE ${database}.api_logs MATERIALIZE TTL SETTINGS mutations_sync = 2`);
     let remaining = Number.POSITIVE_INFINITY;
     for (let attempt = 0; attempt < 100 && remaining > 3; attempt++) {
@@ -119,7 +121,7 @@ describe.each(eventsBackends())("ingest tables on $name", ({ options }) => {
         (await events.query<{ n: number }>(`SELECT count() AS n FROM ${database}.api_logs`))[0]?.n ?? 0;
       if (remaining > 3) await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    // Ages 0, 2 and 4 days remain.
+    // Ages 0, 7 and 14 days remain.
     expect(remaining).toBe(3);
   });
 });

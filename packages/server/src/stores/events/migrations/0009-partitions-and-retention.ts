@@ -1,4 +1,4 @@
-// Events migration 9: the raw tables (requests, logs, spans, uptime results) move to daily
+// Events migration 9: the raw tables (requests, logs, spans, uptime results) move to weekly
 // partitions with a per-row retention column (../tables/layouts.ts), and every table expires
 // by dropping whole parts (`ttl_only_drop_parts`). A partition key cannot be altered, so each
 // table is rebuilt beside itself, copied a day at a time and swapped in atomically
@@ -87,9 +87,12 @@ async function rebuild(
     undefined,
     "write",
   );
+  // Rows stored before are placed by their own day: the week they would have arrived in.
+  const stored = table.columns.some((column) => column.name === "stored_on");
   for (const { day } of days) {
     await executor.command(
-      `INSERT INTO ${copy} (${columns}) SELECT ${columns} FROM ${target} ` +
+      `INSERT INTO ${copy} (${columns}${stored ? ", stored_on" : ""}) ` +
+        `SELECT ${columns}${stored ? ", toDate(timestamp)" : ""} FROM ${target} ` +
         "WHERE toDate(timestamp) = toDate({day:String})",
       { day },
     );

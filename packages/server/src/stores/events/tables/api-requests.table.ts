@@ -42,6 +42,9 @@ export const API_REQUESTS = defineEventsTable({
     /** Days the row is kept: its project's retention for this kind when it was stored; 0 for
      *  rows stored before per-project retention (kept the server-wide days). docs/adr/0023. */
     { name: "retention_days", type: "UInt16", since: 9 },
+    /** The UTC day the row's batch arrived (one value per batch): the partition's week, so a
+     *  batch is one part whatever times its records carry (docs/adr/0023). */
+    { name: "stored_on", type: "Date", since: 9 },
   ],
   indexes: ["INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4"],
   orderBy: ["project_id", "timestamp", "id"],

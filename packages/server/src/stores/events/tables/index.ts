@@ -14,7 +14,7 @@ export {
   type TableLayout,
   ttlExpression,
 } from "./table.js";
-export { DAILY_LAYOUT, LAYOUT_VERSION, RAW_LAYOUT } from "./layouts.js";
+export { LAYOUT_VERSION, RAW_LAYOUT, rawPartition, WEEKLY_LAYOUT } from "./layouts.js";
 export { BACKFILL_SNAPSHOT, ROLLUP_STATE } from "./rollups-state.table.js";
 export {
   ERRORS_HOURLY,
