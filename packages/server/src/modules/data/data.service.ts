@@ -314,7 +314,8 @@ export function createDataService(deps: DataServiceDeps) {
 
     /** How the search's requests spread over latency buckets (the histogram above the list). */
     async requestsHistogram(project: ProjectScope, query: RequestsHistogramQuery): Promise<LatencyHistogram> {
-      return requestLatencyHistogram(events, await readRequestFilter(project, query));
+      const { filter } = withinRetention(project, "requests", await readRequestFilter(project, query));
+      return requestLatencyHistogram(events, filter);
     },
 
     /** Every request the search's filters match, in one file (rate-limited per user). */
