@@ -146,6 +146,8 @@ describe("otlpRequestRows", () => {
         validation_paths: [],
         validation_rules: [],
         validation_messages: [],
+        retention_days: 30,
+        stored_on: new Date(NOW).toISOString().slice(0, 10),
       },
     ]);
     expect(discoveries).toEqual([
