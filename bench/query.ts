@@ -163,6 +163,7 @@ async function serve(dataDir: string): Promise<void> {
       apps,
       clock: deps.clock,
       requestsRetentionDays: config.retention.requestsDays,
+      keptDays: (project, kind) => deps.resources.retention.keptDays(project, kind),
       rateLimiter: deps.rateLimiter,
     }),
     analytics: createAnalyticsService({ events, apps, users: deps.users, clock: deps.clock }),

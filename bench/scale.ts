@@ -170,6 +170,9 @@ const bigProject: ProjectRow = {
   created_at: stamp,
   updated_at: stamp,
   deleted_at: null,
+  requests_retention_days: null,
+  logs_retention_days: null,
+  spans_retention_days: null,
 };
 const bigApp: AppRow = {
   id: SCALE_APPS[0]?.appId ?? "",
@@ -198,6 +201,7 @@ const data = createDataService({
   apps: deps.resources.apps,
   clock: deps.clock,
   requestsRetentionDays: config.retention.requestsDays,
+  keptDays: (project, kind) => deps.resources.retention.keptDays(project, kind),
   rateLimiter: deps.rateLimiter,
 });
 

@@ -2,6 +2,7 @@
 // their paged envelope (spec 2.10), one request in full, and the paging limits the server applies.
 import { type Static, type TSchema, Type } from "typebox";
 import { INGEST_LIMITS } from "./ingest.js";
+import { RawRetentionSchema } from "./retention.js";
 import { EXPORT_FORMATS, REQUEST_SORT_KEYS } from "./vocabulary.js";
 
 /** Paging of the data queries: `page_size` above the cap is served as the cap and echoed. */
@@ -266,7 +267,14 @@ const requestFields = {
 export const RequestRecordSchema = Type.Object(requestFields, { additionalProperties: false });
 export type RequestRecord = Static<typeof RequestRecordSchema>;
 
-export const RequestsPageSchema = pagedSchema(RequestRecordSchema);
+/** A records page, with what it says about raw retention (docs/adr/0023). */
+const retainedPagedSchema = <T extends TSchema>(item: T) =>
+  Type.Object(
+    { ...pagedSchema(item).properties, retention: RawRetentionSchema },
+    { additionalProperties: false },
+  );
+
+export const RequestsPageSchema = retainedPagedSchema(RequestRecordSchema);
 export type RequestsPage = Static<typeof RequestsPageSchema>;
 
 const HeadersSchema = Type.Record(Type.String(), Type.String(), {
@@ -391,5 +399,5 @@ export const LogRecordSchema = Type.Object(
 );
 export type LogRecord = Static<typeof LogRecordSchema>;
 
-export const LogsPageSchema = pagedSchema(LogRecordSchema);
+export const LogsPageSchema = retainedPagedSchema(LogRecordSchema);
 export type LogsPage = Static<typeof LogsPageSchema>;

@@ -10,6 +10,7 @@ export * from "./traces.js";
 export * from "./errors.js";
 export * from "./ingest.js";
 export * from "./resources.js";
+export * from "./retention.js";
 export * from "./users.js";
 export * from "./roles.js";
 export * from "./saved-views.js";

@@ -171,6 +171,7 @@ export const AUDIT_ACTIONS = [
   "project.created",
   "project.updated",
   "project.ownership_transferred",
+  "project.retention_changed",
   "app.created",
   "app.deleted",
   "environment.created",

@@ -41,6 +41,7 @@ import { membersRoutes } from "./modules/members/index.js";
 import { metaRoutes } from "./modules/meta/index.js";
 import { otlpRoutes } from "./modules/otlp/index.js";
 import { projectsRoutes } from "./modules/projects/index.js";
+import { retentionRoutes } from "./modules/retention/index.js";
 import { savedViewsRoutes } from "./modules/saved-views/index.js";
 import { slosRoutes } from "./modules/slos/index.js";
 import { uptimeRoutes } from "./modules/uptime/index.js";
@@ -119,8 +120,9 @@ export async function buildApp(deps: Deps): Promise<App> {
       });
       await api.register(usersRoutes, { users: deps.users, auth: deps.auth });
       await api.register(personalTokensRoutes, { tokens: deps.personalTokens });
-      const { projects, apps, apiKeys, environments, endpoints } = deps.resources;
+      const { projects, apps, apiKeys, environments, endpoints, retention } = deps.resources;
       await api.register(projectsRoutes, { projects });
+      await api.register(retentionRoutes, { retention });
       await api.register(appsRoutes, { apps });
       await api.register(apiKeysRoutes, { apiKeys });
       await api.register(environmentsRoutes, { environments });

@@ -55,6 +55,7 @@ import {
   observeExecutor,
   openEventsExecutor,
   type QueryClass,
+  ROLLUPS,
   verifyEventsSchema,
 } from "./stores/events/index.js";
 import { createRateLimitsRepo, type MetadataStore, openMetadataStore } from "./stores/metadata/index.js";
@@ -155,7 +156,13 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     if (appliedMetadata.length > 0)
       logger.info({ migrations: appliedMetadata }, "metadata migrations applied");
     const auditTrail = createAuditTrail(clock);
-    const resources = createResourceServices({ db: metadata.db, clock, audit: auditTrail, logger });
+    const resources = createResourceServices({
+      db: metadata.db,
+      clock,
+      audit: auditTrail,
+      logger,
+      retention: config.retention,
+    });
     closers.push(() => resources.close());
 
     const opened = await openEventsExecutor({
@@ -264,6 +271,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       clock,
       requestsRetentionDays: config.retention.requestsDays,
       rateLimiter,
+      keptDays: (project, kind) => resources.retention.keptDays(project, kind),
     });
     // Reads go through the rollups where they are complete; rows stored before the rollups
     // existed are rolled up in the background meanwhile (docs/adr/0018-rollups.md).
@@ -463,8 +471,21 @@ async function changeEventsSchema(events: EventsExecutor, config: Config, logger
     api_spans: config.retention.spansDays,
     // Uptime results follow the requests, kept at least the 30 days their longest percentage reads.
     uptime_results: Math.max(config.retention.requestsDays, 30),
+    ...Object.fromEntries(ROLLUPS.map((rollup) => [rollup.table.name, config.retention.rollupsDays])),
   });
-  if (retentionChanged.length > 0) logger.info({ tables: retentionChanged }, "events retention changed");
+  if (retentionChanged.length > 0) {
+    // Metadata only: parts already stored keep the expiry they were written with (docs/adr/0023).
+    logger.info(
+      {
+        tables: retentionChanged,
+        materialize: retentionChanged.map(
+          (table) => `ALTER TABLE ${events.database}.${table} MATERIALIZE TTL`,
+        ),
+      },
+      "events retention changed for new and merged parts; to apply it to stored parts now, " +
+        "run the listed statements (each rewrites the TTL of every part of its table)",
+    );
+  }
   const tuned = await applyTableSettings(events);
   if (tuned.length > 0)
     logger.info({ tables: tuned, settings: events.tableSettings }, "events table settings applied");

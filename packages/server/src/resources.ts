@@ -15,6 +15,11 @@ import { createEndpointsService, type EndpointsService } from "./modules/endpoin
 import { createEnvironmentsService, type EnvironmentsService } from "./modules/environments/index.js";
 import type { IngestDirectory } from "./modules/ingest/index.js";
 import { createProjectsService, type ProjectsService } from "./modules/projects/index.js";
+import {
+  createRetentionService,
+  type RetentionMaxima,
+  type RetentionService,
+} from "./modules/retention/index.js";
 import { createApiKeysRepo } from "./stores/metadata/repos/api-keys.repo.js";
 import type { MetadataTables } from "./stores/metadata/schema.js";
 
@@ -24,6 +29,7 @@ export interface ResourceServices {
   readonly apiKeys: ApiKeysService;
   readonly environments: EnvironmentsService;
   readonly endpoints: EndpointsService;
+  readonly retention: RetentionService;
   readonly ingestDirectory: IngestDirectory;
   /** Writes pending key usage; call before the metadata store closes. */
   close(): Promise<void>;
@@ -34,6 +40,8 @@ export function createResourceServices(deps: {
   clock: Clock;
   audit: AuditTrail;
   logger: Logger;
+  /** The server's retention days: each project's maximum and default. */
+  retention: RetentionMaxima;
 }): ResourceServices {
   const { db, clock, audit, logger } = deps;
   const authenticator = createKeyAuthenticator(createApiKeysRepo(db), clock, {
@@ -72,6 +80,15 @@ export function createResourceServices(deps: {
     apiKeys: createApiKeysService({ db, clock, audit, authenticator }),
     environments,
     endpoints,
+    retention: createRetentionService({
+      db,
+      clock,
+      audit,
+      maxima: deps.retention,
+      // Ingest reads a project's retention with its key: cached keys go, so the next batch
+      // is stored with the new days (other instances within the key cache's 5 s).
+      retentionChanged: (projectId) => authenticator.forgetProject(projectId),
+    }),
     ingestDirectory: {
       authenticateKey: (rawKey) => authenticator.authenticate(rawKey),
       listLiveApps: (projectId) => apps.listLiveRefs(projectId),

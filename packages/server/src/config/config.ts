@@ -54,11 +54,12 @@ export interface Config {
     readonly keyRate: number;
     readonly keyBurst: number;
   };
-  /** Days events are kept (the tables' TTL). */
+  /** Days events are kept (the tables' TTL); for raw records the most a project may set. */
   readonly retention: {
     readonly requestsDays: number;
     readonly logsDays: number;
     readonly spansDays: number;
+    readonly rollupsDays: number;
   };
   readonly alerts: {
     /** Seconds between evaluations of the alert rules (one instance evaluates, by lease). */
@@ -255,17 +256,25 @@ export const knobs: readonly Knob[] = [
     name: "REQUESTS_RETENTION_DAYS",
     default: "90",
     description:
-      "Days request records are kept (1–3650); older records are rejected at ingest and expire (TTL).",
+      "Days request records are kept (1–3650): a new project's value and the most a project may set in its settings; older records are rejected at ingest and expire (TTL).",
   },
   {
     name: "LOGS_RETENTION_DAYS",
     default: "30",
-    description: "Days log records are kept (1–3650); older records are rejected at ingest and expire (TTL).",
+    description:
+      "Days log records are kept (1–3650): a new project's value and the most a project may set; older records are rejected at ingest and expire (TTL).",
   },
   {
     name: "SPANS_RETENTION_DAYS",
     default: "30",
-    description: "Days spans are kept (1–3650); older spans are rejected at ingest and expire (TTL).",
+    description:
+      "Days spans are kept (1–3650): a new project's value and the most a project may set; older spans are rejected at ingest and expire (TTL).",
+  },
+  {
+    name: "ROLLUPS_RETENTION_DAYS",
+    default: "400",
+    description:
+      "Days the hourly analytics rollups are kept (1–762, i.e. up to 25 months); overview figures and the errors breakdown outlive raw records this long.",
   },
   {
     name: "ALERTS_EVAL_INTERVAL_SECONDS",
@@ -418,6 +427,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     requestsDays: integer("REQUESTS_RETENTION_DAYS", 90, 1, 3650),
     logsDays: integer("LOGS_RETENTION_DAYS", 30, 1, 3650),
     spansDays: integer("SPANS_RETENTION_DAYS", 30, 1, 3650),
+    rollupsDays: integer("ROLLUPS_RETENTION_DAYS", 400, 1, 762),
   });
 
   const alerts = Object.freeze({

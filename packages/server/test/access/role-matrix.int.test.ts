@@ -137,6 +137,8 @@ function routeCases(fx: Fixture): Record<string, RouteCase> {
     // ---- projects ----
     [`GET ${P}`]: { call: fixed("/api/v1/projects/team") },
     [`PATCH ${P}`]: { call: fixed("/api/v1/projects/team", { description: "Edited" }) },
+    [`GET ${P}/retention`]: { call: fixed("/api/v1/projects/team/retention") },
+    [`PATCH ${P}/retention`]: { call: fixed("/api/v1/projects/team/retention", { logs_days: 7 }) },
     [`DELETE ${P}`]: { ownProject: true, call: (_who, project) => ({ url: `/api/v1/projects/${project}` }) },
     // ---- apps ----
     [`GET ${P}/apps`]: { call: fixed("/api/v1/projects/team/apps") },

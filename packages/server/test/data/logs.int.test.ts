@@ -185,6 +185,7 @@ describe.each(eventsBackends())("log search on $name", (backend: EventsBackend) 
       total_count: 8,
       page: 4,
       page_size: 3,
+      retention: { days: 3650, beyond: false },
     });
     const problem = expectProblem(await fx.owner.get(url({ page: 0 })), "validation_error");
     expect(problem.errors).toEqual([expect.objectContaining({ pointer: "#/query/page" })]);

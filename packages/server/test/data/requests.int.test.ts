@@ -147,6 +147,7 @@ describe.each(eventsBackends())("request search on $name", (backend: EventsBacke
       total_count: 248,
       page: 1,
       page_size: 1,
+      retention: { days: 3650, beyond: false },
     });
   });
 
@@ -191,6 +192,7 @@ describe.each(eventsBackends())("request search on $name", (backend: EventsBacke
       total_count: 248,
       page: 8,
       page_size: 37,
+      retention: { days: 3650, beyond: false },
     });
   });
 

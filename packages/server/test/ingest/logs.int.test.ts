@@ -75,6 +75,8 @@ describe.each(metadataBackends())("log ingest on $name", (backend: MetadataBacke
       consumer_group: "",
       // A warning is no error: it joins no error issue.
       fingerprint: "",
+      retention_days: 30,
+      stored_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
   });
 

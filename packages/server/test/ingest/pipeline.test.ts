@@ -194,7 +194,11 @@ describe("prepareBatch with request records", () => {
       validation_paths: [],
       validation_rules: [],
       validation_messages: [],
+      // The project's days and the batch's arrival day: the one partition of the batch.
+      retention_days: 90,
+      stored_on: new Date(NOW).toISOString().slice(0, 10),
     });
+    expect(batch.chunk?.partition).toBe(`${new Date(NOW).toISOString().slice(0, 10)}/90`);
     expect(batch.probe).toEqual({ id: row?.id, timestampMs: Date.parse("2026-11-21T11:59:00.000Z") });
     expect(batch.discoveries).toEqual([
       {

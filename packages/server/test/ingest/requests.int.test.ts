@@ -101,6 +101,9 @@ describe.each(metadataBackends())("request ingest on $name", (backend: MetadataB
       validation_paths: [],
       validation_rules: [],
       validation_messages: [],
+      // The project's days (the server's, by default) and the day the batch arrived.
+      retention_days: 90,
+      stored_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
   });
 

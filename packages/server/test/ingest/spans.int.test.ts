@@ -72,6 +72,8 @@ describe("span ingest", () => {
       status: "error",
       status_code: 0,
       attributes: { "db.system": "postgresql", rows: "3", cached: "false" },
+      retention_days: 7,
+      stored_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
   });
 

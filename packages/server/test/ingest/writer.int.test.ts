@@ -33,7 +33,7 @@ const APP = { id: "0b9d6c1e-3f0a-4c38-9c5e-2a8f1e7d4b21", slug: "checkout" };
 const PRINCIPAL: KeyPrincipal = { keyId: "k", project: { id: "p-writer", slug: "shop" }, app: null };
 
 /** `rows` request rows serialised exactly as ingest serialises them. */
-function chunkOf(rows: number, path = "/items"): RowChunk {
+function chunkOf(rows: number, path = "/items", retentionDays = 90): RowChunk {
   const now = Date.now();
   const records = Array.from({ length: rows }, (_, i) => ({
     app_id: APP.id,
@@ -48,7 +48,7 @@ function chunkOf(rows: number, path = "/items"): RowChunk {
     principal: PRINCIPAL,
     apps: [APP],
     nowMs: now,
-    retentionDays: 90,
+    retentionDays,
   });
   if (batch.chunk === null) throw new Error("fixture rows were rejected");
   return batch.chunk;
@@ -131,6 +131,15 @@ describe.each(eventsBackends())("events writer on $name", ({ options }) => {
     await Promise.all(later);
     expect(w.stats().inserts).toBe(2);
     expect(await partRows()).toEqual([10, 50]);
+  });
+
+  it("never puts batches of two table partitions in one insert, so each insert stays one part", async () => {
+    const w = writer({ flushIntervalMs: 200 });
+    await w.write(chunkOf(1));
+    // Waiting together: two of one project's retention, one of another's, interleaved.
+    await Promise.all([w.write(chunkOf(10)), w.write(chunkOf(20, "/other", 30)), w.write(chunkOf(30))]);
+    expect(w.stats().inserts).toBe(3);
+    expect((await partRows()).sort((a, b) => a - b)).toEqual([1, 20, 40]);
   });
 
   it("starts an insert as soon as flushRows are waiting, without waiting for the interval", async () => {

@@ -85,7 +85,15 @@ export function createKeyAuthenticator(
             ? null
             : {
                 keyId: row.key_id,
-                project: { id: row.project_id, slug: row.project_slug },
+                project: {
+                  id: row.project_id,
+                  slug: row.project_slug,
+                  retention: {
+                    requests: row.requests_retention_days,
+                    logs: row.logs_retention_days,
+                    spans: row.spans_retention_days,
+                  },
+                },
                 app:
                   row.app_id === null || row.app_slug === null
                     ? null

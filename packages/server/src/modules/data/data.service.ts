@@ -19,6 +19,7 @@ import {
   type RequestsHistogramQuery,
   type RequestsPage,
   type RequestsQuery,
+  type RawRetention,
   type TraceDetail,
   type TracesPage,
   type TracesQuery,
@@ -35,6 +36,7 @@ import {
 } from "../../lib/query-params.js";
 import type { EventsExecutor } from "../../stores/events/index.js";
 import type { RequestFilter } from "../../stores/events/queries/request-filter.js";
+import type { ProjectRow } from "../../stores/metadata/repos/projects.repo.js";
 import type { ProjectScope } from "../access/index.js";
 import type { AppsService } from "../apps/index.js";
 import { normaliseEnvironmentName } from "../environments/index.js";
@@ -60,6 +62,8 @@ export interface DataServiceDeps {
   readonly requestsRetentionDays: number;
   /** Counts exports per user (EXPORT_LIMITS). */
   readonly rateLimiter: RateLimiter;
+  /** Days the project keeps records of this kind (its setting within the server's maximum). */
+  readonly keptDays: (project: ProjectRow, kind: "requests" | "logs") => number;
 }
 
 /** An export ready to be sent: its text is produced as it is read. */
@@ -181,6 +185,25 @@ export function createDataService(deps: DataServiceDeps) {
     );
   }
 
+  /**
+   * The filter cut to what the project keeps (a shortened retention hides older records at once,
+   * before they expire: docs/adr/0023), and what the page says about it: `beyond` when the window
+   * asked for starts before the oldest kept record.
+   */
+  function withinRetention<F extends { readonly since?: number | undefined }>(
+    { project }: ProjectScope,
+    kind: "requests" | "logs",
+    filter: F,
+  ): { filter: F; retention: RawRetention } {
+    const days = deps.keptDays(project, kind);
+    const oldestMs = deps.clock.now().getTime() - days * 86_400_000;
+    const beyond = filter.since !== undefined && filter.since < oldestMs;
+    return {
+      filter: { ...filter, since: Math.max(filter.since ?? oldestMs, oldestMs) },
+      retention: { days, beyond },
+    };
+  }
+
   /** The request search's filters as a query filter; one 422 naming every bad parameter. */
   async function readRequestFilter(
     project: ProjectScope,
@@ -276,23 +299,28 @@ export function createDataService(deps: DataServiceDeps) {
 
   return {
     async searchRequests(project: ProjectScope, query: RequestsQuery): Promise<RequestsPage> {
-      const filter = await readRequestFilter(project, query);
+      const { filter, retention } = withinRetention(
+        project,
+        "requests",
+        await readRequestFilter(project, query),
+      );
       const { page, pageSize, window } = readPage(query, DATA_PAGING);
       const result = await findRequestPage(events, filter, window, {
         by: query.sort_by ?? "timestamp",
         direction: query.sort_dir ?? "desc",
       });
-      return { items: result.items, total_count: result.total, page, page_size: pageSize };
+      return { items: result.items, total_count: result.total, page, page_size: pageSize, retention };
     },
 
     /** How the search's requests spread over latency buckets (the histogram above the list). */
     async requestsHistogram(project: ProjectScope, query: RequestsHistogramQuery): Promise<LatencyHistogram> {
-      return requestLatencyHistogram(events, await readRequestFilter(project, query));
+      const { filter } = withinRetention(project, "requests", await readRequestFilter(project, query));
+      return requestLatencyHistogram(events, filter);
     },
 
     /** Every request the search's filters match, in one file (rate-limited per user). */
     async exportRequests(project: ProjectScope, query: RequestsExportQuery): Promise<Download> {
-      const filter = await readRequestFilter(project, query);
+      const { filter } = withinRetention(project, "requests", await readRequestFilter(project, query));
       return download(
         project,
         "requests",
@@ -312,15 +340,15 @@ export function createDataService(deps: DataServiceDeps) {
     },
 
     async searchLogs(project: ProjectScope, query: LogsQuery): Promise<LogsPage> {
-      const filter = await readLogFilter(project, query);
+      const { filter, retention } = withinRetention(project, "logs", await readLogFilter(project, query));
       const { page, pageSize, window } = readPage(query, DATA_PAGING);
       const result = await findLogPage(events, filter, window);
-      return { items: result.items, total_count: result.total, page, page_size: pageSize };
+      return { items: result.items, total_count: result.total, page, page_size: pageSize, retention };
     },
 
     /** Every log the search's filters match, in one file (rate-limited per user). */
     async exportLogs(project: ProjectScope, query: LogsExportQuery): Promise<Download> {
-      const filter = await readLogFilter(project, query);
+      const { filter } = withinRetention(project, "logs", await readLogFilter(project, query));
       return download(project, "logs", query.format ?? "ndjson", LOG_COLUMNS, streamLogs(events, filter));
     },
 

@@ -6,7 +6,12 @@
 /** The project (and, for an app key, the one app) an API key may write to. */
 export interface KeyPrincipal {
   readonly keyId: string;
-  readonly project: { readonly id: string; readonly slug: string };
+  readonly project: {
+    readonly id: string;
+    readonly slug: string;
+    /** Days the project keeps each kind (null or absent: the server's days; docs/adr/0023). */
+    readonly retention?: Readonly<Partial<Record<"requests" | "logs" | "spans", number | null>>>;
+  };
   /** Set for app-scoped keys: records may only name this app. */
   readonly app: { readonly id: string; readonly slug: string } | null;
 }

@@ -8,6 +8,7 @@ import { INGEST_LIMITS, type IngestRecordError } from "@sightline/contracts";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { messageOf, pointerOf } from "../../http/validation.js";
 import { createPace, type Pace } from "../../lib/pace.js";
+import { rawPartition } from "../../stores/events/tables/index.js";
 import type { RowChunk } from "../../stores/events/writer.js";
 import { normaliseEnvironmentName } from "../environments/index.js";
 import type { AppRef, DiscoveredEndpoint, KeyPrincipal } from "./directory.js";
@@ -56,6 +57,8 @@ export interface BatchContext {
   /** Live apps of the principal's project; ignored for app keys, which name their one app. */
   readonly apps: readonly AppRef[];
   readonly nowMs: number;
+  /** The project's retention for the kind: the oldest time accepted, and each row's
+   *  `retention_days` (docs/adr/0023-partitions-and-retention.md). */
   readonly retentionDays: number;
 }
 
@@ -208,6 +211,8 @@ class BatchRows<I, Column extends string> {
   private readonly values: unknown[];
   private readonly oldestMs: number;
   private readonly newestMs: number;
+  /** The batch's arrival day: with its retention, the one partition all its rows go to. */
+  private readonly storedOn: string;
   private readonly lines: string[] = [];
   private readonly rowRecords: number[] = [];
   private readonly errors: IngestRecordError[] = [];
@@ -227,6 +232,7 @@ class BatchRows<I, Column extends string> {
     this.values = new Array(this.columns.length);
     this.oldestMs = context.nowMs - context.retentionDays * 86_400_000;
     this.newestMs = context.nowMs + INGEST_LIMITS.futureToleranceMs;
+    this.storedOn = new Date(context.nowMs).toISOString().slice(0, 10);
   }
 
   /** Settles the fields every kind shares (problems already noted for this record count too),
@@ -298,7 +304,13 @@ class BatchRows<I, Column extends string> {
       errors: this.errors,
       ignoredFields,
       chunk:
-        lines.length === 0 ? null : { body: Buffer.from(`${lines.join("\n")}\n`), rowCount: lines.length },
+        lines.length === 0
+          ? null
+          : {
+              body: Buffer.from(`${lines.join("\n")}\n`),
+              rowCount: lines.length,
+              partition: rawPartition(this.storedOn, this.context.retentionDays),
+            },
       rowRecords: this.rowRecords,
       discoveries: [...this.discovery].map(([appId, found]) => ({
         appId,
@@ -349,6 +361,8 @@ class BatchRows<I, Column extends string> {
       timestampMs,
       timestamp: eventsTimestamp(timestampMs),
       environment,
+      retentionDays: context.retentionDays,
+      storedOn: this.storedOn,
     };
   }
 }
@@ -407,9 +421,17 @@ interface CommonInput {
   readonly environment?: string;
 }
 
-const COMMON_COLUMNS: readonly CommonColumn[] = ["id", "project_id", "app_id", "timestamp", "environment"];
+const COMMON_COLUMNS: readonly CommonColumn[] = [
+  "id",
+  "project_id",
+  "app_id",
+  "timestamp",
+  "environment",
+  "retention_days",
+  "stored_on",
+];
 
-function commonValue(common: CommonFields, column: CommonColumn): string {
+function commonValue(common: CommonFields, column: CommonColumn): string | number {
   switch (column) {
     case "id":
       return common.id;
@@ -421,6 +443,10 @@ function commonValue(common: CommonFields, column: CommonColumn): string {
       return common.timestamp;
     case "environment":
       return common.environment;
+    case "retention_days":
+      return common.retentionDays;
+    case "stored_on":
+      return common.storedOn;
   }
 }
 

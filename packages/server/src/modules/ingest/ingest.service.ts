@@ -37,6 +37,7 @@ import type { PlacedInput, RecordKind, RecordKindName, RowKind } from "./records
 import { requestKind } from "./requests.records.js";
 import { createResendGuard, RESEND_MEMORY_MS } from "./resend-guard.js";
 import { spanKind } from "./spans.records.js";
+import { keptDays } from "../retention/index.js";
 
 export interface IngestLimits {
   /** Records per batch; more is refused whole (413). */
@@ -193,7 +194,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
         principal,
         apps,
         nowMs: clock.now().getTime(),
-        retentionDays: entry.retentionDays,
+        retentionDays: keptDays(principal.project.retention?.[entry.kind.name], entry.retentionDays),
       });
       return {
         answer: {

@@ -22,10 +22,15 @@ export interface CommonFields {
   /** `YYYY-MM-DD hh:mm:ss.sss` UTC, as the events store reads it. */
   readonly timestamp: string;
   readonly environment: string;
+  /** Days the row is kept: its project's retention for the kind (docs/adr/0023). */
+  readonly retentionDays: number;
+  /** `YYYY-MM-DD`, the UTC day the batch arrived: one value for the whole batch. */
+  readonly storedOn: string;
 }
 
 /** The columns every events table has, filled by the pipeline from the record's CommonFields. */
-export type CommonColumn = "id" | "project_id" | "app_id" | "timestamp" | "environment";
+export type CommonColumn =
+  "id" | "project_id" | "app_id" | "timestamp" | "environment" | "retention_days" | "stored_on";
 
 /** A record turned into one row of its table. */
 export interface BuiltRow<Column extends string = string> {

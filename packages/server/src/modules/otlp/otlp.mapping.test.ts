@@ -146,6 +146,8 @@ describe("otlpRequestRows", () => {
         validation_paths: [],
         validation_rules: [],
         validation_messages: [],
+        retention_days: 30,
+        stored_on: new Date(NOW).toISOString().slice(0, 10),
       },
     ]);
     expect(discoveries).toEqual([
@@ -243,6 +245,8 @@ describe("otlpSpanRows", () => {
       status: "error",
       status_code: 503,
       attributes: { "db.system": "postgresql", "http.status_code": "503", "db.rows": "3", tags: '["a",1]' },
+      retention_days: 30,
+      stored_on: new Date(NOW).toISOString().slice(0, 10),
     });
     expect(rows[1]).toMatchObject({ kind: "internal", status: "ok", status_code: 0, attributes: {} });
   });

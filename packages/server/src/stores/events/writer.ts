@@ -2,7 +2,7 @@
 // together and go out as one insert, so the engine sees few large inserts (one part each)
 // instead of one small insert per request. Up to the executor's insertLanes inserts run at once.
 // A batch's promise settles with the insert that holds all of its rows; a batch is never split
-// across inserts. No tenant may hold more than its share of the pending rows and bytes, so one
+// across inserts, and an insert only holds batches of one table partition. No tenant may hold more than its share of the pending rows and bytes, so one
 // project's flood leaves room for the others.
 import type { Logger } from "pino";
 import { type EventsExecutor, EventsStoreError } from "./executor.js";
@@ -12,6 +12,10 @@ import type { EventsTable } from "./tables/index.js";
 export interface RowChunk {
   readonly body: Buffer;
   readonly rowCount: number;
+  /** The table partition every row of the chunk falls in, when the table has partitions:
+   *  chunks of different partitions never share an insert, so an insert stays one part,
+   *  stored whole or not at all (docs/adr/0005, 0023). */
+  readonly partition?: string;
 }
 
 export interface EventsWriterOptions {
@@ -158,25 +162,29 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
     });
   }
 
-  /** Whole batches from the head of the queue, up to one insert's size (at least one batch). */
+  /** Whole batches of the head batch's partition, in queue order, up to one insert's size (at
+   *  least one batch); batches of other partitions keep their place for a later insert. */
   function takeInsert(): Waiter[] {
+    const partition = queue[0]?.chunk.partition;
     let rows = 0;
     let bytes = 0;
-    let count = 0;
+    const taken: Waiter[] = [];
+    const left: Waiter[] = [];
+    let full = false;
     for (const waiter of queue) {
-      if (
-        count > 0 &&
+      full ||=
+        taken.length > 0 &&
         (rows + waiter.chunk.rowCount > options.flushRows ||
-          bytes + waiter.chunk.body.length > options.flushBytes)
-      ) {
-        break;
+          bytes + waiter.chunk.body.length > options.flushBytes);
+      if (full || waiter.chunk.partition !== partition) {
+        left.push(waiter);
+        continue;
       }
       rows += waiter.chunk.rowCount;
       bytes += waiter.chunk.body.length;
-      count += 1;
+      taken.push(waiter);
     }
-    const taken = queue.slice(0, count);
-    queue = queue.slice(count);
+    queue = left;
     queuedRows -= rows;
     queuedBytes -= bytes;
     return taken;

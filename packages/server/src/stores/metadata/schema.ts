@@ -1,6 +1,6 @@
 // Kysely table types of the metadata store. Timestamps are ISO 8601 UTC text with
 // milliseconds in both dialects (see docs/adr/0002-metadata-timestamps.md); ids are UUID text.
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 export interface RateLimitCountersTable {
   /** What is limited and for whom, e.g. `magic-link:email:a@b.c`. */
@@ -85,6 +85,10 @@ export interface ProjectsTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** Days each kind of record is kept (migration 0016); null follows the server's variable. */
+  requests_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
+  logs_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
+  spans_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface AppsTable {

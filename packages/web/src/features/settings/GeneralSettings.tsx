@@ -1,5 +1,5 @@
-// A project's name and description (the slug, and so every URL, stays as it is), and deleting
-// the project behind a typed confirmation that says what happens.
+// A project's name and description (the slug, and so every URL, stays as it is), its retention,
+// and deleting the project behind a typed confirmation that says what happens.
 import type { Project, ProjectListItem, UpdateProjectBody } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
@@ -15,6 +15,7 @@ import { useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
 import { keys, projectQuery } from "../../lib/queries";
 import { projectsApi } from "../../lib/resources-api";
+import { RetentionCard } from "./RetentionCard";
 import styles from "./Settings.module.css";
 
 const route = getRouteApi("/app/projects/$project/settings/");
@@ -29,6 +30,7 @@ export function GeneralSettings() {
     <>
       {/* Keyed by the stored version: a saved change elsewhere resets the form. */}
       <GeneralForm key={info.data.updated_at} project={info.data} canEdit={access.can("project:write")} />
+      <RetentionCard project={project} canEdit={access.can("project:write")} />
       {access.can("project:delete") ? <DangerZone project={info.data} /> : null}
     </>
   );

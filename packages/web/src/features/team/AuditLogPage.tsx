@@ -22,6 +22,7 @@ const ACTIONS: Record<AuditAction, string> = {
   "project.created": "created the project",
   "project.updated": "changed the project's settings",
   "project.ownership_transferred": "transferred ownership",
+  "project.retention_changed": "changed the project's retention",
   "app.created": "created app",
   "app.deleted": "deleted app",
   "environment.created": "created environment",

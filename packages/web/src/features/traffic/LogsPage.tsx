@@ -26,6 +26,7 @@ import { useDataPage, useDataPainted } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { SendDataHint } from "../../components/data/SendDataHint";
+import { RetentionNotice } from "./RetentionNotice";
 
 const PAGE_SIZE = 50;
 const LIVE_MS = 5000;
@@ -85,6 +86,7 @@ export function LogsPage() {
         <UrlTextFilter param="logger" label="Logger" />
         <UrlTextFilter param="trace" label="Trace id" width="20" />
       </FilterBar>
+      <RetentionNotice project={project} retention={logs.data?.retention} what="logs" />
       <QueryCard
         title="Logs"
         updating={logs.isPlaceholderData || logs.isRefetching}

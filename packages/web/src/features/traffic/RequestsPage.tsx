@@ -22,6 +22,7 @@ import { appsQuery } from "../../lib/queries";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { LatencyHistogram } from "./LatencyHistogram";
+import { RetentionNotice } from "./RetentionNotice";
 import { SendDataHint } from "../../components/data/SendDataHint";
 
 const PAGE_SIZE = 50;
@@ -103,6 +104,7 @@ export function RequestsPage() {
           )}
         </QueryView>
       </Card>
+      <RetentionNotice project={project} retention={requests.data?.retention} what="requests" />
       <QueryCard
         title="Requests"
         updating={requests.isPlaceholderData || requests.isRefetching}

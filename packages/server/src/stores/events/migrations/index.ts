@@ -7,6 +7,7 @@ import { requestValidationErrorsMigration } from "./0005-request-validation-erro
 import { rollupsMigration } from "./0006-rollups.js";
 import { uptimeChecksMigration } from "./0007-uptime-checks.js";
 import { logFingerprintsMigration } from "./0008-log-fingerprints.js";
+import { partitionsMigration } from "./0009-partitions-and-retention.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -28,4 +29,5 @@ export const eventsMigrations: readonly EventsMigration[] = [
   rollupsMigration,
   uptimeChecksMigration,
   logFingerprintsMigration,
+  partitionsMigration,
 ];

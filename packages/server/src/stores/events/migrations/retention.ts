@@ -1,13 +1,33 @@
-// Retention of the events tables: their TTL follows REQUESTS_RETENTION_DAYS and
-// LOGS_RETENTION_DAYS. Migrations cannot read configuration, so start-up compares each
-// table's TTL with the configured days and alters only the tables that differ.
+// Server-wide retention of the events tables: their TTL follows REQUESTS_RETENTION_DAYS,
+// LOGS_RETENTION_DAYS, SPANS_RETENTION_DAYS (for the raw tables: the days of rows stored before
+// per-project retention, docs/adr/0023) and ROLLUPS_RETENTION_DAYS. Migrations cannot read
+// configuration, so start-up compares each table's TTL with the configured days and alters only
+// those that differ — metadata only: `materialize_ttl_after_modify = 0` keeps every part as is.
 import { assertIdentifier } from "../dialect.js";
 import type { EventsExecutor } from "../executor.js";
+import {
+  API_LOGS,
+  API_REQUESTS,
+  API_SPANS,
+  type EventsTable,
+  ROLLUPS,
+  ttlExpression,
+  UPTIME_RESULTS,
+} from "../tables/index.js";
 
 /** Days to keep per table, e.g. `{ api_requests: 90, api_logs: 30 }`. */
 export type RetentionDays = Readonly<Record<string, number>>;
 
-const TTL_DAYS = /\bTTL toDateTime\(timestamp\) \+ toIntervalDay\((\d+)\)/;
+const DECLARED: readonly EventsTable[] = [
+  API_REQUESTS,
+  API_LOGS,
+  API_SPANS,
+  UPTIME_RESULTS,
+  ...ROLLUPS.map((rollup) => rollup.table),
+];
+
+/** The days a table's TTL keeps, as `engine_full` shows either TTL form. */
+const TTL_DAYS = /\bTTL toDateTime\(\w+\) \+ toIntervalDay\((?:if\(\w+ = 0, )?(\d+)\b/;
 
 /** Sets each table's TTL to its configured days; returns the tables that changed. */
 export async function applyRetention(executor: EventsExecutor, days: RetentionDays): Promise<string[]> {
@@ -22,13 +42,16 @@ export async function applyRetention(executor: EventsExecutor, days: RetentionDa
     if (!Number.isInteger(wanted) || wanted < 1)
       throw new RangeError(`Invalid retention for ${table}: ${wanted}`);
     const row = rows.find((candidate) => candidate.name === table);
-    if (row === undefined) continue;
+    const declared = DECLARED.find((candidate) => candidate.name === table);
+    if (row === undefined || declared === undefined) continue;
     const current = TTL_DAYS.exec(row.engine_full)?.[1];
     if (current !== undefined && Number(current) === wanted) continue;
-    // Expired rows of existing parts go in a background mutation; start-up does not wait for it.
+    // New and merged parts follow the new TTL; existing parts keep the expiry they were written
+    // with until a merge rewrites them anyway. Expiring them sooner is an operator's explicit
+    // `ALTER TABLE … MATERIALIZE TTL` (README, "Retention").
     await executor.command(
       `ALTER TABLE ${database}.${assertIdentifier(table, "table")} ` +
-        `MODIFY TTL toDateTime(timestamp) + toIntervalDay(${wanted}) SETTINGS mutations_sync = 0`,
+        `MODIFY TTL ${ttlExpression(declared, wanted)} SETTINGS materialize_ttl_after_modify = 0`,
     );
     changed.push(table);
   }

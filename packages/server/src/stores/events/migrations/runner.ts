@@ -14,6 +14,9 @@ export interface EventsMigration {
   /** Each must be idempotent (`IF NOT EXISTS`, `IF EXISTS`): a crash between a statement and
    *  the migration's record re-runs the whole migration on the next start. */
   statements(ctx: EventsMigrationContext): string[];
+  /** Run after `statements` when a migration must read before it writes (a rebuild that copies
+   *  what it finds); idempotent in the same sense. */
+  run?(executor: EventsExecutor, ctx: EventsMigrationContext): Promise<void>;
 }
 
 /** The recorded history cannot be reconciled with the migrations this build knows. */
@@ -38,6 +41,7 @@ export async function runEventsMigrations(
   for (const migration of ordered) {
     if (applied.has(migration.version)) continue;
     for (const statement of migration.statements({ database })) await executor.command(statement);
+    await migration.run?.(executor, { database });
     await record(executor, database, migration);
     names.push(migration.name);
   }

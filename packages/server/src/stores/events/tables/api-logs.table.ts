@@ -1,5 +1,6 @@
 // api_logs: one row per log record of an instrumented app (written by ingest, read by the log
 // search and the trace view). Why this shape: docs/adr/0005-ingest-durability.md.
+import { RAW_LAYOUT } from "./layouts.js";
 import { defineEventsTable } from "./table.js";
 
 export const API_LOGS = defineEventsTable({
@@ -27,10 +28,17 @@ export const API_LOGS = defineEventsTable({
     // Error grouping key, "" for non-errors (lib/error-fingerprint.ts); rows older than
     // migration 8 have "" too and stay out of the error groups.
     { name: "fingerprint", type: "String CODEC(ZSTD(1))", since: 8 },
+    /** Days the row is kept: its project's retention for this kind when it was stored; 0 for
+     *  rows stored before per-project retention (kept the server-wide days). docs/adr/0023. */
+    { name: "retention_days", type: "UInt16", since: 9 },
+    /** The UTC day the row's batch arrived (one value per batch): the partition's week, so a
+     *  batch is one part whatever times its records carry (docs/adr/0023). */
+    { name: "stored_on", type: "Date", since: 9 },
   ],
   indexes: ["INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4"],
   orderBy: ["project_id", "timestamp", "id"],
   defaultRetentionDays: 30,
+  layout: RAW_LAYOUT,
 });
 
 export type ApiLogsColumn = (typeof API_LOGS.columnNames)[number];

@@ -1,5 +1,6 @@
 // api_requests: one row per handled HTTP request (written by ingest, read by the data and
 // analytics queries). Why this shape: docs/adr/0005-ingest-durability.md, docs/adr/0011-*.md.
+import { RAW_LAYOUT } from "./layouts.js";
 import { defineEventsTable } from "./table.js";
 
 export const API_REQUESTS = defineEventsTable({
@@ -38,10 +39,17 @@ export const API_REQUESTS = defineEventsTable({
     { name: "validation_paths", type: "Array(String) CODEC(ZSTD(1))", since: 5 },
     { name: "validation_rules", type: "Array(LowCardinality(String))", since: 5 },
     { name: "validation_messages", type: "Array(String) CODEC(ZSTD(3))", since: 5 },
+    /** Days the row is kept: its project's retention for this kind when it was stored; 0 for
+     *  rows stored before per-project retention (kept the server-wide days). docs/adr/0023. */
+    { name: "retention_days", type: "UInt16", since: 9 },
+    /** The UTC day the row's batch arrived (one value per batch): the partition's week, so a
+     *  batch is one part whatever times its records carry (docs/adr/0023). */
+    { name: "stored_on", type: "Date", since: 9 },
   ],
   indexes: ["INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4"],
   orderBy: ["project_id", "timestamp", "id"],
   defaultRetentionDays: 90,
+  layout: RAW_LAYOUT,
 });
 
 export type ApiRequestsColumn = (typeof API_REQUESTS.columnNames)[number];

@@ -9,8 +9,12 @@ export {
   defineEventsTable,
   type EventsColumn,
   type EventsTable,
+  layoutAt,
   pickColumns,
+  type TableLayout,
+  ttlExpression,
 } from "./table.js";
+export { LAYOUT_VERSION, RAW_LAYOUT, rawPartition, WEEKLY_LAYOUT } from "./layouts.js";
 export { BACKFILL_SNAPSHOT, ROLLUP_STATE } from "./rollups-state.table.js";
 export {
   ERRORS_HOURLY,

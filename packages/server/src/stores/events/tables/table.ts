@@ -27,6 +27,19 @@ export interface EventsTable<Name extends string = string> {
   readonly partitionBy?: string;
   /** The DateTime column the TTL counts from (default `timestamp`). */
   readonly ttlColumn?: Name;
+  /** The time-partitioned layout the table has from migration `since` on (docs/adr/0023):
+   *  tables created by earlier migrations are rebuilt into it by that migration. */
+  readonly layout?: TableLayout<Name>;
+}
+
+/** A table's partitions and per-row retention (docs/adr/0023-partitions-and-retention.md). */
+export interface TableLayout<Name extends string = string> {
+  readonly since: number;
+  readonly partitionBy: string;
+  /** Days each row is kept, written at insert from its project's retention; 0 (rows stored
+   *  before per-project retention) means the table's server-wide days. Part of the partition
+   *  key, so a part's rows all expire together and expiry drops whole parts. */
+  readonly retentionColumn?: Name;
 }
 
 /** A declaration with its column names derived, so nothing lists them twice. */
@@ -46,19 +59,40 @@ export function pickColumns<Name extends string, const Picked extends Name>(
   return names;
 }
 
-/** `CREATE TABLE IF NOT EXISTS` with the columns that existed at `version`. */
-export function createTableStatement(table: EventsTable, database: string, version: number): string {
+/** The table's layout as migration `version` created it (none before its layout's migration). */
+export function layoutAt(table: EventsTable, version: number): TableLayout | undefined {
+  return table.layout !== undefined && version >= table.layout.since ? table.layout : undefined;
+}
+
+/** The TTL expression of `table` at `version`, `days` being its server-wide retention. */
+export function ttlExpression(table: EventsTable, days: number, version = Number.POSITIVE_INFINITY): string {
+  const column = layoutAt(table, version)?.retentionColumn;
+  const kept = column === undefined ? String(days) : `if(${column} = 0, ${days}, ${column})`;
+  return `toDateTime(${table.ttlColumn ?? "timestamp"}) + toIntervalDay(${kept})`;
+}
+
+/** `CREATE TABLE IF NOT EXISTS` with the columns (and layout) that existed at `version`;
+ *  `name` overrides the table's own (the rebuild of migration 9 creates a copy beside it). */
+export function createTableStatement(
+  table: EventsTable,
+  database: string,
+  version: number,
+  name: string = table.name,
+): string {
   const columns = table.columns.filter((column) => column.since <= version);
   const lines = [...columns.map((column) => `${column.name} ${column.type}`), ...table.indexes];
+  const partitionBy = layoutAt(table, version)?.partitionBy ?? table.partitionBy;
   return (
-    `CREATE TABLE IF NOT EXISTS ${assertIdentifier(database, "database")}.${table.name} (\n      ` +
+    `CREATE TABLE IF NOT EXISTS ${assertIdentifier(database, "database")}.${assertIdentifier(name, "table")} (\n      ` +
     `${lines.join(",\n      ")}\n    )\n` +
     `    ENGINE = ${table.engine ?? "MergeTree"}\n` +
-    (table.partitionBy === undefined ? "" : `    PARTITION BY ${table.partitionBy}\n`) +
+    (partitionBy === undefined ? "" : `    PARTITION BY ${partitionBy}\n`) +
     `    ORDER BY (${table.orderBy.join(", ")})\n` +
-    `    TTL toDateTime(${table.ttlColumn ?? "timestamp"}) + toIntervalDay(${table.defaultRetentionDays})\n` +
-    // Each insert is durable when it is answered (docs/adr/0005-ingest-durability.md).
-    "    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400"
+    `    TTL ${ttlExpression(table, table.defaultRetentionDays, version)}\n` +
+    // Each insert is durable when it is answered (docs/adr/0005-ingest-durability.md); expiry
+    // drops whole parts, never rewrites one (docs/adr/0023-partitions-and-retention.md).
+    "    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, " +
+    "ttl_only_drop_parts = 1"
   );
 }
 

@@ -1,6 +1,7 @@
 // uptime_results: one row per run of an uptime check (written by the uptime runner, read for the
 // check's uptime percentages, latency chart and recent failures). Kept as long as requests
 // (REQUESTS_RETENTION_DAYS), at least 30 days.
+import { WEEKLY_LAYOUT } from "./layouts.js";
 import { defineEventsTable } from "./table.js";
 
 export const UPTIME_RESULTS = defineEventsTable({
@@ -20,6 +21,7 @@ export const UPTIME_RESULTS = defineEventsTable({
   indexes: [],
   orderBy: ["project_id", "check_id", "timestamp", "id"],
   defaultRetentionDays: 90,
+  layout: WEEKLY_LAYOUT,
 });
 
 export type UptimeResultsColumn = (typeof UPTIME_RESULTS.columnNames)[number];

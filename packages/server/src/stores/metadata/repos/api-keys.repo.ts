@@ -11,6 +11,10 @@ export interface KeyLookupRow {
   project_slug: string;
   app_id: string | null;
   app_slug: string | null;
+  /** The project's own retention per kind (null: the server's days). */
+  requests_retention_days: number | null;
+  logs_retention_days: number | null;
+  spans_retention_days: number | null;
 }
 
 export function createApiKeysRepo(db: Kysely<MetadataTables>) {
@@ -83,6 +87,9 @@ export function createApiKeysRepo(db: Kysely<MetadataTables>) {
           "p.slug as project_slug",
           "a.id as app_id",
           "a.slug as app_slug",
+          "p.requests_retention_days",
+          "p.logs_retention_days",
+          "p.spans_retention_days",
         ])
         .where("k.key_hash", "=", keyHash)
         .where("k.revoked_at", "is", null)

@@ -77,6 +77,9 @@ export function createAppsRepo(db: Kysely<MetadataTables>) {
           "p.created_at as p_created_at",
           "p.updated_at as p_updated_at",
           "p.deleted_at as p_deleted_at",
+          "p.requests_retention_days as p_requests_retention_days",
+          "p.logs_retention_days as p_logs_retention_days",
+          "p.spans_retention_days as p_spans_retention_days",
           "m.role as m_role",
         ])
         .where("a.deleted_at", "is", null)
@@ -94,6 +97,9 @@ export function createAppsRepo(db: Kysely<MetadataTables>) {
           p_created_at,
           p_updated_at,
           p_deleted_at,
+          p_requests_retention_days,
+          p_logs_retention_days,
+          p_spans_retention_days,
           m_role,
           ...app
         }) => ({
@@ -108,6 +114,9 @@ export function createAppsRepo(db: Kysely<MetadataTables>) {
             created_at: p_created_at,
             updated_at: p_updated_at,
             deleted_at: p_deleted_at,
+            requests_retention_days: p_requests_retention_days,
+            logs_retention_days: p_logs_retention_days,
+            spans_retention_days: p_spans_retention_days,
           },
         }),
       );

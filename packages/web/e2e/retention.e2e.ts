@@ -1,0 +1,95 @@
+// A project's retention in its settings (docs/adr/0023): an owner sets the days kept, they are
+// kept across a reload, the records lists say so when a window reaches past them, and a viewer
+// reads them without a control. Axe-clean in light and dark.
+import type { CreatedApiKey } from "@sightline/contracts";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { seriousAxeViolations } from "./support/axe";
+import { type Opened, signInFast } from "./support/browser";
+import { screenshot } from "./support/screenshots";
+import { type Api, apiAs, ingest, record } from "./support/seed";
+import { browserSuite } from "./support/suite";
+
+async function checkPage(page: Page, name: string, theme: "light" | "dark"): Promise<void> {
+  const violations = await seriousAxeViolations(page);
+  expect(violations, `${name} in ${theme}: ${violations.join("; ")}`).toEqual([]);
+  await screenshot(page, name, theme);
+}
+
+describe.skipIf(inject("browserSkipReason") !== "")("project retention", () => {
+  const suite = browserSuite({
+    env: { REQUESTS_RETENTION_DAYS: "30", LOGS_RETENTION_DAYS: "14", SPANS_RETENTION_DAYS: "7" },
+  });
+  let owner: Opened;
+  let api: Api;
+
+  beforeAll(async () => {
+    owner = await suite.open();
+    await signInFast(owner.context, suite.server, "owner@example.com");
+    api = apiAs(owner.context.request, suite.server);
+    await api.post("/projects", { name: "Shop" });
+    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
+    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
+    await ingest(owner.context.request, key.key, [record("checkout-api")]);
+  });
+
+  it("lets the owner shorten retention, keeps it across a reload and says so on the requests page", async () => {
+    const { page } = owner;
+    await page.goto("/projects/shop/settings");
+    const requests = page.getByLabel("Requests (days)");
+    await requests.waitFor();
+    expect(await requests.inputValue()).toBe("30");
+    expect(await page.getByLabel("Logs (days)").inputValue()).toBe("14");
+    await page.getByText("at most 30 on this server", { exact: false }).waitFor();
+    const save = page.getByRole("button", { name: "Save retention" });
+    expect(await save.isDisabled()).toBe(true);
+
+    await requests.fill("10");
+    await page.getByLabel("Spans (days)").fill("3");
+    await save.click();
+    await page.getByText("Retention saved").waitFor();
+    await page.reload();
+    await page.getByLabel("Requests (days)").waitFor();
+    expect(await page.getByLabel("Requests (days)").inputValue()).toBe("10");
+    expect(await page.getByLabel("Spans (days)").inputValue()).toBe("3");
+    expect(await api.get("/projects/shop/retention")).toMatchObject({
+      requests_days: 10,
+      logs_days: 14,
+      spans_days: 3,
+    });
+    await checkPage(page, "settings-retention", "light");
+
+    // A 30-day window reaches past the 10 days kept: the list says so rather than looking empty.
+    await page.goto("/projects/shop/requests?range=30d");
+    await page.getByText("Raw requests are kept 10 days").waitFor();
+    await page.getByRole("cell", { name: "/orders/42" }).first().waitFor();
+    await checkPage(page, "requests-beyond-retention", "light");
+    await page.goto("/projects/shop/requests?range=7d");
+    await page.getByRole("cell", { name: "/orders/42" }).first().waitFor();
+    expect(await page.getByText("Raw requests are kept").count()).toBe(0);
+  });
+
+  it("shows a viewer the retention without a control", async () => {
+    // Signed in before the invitation, so the sign-in helper reads the sign-in mail, not that one.
+    const viewer = await suite.open({ colorScheme: "dark" });
+    await signInFast(viewer.context, suite.server, "viewer@example.com");
+    await api.post("/projects/shop/invitations", { email: "viewer@example.com", role: "viewer" });
+    const viewerApi = apiAs(viewer.context.request, suite.server);
+    const { invitations } = await viewerApi.get<{ invitations: Array<{ id: string }> }>("/users/invitations");
+    await viewerApi.post("/invitations/accept", { id: invitations[0]?.id });
+
+    const { page } = viewer;
+    await page.goto("/projects/shop/settings");
+    const requests = page.getByLabel("Requests (days)");
+    await requests.waitFor();
+    expect(await requests.inputValue()).toBe("10");
+    expect(await requests.isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Save retention" }).count()).toBe(0);
+    await page.getByText("Owners and admins change the retention.").waitFor();
+    await checkPage(page, "settings-retention-viewer", "dark");
+
+    await page.goto("/projects/shop/logs?range=30d");
+    await page.getByText("Raw logs are kept 14 days").waitFor();
+    await checkPage(page, "logs-beyond-retention", "dark");
+  });
+});

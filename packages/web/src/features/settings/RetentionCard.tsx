@@ -1,0 +1,109 @@
+// The Retention section of project settings: how many days requests, logs and spans are kept
+// (owners and admins change them within the server's maxima; everyone else reads them), and
+// how long the analytics rollups outlive them.
+import type { ProjectRetention, RetentionKind, UpdateProjectRetentionBody } from "@sightline/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { TextField } from "../../components/ui/Field";
+import { FailureNotice, loadingOrFailed } from "../../components/ui/Feedback";
+import { Card, Stack, SubmitRow } from "../../components/ui/Surface";
+import { useToast } from "../../components/ui/Toast";
+import { isApiError } from "../../lib/api-client";
+import { retentionKey, retentionQuery, updateRetention } from "./retention-api";
+import styles from "./Settings.module.css";
+
+const KINDS: ReadonlyArray<{ kind: RetentionKind; label: string; what: string }> = [
+  { kind: "requests", label: "Requests", what: "request records, with their payloads and headers" },
+  { kind: "logs", label: "Logs", what: "log records" },
+  { kind: "spans", label: "Spans", what: "trace spans" },
+];
+
+const TITLE = "Retention";
+const DESCRIPTION =
+  "How many days raw records are kept. Changes apply to records stored from now on; lists stop at the new days at once.";
+
+export function RetentionCard({ project, canEdit }: { project: string; canEdit: boolean }) {
+  const retention = useQuery(retentionQuery(project));
+  const notLoaded = loadingOrFailed(retention, { title: TITLE, what: "the retention", rows: 3 });
+  if (retention.data === undefined) return notLoaded;
+  const stored = retention.data;
+  // Keyed by the stored values: a saved change resets the form to what the server kept.
+  const version = KINDS.map(({ kind }) => stored[`${kind}_days`]).join("-");
+  return <RetentionForm key={version} project={project} retention={stored} canEdit={canEdit} />;
+}
+
+function RetentionForm({
+  project,
+  retention,
+  canEdit,
+}: {
+  project: string;
+  retention: ProjectRetention;
+  canEdit: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [days, setDays] = useState<Record<RetentionKind, string>>({
+    requests: String(retention.requests_days),
+    logs: String(retention.logs_days),
+    spans: String(retention.spans_days),
+  });
+  const save = useMutation({
+    mutationFn: (body: UpdateProjectRetentionBody) => updateRetention(project, body),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(retentionKey(project), updated);
+      toast("Retention saved");
+    },
+  });
+  const error = isApiError(save.error) ? save.error : undefined;
+  const changed = KINDS.filter(({ kind }) => days[kind].trim() !== String(retention[`${kind}_days`]));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const body: UpdateProjectRetentionBody = {};
+    for (const { kind } of changed) body[`${kind}_days`] = Number(days[kind]);
+    save.mutate(body);
+  };
+  return (
+    <Card title={TITLE} description={DESCRIPTION}>
+      <form onSubmit={submit}>
+        <fieldset className={styles.fieldset} disabled={!canEdit}>
+          <Stack>
+            <div className={styles.retentionGrid}>
+              {KINDS.map(({ kind, label, what }) => (
+                <TextField
+                  key={kind}
+                  label={`${label} (days)`}
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={retention.max[`${kind}_days`]}
+                  step={1}
+                  required
+                  value={days[kind]}
+                  onChange={(event) => setDays((current) => ({ ...current, [kind]: event.target.value }))}
+                  hint={`Keeps ${what}; at most ${retention.max[`${kind}_days`]} on this server.`}
+                  error={error?.fieldMessage(`/${kind}_days`)}
+                />
+              ))}
+            </div>
+            <div className={styles.readOnly}>
+              <span className={styles.readOnlyLabel}>Analytics rollups</span>
+              <span className={styles.dangerMeta}>
+                Hourly figures for the overview and the errors breakdown are kept {retention.rollups_days}{" "}
+                days (a server setting), so analytics keep working after raw records expire.
+              </span>
+            </div>
+            <FailureNotice error={error} fieldsInline />
+            {canEdit ? (
+              <SubmitRow busy={save.isPending} disabled={changed.length === 0}>
+                Save retention
+              </SubmitRow>
+            ) : (
+              <span className={styles.dangerMeta}>Owners and admins change the retention.</span>
+            )}
+          </Stack>
+        </fieldset>
+      </form>
+    </Card>
+  );
+}
