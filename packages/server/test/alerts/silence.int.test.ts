@@ -89,7 +89,8 @@ describe.each(metadataBackends())("silence rules on $name", (backend: MetadataBa
     expect(expectProblem(short, "validation_error").errors).toEqual([
       {
         pointer: "/window_seconds",
-        message: "must be whole minutes, at least 120 for silence rules (the SDK beats every minute)",
+        message:
+          "must be whole minutes, at least 2 minutes (120 s) for silence rules: the SDK beats every minute",
       },
     ]);
   });

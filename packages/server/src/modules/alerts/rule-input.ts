@@ -212,6 +212,6 @@ function checkSilence(definition: RuleDefinition, problem: (pointer: string, mes
   if (definition.windowSeconds % 60 !== 0 || definition.windowSeconds < ALERT_LIMITS.minSilenceSeconds)
     problem(
       "/window_seconds",
-      `must be whole minutes, at least ${ALERT_LIMITS.minSilenceSeconds} for silence rules (the SDK beats every minute)`,
+      `must be whole minutes, at least ${ALERT_LIMITS.minSilenceSeconds / 60} minutes (${ALERT_LIMITS.minSilenceSeconds} s) for silence rules: the SDK beats every minute`,
     );
 }

@@ -419,12 +419,12 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
               }}
             />
           </Card>
-        ) : (
+        ) : draft.kind === "anomaly" ? (
           <Notice tone="info" role="status">
             An anomaly rule learns its band from the same time of week over the last four weeks; the
             rule&rsquo;s page draws the band and the value once it is saved.
           </Notice>
-        )}
+        ) : null}
         <FailureNotice error={save.error} fieldsInline />
         {error && error.fieldErrors.length > 0 ? (
           <Notice tone="danger" role="alert">

@@ -62,7 +62,6 @@ export function ValidationErrorsCard({
             ]}
           />
           <Link
-            className={styles.rowLink}
             to="/projects/$project/requests"
             params={{ project }}
             search={{

@@ -15,6 +15,7 @@ import { isApiError } from "../../lib/api-client";
 import { channelsQuery } from "../alerts";
 import { checkQuery, uptimeApi, uptimeKeys } from "./api";
 import { bodyFromDraft, type CheckDraft, draftFromCheck, NEW_CHECK } from "./check-draft";
+import styles from "./Uptime.module.css";
 
 const newRoute = getRouteApi("/app/projects/$project/uptime/new");
 const editRoute = getRouteApi("/app/projects/$project/uptime/$checkId/edit");
@@ -220,10 +221,10 @@ function CheckEditor({ project, check }: { project: string; check: UptimeCheck |
                   error={fieldError("/failure_threshold")}
                 />
               </Grid2>
-              <fieldset>
-                <legend>Notify</legend>
+              <fieldset className={styles.group}>
+                <legend className={styles.legend}>Notify</legend>
                 {channels.data !== undefined && channels.data.length === 0 ? (
-                  <p>No channels yet: add them on the Alerts page.</p>
+                  <p className={styles.quiet}>No channels yet: add them on the Alerts page.</p>
                 ) : (
                   <Stack tight>
                     {(channels.data ?? []).map((channel) => (
