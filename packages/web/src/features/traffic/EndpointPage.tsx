@@ -177,7 +177,7 @@ export function EndpointPage() {
           )}
         </QueryView>
       </Card>
-      <ValidationErrorsCard project={project} app={app} params={params} search={search} />
+      <ValidationErrorsCard project={project} app={app} params={params} search={search} painted={marked} />
       <Card>
         <div role="tablist" aria-label="More about this endpoint" className={styles.links}>
           {TABS.map((one) => (

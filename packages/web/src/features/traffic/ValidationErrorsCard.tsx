@@ -20,13 +20,19 @@ export function ValidationErrorsCard({
   app,
   params,
   search,
+  painted,
 }: {
   project: string;
   app: string;
   params: EndpointQuery;
   search: TrafficSearch;
+  /** The page's own figures have painted: this card's read waits for them (first-paint budget). */
+  painted: boolean;
 }) {
-  const errors = useQuery(trafficApi.endpointValidationErrors(project, app, { ...params, limit: TOP }));
+  const errors = useQuery({
+    ...trafficApi.endpointValidationErrors(project, app, { ...params, limit: TOP }),
+    enabled: painted,
+  });
   return (
     <QueryCard
       title="Top validation errors by field"
