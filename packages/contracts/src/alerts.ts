@@ -23,6 +23,8 @@ export const ALERT_LIMITS = {
   testSendsPerProjectPerMinute: 10,
   /** Points one band chart request may ask for (`(until - since) / window_seconds`). */
   maxBandPoints: 1_500,
+  /** `silence` rules: the shortest silence that can fire (the SDK beats every minute). */
+  minSilenceSeconds: 120,
 } as const;
 
 export const ALERT_METRICS = [
@@ -31,11 +33,15 @@ export const ALERT_METRICS = [
   "p99_latency_ms",
   "request_count",
   "status_count",
+  "silent_minutes",
 ] as const;
 export type AlertMetric = (typeof ALERT_METRICS)[number];
 
-/** `threshold`: compare with a fixed value; `anomaly`: compare with a seasonal baseline (ADR 0020). */
-export const ALERT_RULE_KINDS = ["threshold", "anomaly"] as const;
+/**
+ * `threshold`: compare with a fixed value; `anomaly`: compare with a seasonal baseline (ADR 0020);
+ * `silence`: no heartbeat from the scope's apps for the window (ADR 0022).
+ */
+export const ALERT_RULE_KINDS = ["threshold", "anomaly", "silence"] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
 
 /** Where a value stood against an anomaly rule's band. */
@@ -61,7 +67,8 @@ const MetricSchema = Type.Enum(ALERT_METRICS, {
   description:
     "`error_rate`: % of requests counted as errors (see `error_status_from`); `p95_latency_ms` / " +
     "`p99_latency_ms`: response-time percentiles; `request_count`: requests in the window (use `lt` 1 for " +
-    "no traffic); `status_count`: requests with the status code or class in `status`.",
+    "no traffic); `status_count`: requests with the status code or class in `status`; `silent_minutes` " +
+    "(`silence` rules only): minutes since the scope's newest heartbeat.",
   examples: ["error_rate"],
 });
 const ComparatorSchema = Type.Enum(ALERT_COMPARATORS, {
@@ -79,7 +86,9 @@ const ThresholdSchema = Type.Number({
 const WindowSchema = Type.Integer({
   minimum: ALERT_LIMITS.minWindowSeconds,
   maximum: ALERT_LIMITS.maxWindowSeconds,
-  description: "Length of the evaluated window in seconds: 60 (1 minute) to 86400 (24 hours).",
+  description:
+    "Length of the evaluated window in seconds: 60 (1 minute) to 86400 (24 hours). For `silence` rules, " +
+    "how long the scope must have sent no heartbeat: whole minutes, 120 or more.",
   examples: [300],
 });
 const ErrorStatusFromSchema = Type.Union([Type.Literal(400), Type.Literal(500)], {
@@ -114,7 +123,10 @@ const KindSchema = Type.Enum(ALERT_RULE_KINDS, {
     "`threshold` (default): fires when the metric crosses `threshold`. `anomaly`: fires when the metric " +
     "leaves the band around its seasonal baseline (same time of week over the last 4 weeks, scaled to the " +
     "last 2 hours' level); needs no threshold. Anomaly rules take `request_count`, `error_rate` or " +
-    "`p95_latency_ms` and a window of 60, 120, 300, 600, 900, 1800 or 3600 seconds.",
+    "`p95_latency_ms` and a window of 60, 120, 300, 600, 900, 1800 or 3600 seconds. `silence`: fires " +
+    "when no heartbeat of the scope (project: any of its apps; app; app and environment) arrived for " +
+    "`window_seconds` (whole minutes, at least 120); takes metric `silent_minutes` and no endpoint, " +
+    "threshold or anomaly settings.",
   examples: ["threshold"],
 });
 const SensitivitySchema = Type.Enum(ANOMALY_SENSITIVITIES, {
@@ -236,6 +248,13 @@ export const CreateAlertRuleBodySchema = Type.Object(
         min_requests: 20,
         for_evaluations: 2,
       },
+      {
+        name: "Checkout silent",
+        kind: "silence",
+        scope: { app: "checkout-api", environment: "production" },
+        metric: "silent_minutes",
+        window_seconds: 600,
+      },
     ],
   },
 );
@@ -326,13 +345,17 @@ export const AlertRuleSchema = Type.Object(
       description: "Set for `error_rate`, null otherwise.",
     }),
     status: Type.Union([StatusSelectorSchema, Type.Null()], { description: "Set for `status_count`." }),
-    comparator: Type.Union([ComparatorSchema, Type.Null()], { description: "Null for `anomaly` rules." }),
+    comparator: Type.Union([ComparatorSchema, Type.Null()], {
+      description: "Null for `anomaly` and `silence` rules.",
+    }),
     threshold: Type.Union([Type.Number(), Type.Null()], {
-      description: "Null for `anomaly` rules.",
+      description: "Null for `anomaly` and `silence` rules.",
       examples: [5],
     }),
-    sensitivity: Type.Union([SensitivitySchema, Type.Null()], { description: "Null for `threshold` rules." }),
-    direction: Type.Union([DirectionSchema, Type.Null()], { description: "Null for `threshold` rules." }),
+    sensitivity: Type.Union([SensitivitySchema, Type.Null()], {
+      description: "Set for `anomaly` rules only.",
+    }),
+    direction: Type.Union([DirectionSchema, Type.Null()], { description: "Set for `anomaly` rules only." }),
     window_seconds: Type.Integer({ examples: [300] }),
     min_requests: Type.Integer({ examples: [20] }),
     for_evaluations: Type.Integer({ examples: [2] }),

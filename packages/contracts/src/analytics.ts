@@ -722,6 +722,14 @@ export const ValidationErrorCountSchema = Type.Object(
       examples: [42],
     }),
     requests: Type.Integer({ description: "Distinct requests it failed in.", examples: [40] }),
+    share: Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description:
+        "Percentage of the endpoint's refused requests in the window (those with any validation error) " +
+        "that failed this field and rule; shares add up to more than 100 when requests fail several fields.",
+      examples: [62.5],
+    }),
     message: Type.String({
       description: "The validator's message of the latest occurrence (never the value).",
       examples: ['must match format "email"'],

@@ -43,6 +43,8 @@ const Headers = Type.Record(
   Type.String({ maxLength: 2000 }),
   {
     maxProperties: UPTIME_LIMITS.maxHeaders,
+    // A name outside the token pattern is refused here, not at the first run.
+    additionalProperties: false,
     description: "Request headers sent with every check (stored as given; visible to the project's members).",
     examples: [{ accept: "application/json" }],
   },

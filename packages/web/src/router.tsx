@@ -342,6 +342,20 @@ const uptimeCheckRoute = createRoute({
   component: lazyRouteComponent(() => import("./features/uptime/CheckPage"), "CheckPage"),
 });
 
+const newUptimeCheckRoute = createRoute({
+  staticData: { title: "New check" },
+  getParentRoute: () => projectRoute,
+  path: "/uptime/new",
+  component: lazyRouteComponent(() => import("./features/uptime/CheckEditor"), "NewCheckPage"),
+});
+
+const editUptimeCheckRoute = createRoute({
+  staticData: { title: "Edit" },
+  getParentRoute: () => projectRoute,
+  path: "/uptime/$checkId/edit",
+  component: lazyRouteComponent(() => import("./features/uptime/CheckEditor"), "EditCheckPage"),
+});
+
 // API: the inferred contract, declared vs observed, the change log (contract-change
 // notifications link to a change) and the contract-change alert rules.
 const apiRoute = createRoute({
@@ -457,7 +471,9 @@ const routeTree = rootRoute.addChildren([
       alertRoute,
       editAlertRoute,
       uptimeRoute,
+      newUptimeCheckRoute,
       uptimeCheckRoute,
+      editUptimeCheckRoute,
       apiRoute.addChildren([
         apiContractRoute,
         apiReportRoute,

@@ -270,6 +270,16 @@ describe.each(backends())("uptime checks on $name", ({ metadata, events }) => {
     expect(refused.body).toContain("/url");
     const short = await fx.owner.post(P, { name: "x", url: "https://example.com", interval_seconds: 10 });
     expect(short.statusCode).toBe(422);
+    // A header name that is not an HTTP token is refused when saved, naming the headers field.
+    const header = await fx.owner.post(P, {
+      name: "x",
+      url: "https://example.com",
+      headers: { "Bad Header": "x" },
+    });
+    expect(header.statusCode).toBe(422);
+    expect(
+      header.json<{ errors: Array<{ pointer: string }> }>().errors.map((error) => error.pointer),
+    ).toEqual([expect.stringMatching(/^\/headers/)]);
     const timeout = await fx.owner.post(P, {
       name: "x",
       url: "https://example.com",

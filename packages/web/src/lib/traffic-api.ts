@@ -6,6 +6,7 @@ import type {
   EndpointConsumersQuery,
   EndpointDetail,
   EndpointPayloadsQuery,
+  EndpointValidationErrorsQuery,
   EndpointQuery,
   EndpointStatusCodesQuery,
   EndpointTimeseriesQuery,
@@ -18,6 +19,7 @@ import type {
   LatencyHistogram,
   LogsQuery,
   PayloadSample,
+  ValidationErrorCount,
   ProjectAnalyticsQuery,
   ProjectConsumersPage,
   ProjectConsumersQuery,
@@ -118,4 +120,6 @@ export const trafficApi = {
     appRead<EndpointConsumer[]>(project, app, "analytics/endpoint-consumers", params),
   endpointPayloads: (project: string, app: string, params: EndpointPayloadsQuery) =>
     appRead<PayloadSample[]>(project, app, "analytics/endpoint-payloads", params),
+  endpointValidationErrors: (project: string, app: string, params: EndpointValidationErrorsQuery) =>
+    appRead<ValidationErrorCount[]>(project, app, "analytics/endpoint-validation-errors", params),
 };

@@ -34,7 +34,10 @@ export async function alertsRoutes(app: App, { rules }: { rules: RulesService })
         description:
           "A rule watches a metric of the project, an app, or an app's environment or endpoint over a " +
           "window, and fires when the condition holds for `for_evaluations` evaluations in a row " +
-          "(one every ALERTS_EVAL_INTERVAL_SECONDS). At most 200 rules per project (429 limit_reached).",
+          "(one every ALERTS_EVAL_INTERVAL_SECONDS). `kind: silence` rules watch heartbeats instead: they " +
+          "fire when an app in scope (each app of the project, an app, or an app's environment) has sent " +
+          "none for `window_seconds`, and resolve on its next heartbeat. At most 200 rules per project " +
+          "(429 limit_reached).",
         params: ProjectParams,
         body: CreateAlertRuleBodySchema,
         response: { 201: AlertRuleSchema, ...problemResponses(422, 429) },

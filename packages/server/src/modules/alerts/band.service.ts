@@ -32,7 +32,7 @@ export async function anomalyBand(
 ): Promise<AlertBand> {
   if (rule.kind !== "anomaly") {
     throw invalidFields([
-      { pointer: "/alert_id", message: "is a threshold rule: only anomaly rules have a band" },
+      { pointer: "/alert_id", message: `is a ${rule.kind} rule: only anomaly rules have a band` },
     ]);
   }
   const windowMs = rule.window_seconds * 1000;

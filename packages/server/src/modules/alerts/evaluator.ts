@@ -2,7 +2,8 @@
 // events-store statement serves each group; each rule's observation moves it through the state
 // machine; state, history and the notifications to send are written in one metadata transaction
 // (the notifications as outbox rows, sent by the delivery worker). Anomaly rules read their
-// seasonal buckets instead of one window and are judged by the anomaly model (ADR 0020).
+// seasonal buckets instead of one window and are judged by the anomaly model (ADR 0020); silence
+// rules read the newest heartbeats of the project's apps from the metadata store (ADR 0022).
 import type { AlertComparator, AlertState, AnomalyBand } from "@sightline/contracts";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -10,6 +11,7 @@ import { toIsoTimestamp } from "../../clock.js";
 import { newOrderedId } from "../../lib/ids.js";
 import type { EventsExecutor } from "../../stores/events/index.js";
 import { createAlertEventsRepo } from "../../stores/metadata/repos/alert-events.repo.js";
+import { createAppHeartbeatsRepo } from "../../stores/metadata/repos/app-heartbeats.repo.js";
 import {
   createAlertRulesRepo,
   type EvaluableRuleRow,
@@ -29,6 +31,7 @@ import {
 import { type AnomalySpec, readBuckets } from "../../stores/events/queries/alerts/anomaly.js";
 import { dashboardLinks, type Notification } from "./notification.js";
 import { anomalyParamsOf, metricSpecOf, notificationRuleOf } from "./rule-rows.js";
+import { judgeSilence, type SilenceVerdict } from "./silence.js";
 import { breaches, nextState, type Transition } from "./state-machine.js";
 
 export interface EvaluatorDeps {
@@ -58,6 +61,8 @@ interface Evaluated {
   readonly windowEndMs: number;
   /** Anomaly rules: the model's verdict (band and where the value stood). */
   readonly verdict?: AnomalyVerdict;
+  /** Silence rules: how long the scope has been silent, and which apps are. */
+  readonly silence?: SilenceVerdict;
 }
 
 /** The band as the API shows it (rule's `last_band`, band chart points). */
@@ -102,8 +107,10 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
   async function evaluateGroup(
     group: readonly EvaluableRuleRow[],
     windowEndMs: number,
+    nowMs: number,
   ): Promise<Evaluated[]> {
     const first = group[0] as EvaluableRuleRow;
+    if (first.kind === "silence") return evaluateSilenceGroup(group, nowMs);
     const windowStartMs = windowEndMs - first.window_seconds * 1000;
     if (first.kind === "anomaly") return evaluateAnomalyGroup(group, windowStartMs, windowEndMs);
     const observations = await observe(
@@ -156,6 +163,38 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
     });
   }
 
+  /**
+   * Heartbeats are written to the metadata store as they arrive, with no ingest writer between:
+   * silence is judged at `now`, not at the lagged window end of request-based rules.
+   */
+  async function evaluateSilenceGroup(
+    group: readonly EvaluableRuleRow[],
+    nowMs: number,
+  ): Promise<Evaluated[]> {
+    const first = group[0] as EvaluableRuleRow;
+    const beats = await createAppHeartbeatsRepo(db).newestByEnvironment(first.project_id);
+    return group.map((rule) => {
+      const silence = judgeSilence(
+        beats,
+        { appId: rule.app_id, environment: rule.environment },
+        rule.window_seconds,
+        nowMs,
+      );
+      const transition = nextState({ state: rule.state as AlertState, streak: rule.streak }, silence.breach, {
+        forEvaluations: rule.for_evaluations,
+      });
+      const observation = { requestCount: 0, value: silence.value };
+      return {
+        rule,
+        observation,
+        transition,
+        windowStartMs: nowMs - rule.window_seconds * 1000,
+        windowEndMs: nowMs,
+        silence,
+      };
+    });
+  }
+
   function notificationOf(item: Evaluated, eventId: string, at: string): Notification {
     const { rule } = item;
     const ruleView = notificationRuleOf(rule);
@@ -172,6 +211,14 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
       value: item.observation.value,
       band: edgesOf(item.verdict),
       request_count: item.observation.requestCount,
+      ...(item.silence === undefined
+        ? {}
+        : {
+            silence: {
+              last_heartbeat_at: item.silence.lastHeartbeatAt,
+              silent_apps: item.silence.silentApps,
+            },
+          }),
       window,
       links: dashboardLinks(deps.publicUrl, rule.project_slug, rule.id, ruleView.scope, window),
     };
@@ -284,7 +331,7 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
       let failedGroups = 0;
       for (const group of groups.values()) {
         try {
-          evaluated.push(...(await evaluateGroup(group, windowEndMs)));
+          evaluated.push(...(await evaluateGroup(group, windowEndMs, now.getTime())));
         } catch (error) {
           // The group keeps its state and is tried again next pass; other projects go on.
           failedGroups += 1;

@@ -34,6 +34,8 @@ export interface Notification {
   /** Anomaly rules: the expected value and band the value was judged against; null otherwise. */
   readonly band: { readonly expected: number; readonly lower: number; readonly upper: number } | null;
   readonly request_count: number;
+  /** Silence rules: the newest heartbeat of the longest-silent app, and the apps silent for the window. */
+  readonly silence?: { readonly last_heartbeat_at: string | null; readonly silent_apps: readonly string[] };
   readonly window: { readonly start: string; readonly end: string };
   readonly links: { readonly rule: string; readonly dashboard: string };
 }
@@ -76,6 +78,7 @@ const METRIC_TEXT: Record<AlertMetric, string> = {
   p99_latency_ms: "p99 latency",
   request_count: "requests",
   status_count: "responses",
+  silent_minutes: "time without a heartbeat",
 };
 
 /** `error rate (status >= 500)`, `responses 5xx`, `p95 latency`. */
@@ -89,17 +92,20 @@ export function formatValue(metric: AlertMetric, value: number | null): string {
   if (value === null) return "no data";
   if (metric === "error_rate") return `${round(value)}%`;
   if (metric === "p95_latency_ms" || metric === "p99_latency_ms") return `${round(value)} ms`;
+  if (metric === "silent_minutes") return `${round(value)} min`;
   return String(Math.round(value));
 }
 
 /** What the value is judged against: `Threshold` or, for anomaly rules, `Expected band`. */
 export function conditionLabel(notification: Notification): string {
+  if (notification.rule.kind === "silence") return "Fires after";
   return notification.rule.kind === "anomaly" ? "Expected band" : "Threshold";
 }
 
 /** `> 5%`, or for an anomaly rule `84 – 166 (expected 120)`. */
 export function formatCondition(notification: Notification): string {
   const { rule, band } = notification;
+  if (rule.kind === "silence") return `${formatWindow(rule.window_seconds)} without a heartbeat`;
   if (rule.comparator === null || rule.threshold === null) {
     if (band === null) return "no baseline yet";
     const value = (x: number) => formatValue(rule.metric, x);
@@ -130,10 +136,25 @@ export function headline(notification: Notification): string {
 /** One sentence: `error rate (status >= 500) was 7.5% (> 5%) over 5 min, 240 requests`. */
 export function summaryLine(notification: Notification): string {
   const { rule } = notification;
+  if (rule.kind === "silence") return silenceLine(notification);
   return (
     `${metricLabel(rule)} was ${formatValue(rule.metric, notification.value)} ` +
     `(${conditionLabel(notification).toLowerCase()} ${formatCondition(notification)}) over ${formatWindow(rule.window_seconds)}, ` +
     `${notification.request_count} request${notification.request_count === 1 ? "" : "s"}`
+  );
+}
+
+/** `no heartbeat for 12.5 min (fires after 10 min); silent: checkout, billing`. */
+function silenceLine(notification: Notification): string {
+  const { rule, silence } = notification;
+  const apps = silence?.silent_apps ?? [];
+  const head =
+    notification.value === null
+      ? "no heartbeat received yet"
+      : `no heartbeat for ${formatValue(rule.metric, notification.value)}`;
+  return (
+    `${head} (fires after ${formatWindow(rule.window_seconds)})` +
+    (apps.length === 0 ? "" : `; silent: ${apps.join(", ")}`)
   );
 }
 

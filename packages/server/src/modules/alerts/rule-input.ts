@@ -3,6 +3,7 @@
 // parts that need an app, an error rate above 100%, the fields of the other rule kind), and
 // reports every problem with its pointer.
 import {
+  ALERT_LIMITS,
   type AlertComparator,
   type AlertMetric,
   type AlertRuleKind,
@@ -176,6 +177,9 @@ function check(definition: RuleDefinition): RuleDefinition {
       problem("/min_requests", "does not apply to request_count (it would hide a traffic drop)");
     if (definition.sensitivity !== null) problem("/sensitivity", "applies to anomaly rules only");
     if (definition.direction !== null) problem("/direction", "applies to anomaly rules only");
+    if (definition.metric === "silent_minutes") problem("/metric", "applies to silence rules only");
+  } else if (definition.kind === "silence") {
+    checkSilence(definition, problem);
   } else {
     if (!(ANOMALY_METRICS as readonly string[]).includes(definition.metric))
       problem("/metric", `must be one of ${ANOMALY_METRICS.join(", ")} for anomaly rules`);
@@ -190,4 +194,24 @@ function check(definition: RuleDefinition): RuleDefinition {
     throw invalidFields(errors);
   }
   return definition;
+}
+
+/** A silence rule watches heartbeats: an app or environment, whole minutes, nothing of requests. */
+function checkSilence(definition: RuleDefinition, problem: (pointer: string, message: string) => void): void {
+  if (definition.metric !== "silent_minutes") problem("/metric", "must be silent_minutes for silence rules");
+  if (definition.endpoint !== null)
+    problem("/scope/endpoint", "does not apply to silence rules (heartbeats come from apps, not endpoints)");
+  if (definition.comparator !== null)
+    problem("/comparator", "does not apply to silence rules (window_seconds is the silence that fires)");
+  if (definition.threshold !== null)
+    problem("/threshold", "does not apply to silence rules (window_seconds is the silence that fires)");
+  if (definition.sensitivity !== null) problem("/sensitivity", "applies to anomaly rules only");
+  if (definition.direction !== null) problem("/direction", "applies to anomaly rules only");
+  if (definition.minRequests !== 0)
+    problem("/min_requests", "does not apply to silence rules (they count heartbeats, not requests)");
+  if (definition.windowSeconds % 60 !== 0 || definition.windowSeconds < ALERT_LIMITS.minSilenceSeconds)
+    problem(
+      "/window_seconds",
+      `must be whole minutes, at least ${ALERT_LIMITS.minSilenceSeconds / 60} minutes (${ALERT_LIMITS.minSilenceSeconds} s) for silence rules: the SDK beats every minute`,
+    );
 }

@@ -14,7 +14,7 @@ import type {
 } from "@sightline/contracts";
 import type { AnomalyParams } from "./anomaly-model.js";
 import type { AlertRuleRow, AlertRuleWithAppRow } from "../../stores/metadata/repos/alert-rules.repo.js";
-import type { MetricSpec } from "../../stores/events/queries/alerts/metrics.js";
+import type { MetricSpec, RequestMetric } from "../../stores/events/queries/alerts/metrics.js";
 import type { Notification } from "./notification.js";
 import type { RuleDefinition } from "./rule-input.js";
 
@@ -25,6 +25,8 @@ export function endpointOf(row: AlertRuleRow): { method: string; route: string }
 }
 
 const isAnomaly = (row: AlertRuleRow) => row.kind === "anomaly";
+/** Anomaly and silence rules have no comparator or threshold of their own on the wire. */
+const hasThreshold = (row: AlertRuleRow) => row.kind === "threshold";
 
 /** The stored band of the last evaluation (JSON written by the evaluator). */
 export function lastBandOf(row: AlertRuleRow): AnomalyBand | null {
@@ -48,8 +50,8 @@ export function toAlertRule(row: AlertRuleWithAppRow, channelIds: readonly strin
     error_status_from:
       row.error_status_from === 400 || row.error_status_from === 500 ? row.error_status_from : null,
     status: row.status_selector,
-    comparator: isAnomaly(row) ? null : (row.comparator as AlertComparator),
-    threshold: isAnomaly(row) ? null : row.threshold,
+    comparator: hasThreshold(row) ? (row.comparator as AlertComparator) : null,
+    threshold: hasThreshold(row) ? row.threshold : null,
     sensitivity: row.sensitivity as AnomalySensitivity | null,
     direction: row.direction as AnomalyDirection | null,
     window_seconds: row.window_seconds,
@@ -75,11 +77,12 @@ export function definitionOf(row: AlertRuleWithAppRow): RuleDefinition {
     app: row.app_id === null ? null : (row.app_slug ?? ""),
     environment: row.environment,
     endpoint: endpointOf(row),
-    metric: row.metric as AlertMetric,
+    // The evaluator groups rules by kind: silence rules never ask for a request metric.
+    metric: row.metric as RequestMetric,
     errorStatusFrom: row.error_status_from,
     status: row.status_selector,
-    comparator: isAnomaly(row) ? null : (row.comparator as AlertComparator),
-    threshold: isAnomaly(row) ? null : row.threshold,
+    comparator: hasThreshold(row) ? (row.comparator as AlertComparator) : null,
+    threshold: hasThreshold(row) ? row.threshold : null,
     sensitivity: row.sensitivity as AnomalySensitivity | null,
     direction: row.direction as AnomalyDirection | null,
     windowSeconds: row.window_seconds,
@@ -102,9 +105,11 @@ export function definitionColumns(definition: RuleDefinition, appId: string | nu
     metric: definition.metric,
     error_status_from: definition.errorStatusFrom,
     status_selector: definition.status,
-    // Anomaly rules fill the NOT NULL columns of 0008 with placeholders nobody reads.
-    comparator: definition.comparator ?? "gt",
-    threshold: definition.threshold ?? 0,
+    // Anomaly rules fill the NOT NULL columns of 0008 with placeholders nobody reads; silence
+    // rules store what they mean (silent minutes >= the window's minutes) for the history rows.
+    ...(definition.kind === "silence"
+      ? { comparator: "gte", threshold: definition.windowSeconds / 60 }
+      : { comparator: definition.comparator ?? "gt", threshold: definition.threshold ?? 0 }),
     sensitivity: definition.sensitivity,
     direction: definition.direction,
     window_seconds: definition.windowSeconds,
@@ -119,7 +124,8 @@ export function metricSpecOf(row: AlertRuleRow): MetricSpec {
     appId: row.app_id,
     environment: row.environment,
     endpoint: endpointOf(row),
-    metric: row.metric as AlertMetric,
+    // The evaluator groups rules by kind: silence rules never ask for a request metric.
+    metric: row.metric as RequestMetric,
     errorStatusFrom: row.error_status_from,
     status: row.status_selector,
   };
@@ -140,8 +146,8 @@ export function notificationRuleOf(row: AlertRuleWithAppRow): Notification["rule
     name: row.name,
     kind: row.kind as AlertRuleKind,
     metric: row.metric as AlertMetric,
-    comparator: isAnomaly(row) ? null : (row.comparator as AlertComparator),
-    threshold: isAnomaly(row) ? null : row.threshold,
+    comparator: hasThreshold(row) ? (row.comparator as AlertComparator) : null,
+    threshold: hasThreshold(row) ? row.threshold : null,
     sensitivity: row.sensitivity as AnomalySensitivity | null,
     window_seconds: row.window_seconds,
     error_status_from: row.error_status_from,

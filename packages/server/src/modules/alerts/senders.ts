@@ -152,7 +152,9 @@ export function alertMail(to: readonly string[], notification: Notification): Ma
       "Window",
       `${formatWindow(rule.window_seconds)} (${notification.window.start} – ${notification.window.end})`,
     ],
-    ["Requests", String(notification.request_count)],
+    rule.kind === "silence"
+      ? ["Last heartbeat", notification.silence?.last_heartbeat_at ?? "none"]
+      : ["Requests", String(notification.request_count)],
   ];
   const text = [
     intro,

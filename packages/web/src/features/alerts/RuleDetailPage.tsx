@@ -182,16 +182,18 @@ function RuleDetail({ project, rule }: { project: string; rule: AlertRule }) {
           <div>
             <dt>Fires when</dt>
             <dd>
-              {rule.comparator === null || rule.threshold === null
-                ? `${rule.direction === "up" ? "above" : rule.direction === "down" ? "below" : "outside"} the expected band (${rule.sensitivity ?? "medium"} sensitivity)`
-                : `${COMPARATOR_SYMBOLS[rule.comparator]} ${formatMetricValue(rule.metric, rule.threshold)}`}
+              {rule.kind === "silence"
+                ? `no heartbeat for ${formatWindow(rule.window_seconds)}`
+                : rule.comparator === null || rule.threshold === null
+                  ? `${rule.direction === "up" ? "above" : rule.direction === "down" ? "below" : "outside"} the expected band (${rule.sensitivity ?? "medium"} sensitivity)`
+                  : `${COMPARATOR_SYMBOLS[rule.comparator]} ${formatMetricValue(rule.metric, rule.threshold)}`}
             </dd>
           </div>
           <div>
             <dt>Window</dt>
             <dd>{formatWindow(rule.window_seconds)}</dd>
           </div>
-          {rule.metric !== "request_count" ? (
+          {rule.metric !== "request_count" && rule.kind !== "silence" ? (
             <div>
               <dt>Minimum requests</dt>
               <dd>{rule.min_requests.toLocaleString("en-US")}</dd>
@@ -226,7 +228,7 @@ function RuleDetail({ project, rule }: { project: string; rule: AlertRule }) {
         >
           <BandPanel project={project} rule={rule} />
         </Card>
-      ) : (
+      ) : rule.kind === "threshold" ? (
         <Card
           title="Last 24 hours"
           description="The metric measured over the rule's window, against its threshold."
@@ -250,7 +252,7 @@ function RuleDetail({ project, rule }: { project: string; rule: AlertRule }) {
             }}
           />
         </Card>
-      )}
+      ) : null}
       <HistoryCard project={project} rule={rule} zone={zone} />
       <ConfirmDialog
         open={deleting}

@@ -18,13 +18,15 @@ import { alertKeys, alertsApi, channelsQuery, ruleQuery } from "./api";
 import styles from "./Alerts.module.css";
 import { PreviewPanel } from "./PreviewPanel";
 import {
-  ANOMALY_METRIC_CHOICES,
   ANOMALY_WINDOW_MINUTES,
   bodyFromDraft,
   createBodyFromDraft,
   defaultDirection,
   draftFromRule,
+  kindChange,
+  kindOf,
   METRIC_DEFAULTS,
+  metricChoices,
   NEW_RULE,
   numberOf,
   type RuleDraft,
@@ -156,7 +158,7 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
                 <SelectField
                   label="Endpoint"
                   value={endpointValue}
-                  disabled={draft.app === ""}
+                  disabled={draft.app === "" || draft.kind === "silence"}
                   onChange={(event) => {
                     const [method = "", ...route] = event.target.value.split(" ");
                     set({ method, route: route.join(" ") });
@@ -188,28 +190,16 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
                       ? "A rule keeps its kind."
                       : draft.kind === "anomaly"
                         ? "Fires when the value leaves its usual band for this time of week."
-                        : undefined
+                        : draft.kind === "silence"
+                          ? "Fires when the apps in scope send no heartbeat (the SDK sends one a minute)."
+                          : undefined
                   }
-                  onChange={(event) => {
-                    const kind = event.target.value === "anomaly" ? "anomaly" : "threshold";
-                    const metric =
-                      kind === "anomaly" && !ANOMALY_METRIC_CHOICES.includes(draft.metric)
-                        ? "error_rate"
-                        : draft.metric;
-                    const minutes = Number(draft.window_minutes);
-                    set({
-                      kind,
-                      metric,
-                      direction: defaultDirection(metric),
-                      ...(kind === "anomaly" && !ANOMALY_WINDOW_MINUTES.includes(minutes)
-                        ? { window_minutes: "5" }
-                        : {}),
-                    });
-                  }}
+                  onChange={(event) => set(kindChange(draft, kindOf(event.target.value)))}
                   error={fieldError("/kind")}
                 >
                   <option value="threshold">Threshold</option>
                   <option value="anomaly">Anomaly</option>
+                  <option value="silence">App silent</option>
                 </SelectField>
                 <SelectField
                   label="Metric"
@@ -220,10 +210,7 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
                   }}
                   error={fieldError("/metric")}
                 >
-                  {(draft.kind === "anomaly"
-                    ? ANOMALY_METRIC_CHOICES
-                    : (Object.keys(METRIC_LABELS) as AlertMetric[])
-                  ).map((metric) => (
+                  {metricChoices(draft.kind).map((metric) => (
                     <option key={metric} value={metric}>
                       {METRIC_LABELS[metric]}
                     </option>
@@ -286,7 +273,7 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
                       <option value="both">Above or below</option>
                     </SelectField>
                   </>
-                ) : (
+                ) : draft.kind === "threshold" ? (
                   <>
                     <SelectField
                       label="Fires when the value is"
@@ -318,7 +305,7 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
                       error={fieldError("/threshold")}
                     />
                   </>
-                )}
+                ) : null}
               </div>
               <div className={styles.fieldRow}>
                 {draft.kind === "anomaly" ? (
@@ -336,18 +323,22 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
                   </SelectField>
                 ) : (
                   <TextField
-                    label="Window (minutes)"
+                    label={draft.kind === "silence" ? "Silent for (minutes)" : "Window (minutes)"}
                     type="number"
-                    min={1}
+                    min={draft.kind === "silence" ? 2 : 1}
                     max={1440}
-                    step="any"
+                    step={draft.kind === "silence" ? 1 : "any"}
                     value={draft.window_minutes}
                     onChange={(event) => set({ window_minutes: event.target.value })}
-                    hint="1 to 1440 (24 h)."
+                    hint={
+                      draft.kind === "silence"
+                        ? "Whole minutes, 2 or more, without a heartbeat."
+                        : "1 to 1440 (24 h)."
+                    }
                     error={fieldError("/window_seconds")}
                   />
                 )}
-                {draft.metric !== "request_count" ? (
+                {draft.metric !== "request_count" && draft.kind !== "silence" ? (
                   <TextField
                     label="Minimum requests"
                     type="number"
@@ -428,12 +419,12 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
               }}
             />
           </Card>
-        ) : (
+        ) : draft.kind === "anomaly" ? (
           <Notice tone="info" role="status">
             An anomaly rule learns its band from the same time of week over the last four weeks; the
             rule&rsquo;s page draws the band and the value once it is saved.
           </Notice>
-        )}
+        ) : null}
         <FailureNotice error={save.error} fieldsInline />
         {error && error.fieldErrors.length > 0 ? (
           <Notice tone="danger" role="alert">

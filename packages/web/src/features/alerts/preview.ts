@@ -122,6 +122,9 @@ function bucketValue(rule: PreviewRule, point: TimeseriesPoint): number {
       return point.p95_response_time_ms;
     case "p99_latency_ms":
       return point.p99_response_time_ms;
+    case "silent_minutes":
+      // Heartbeats are not traffic: the editor shows no preview for silence rules.
+      return Number.NaN;
   }
 }
 

@@ -63,7 +63,39 @@ export const METRIC_DEFAULTS: Record<AlertMetric, Pick<RuleDraft, "comparator" |
   p99_latency_ms: { comparator: "gt", threshold: "1000" },
   request_count: { comparator: "lt", threshold: "1" },
   status_count: { comparator: "gt", threshold: "10" },
+  silent_minutes: { comparator: "gte", threshold: "" },
 };
+
+/** The metrics each kind takes: a silence rule has one, measured from heartbeats. */
+export function metricChoices(kind: AlertRuleKind): readonly AlertMetric[] {
+  if (kind === "anomaly") return ANOMALY_METRIC_CHOICES;
+  if (kind === "silence") return ["silent_minutes"];
+  return (Object.keys(METRIC_DEFAULTS) as AlertMetric[]).filter((metric) => metric !== "silent_minutes");
+}
+
+// A record, so a kind added to the contracts must be added here (the bundle leaves TypeBox out).
+const KINDS: Record<AlertRuleKind, true> = { threshold: true, anomaly: true, silence: true };
+
+export function kindOf(value: string): AlertRuleKind {
+  return (Object.keys(KINDS) as AlertRuleKind[]).find((kind) => kind === value) ?? "threshold";
+}
+
+/**
+ * What changes with the kind: a metric the kind takes, the default side of the band, a window the
+ * kind accepts, and no endpoint for silence rules (heartbeats come from apps).
+ */
+export function kindChange(draft: RuleDraft, kind: AlertRuleKind): Partial<RuleDraft> {
+  const choices = metricChoices(kind);
+  const metric = choices.includes(draft.metric) ? draft.metric : (choices[0] ?? "error_rate");
+  const minutes = Number(draft.window_minutes);
+  return {
+    kind,
+    metric,
+    direction: defaultDirection(metric),
+    ...(kind === "anomaly" && !ANOMALY_WINDOW_MINUTES.includes(minutes) ? { window_minutes: "5" } : {}),
+    ...(kind === "silence" ? { method: "", route: "", window_minutes: "10", for_evaluations: "1" } : {}),
+  };
+}
 
 /** The metrics an anomaly rule takes, and its window choices in minutes (ADR 0020). */
 export const ANOMALY_METRIC_CHOICES: readonly AlertMetric[] = ANOMALY_METRICS;
@@ -134,10 +166,15 @@ export function bodyFromDraft(draft: RuleDraft): CreateAlertRuleBody & UpdateAle
     ...(draft.metric === "status_count" ? { status: draft.status.trim().toLowerCase() } : {}),
     ...(draft.kind === "anomaly"
       ? { sensitivity: draft.sensitivity, direction: draft.direction }
-      : { comparator: draft.comparator, threshold: numberOf(draft.threshold) }),
+      : draft.kind === "threshold"
+        ? { comparator: draft.comparator, threshold: numberOf(draft.threshold) }
+        : {}),
     window_seconds: windowSecondsOf(draft),
+    // Silence rules count heartbeats, not requests: the server refuses a minimum.
     min_requests:
-      draft.metric === "request_count" && draft.min_requests.trim() === "" ? 0 : numberOf(draft.min_requests),
+      draft.kind === "silence" || (draft.metric === "request_count" && draft.min_requests.trim() === "")
+        ? 0
+        : numberOf(draft.min_requests),
     for_evaluations: numberOf(draft.for_evaluations),
     channel_ids: [...draft.channel_ids],
   };

@@ -8,6 +8,7 @@ export const METRIC_LABELS: Record<AlertMetric, string> = {
   p99_latency_ms: "p99 latency",
   request_count: "Request count",
   status_count: "Status count",
+  silent_minutes: "Time without a heartbeat",
 };
 
 export const COMPARATOR_SYMBOLS: Record<AlertComparator, string> = { gt: ">", gte: "≥", lt: "<", lte: "≤" };
@@ -19,8 +20,9 @@ export const COMPARATOR_WORDS: Record<AlertComparator, string> = {
 };
 
 /** The metric's unit suffix, as figures are shown. */
-export function metricUnit(metric: AlertMetric): "%" | "ms" | "" {
+export function metricUnit(metric: AlertMetric): "%" | "ms" | "min" | "" {
   if (metric === "error_rate") return "%";
+  if (metric === "silent_minutes") return "min";
   if (metric === "p95_latency_ms" || metric === "p99_latency_ms") return "ms";
   return "";
 }
@@ -30,6 +32,7 @@ export function formatMetricValue(metric: AlertMetric, value: number | null): st
   if (value === null || !Number.isFinite(value)) return "—";
   const unit = metricUnit(metric);
   if (unit === "%") return `${value.toFixed(1)} %`;
+  if (unit === "min") return `${Number(value.toFixed(1))} min`;
   if (unit === "ms")
     return `${value >= 100 ? Math.round(value).toLocaleString("en-US") : value.toFixed(1)} ms`;
   return Math.round(value).toLocaleString("en-US");
@@ -60,6 +63,8 @@ export function conditionText(
     "metric" | "error_status_from" | "status" | "comparator" | "threshold" | "window_seconds"
   >,
 ): string {
+  // Silence rules (the only ones on this metric): the window is the silence that fires.
+  if (rule.metric === "silent_minutes") return `No heartbeat for ${formatWindow(rule.window_seconds)}`;
   if (rule.comparator === null || rule.threshold === null)
     return `${metricName(rule)} outside the expected band over ${formatWindow(rule.window_seconds)}`;
   return `${metricName(rule)} ${COMPARATOR_SYMBOLS[rule.comparator]} ${formatMetricValue(

@@ -34,6 +34,7 @@ import { useTimeZone } from "../../lib/use-time-zone";
 import { SloCoverageCard } from "../slos";
 import { RecentRequests } from "./RecentRequests";
 import { TrafficCharts } from "./TrafficCharts";
+import { ValidationErrorsCard } from "./ValidationErrorsCard";
 
 const TABS = [
   { id: "consumers", label: "Top consumers" },
@@ -176,6 +177,7 @@ export function EndpointPage() {
           )}
         </QueryView>
       </Card>
+      <ValidationErrorsCard project={project} app={app} params={params} search={search} painted={marked} />
       <Card>
         <div role="tablist" aria-label="More about this endpoint" className={styles.links}>
           {TABS.map((one) => (

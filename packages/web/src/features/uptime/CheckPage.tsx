@@ -1,16 +1,22 @@
 // One uptime check, where its notifications link to: state and target, uptime over 24 hours,
-// 7 days and 30 days, the latency of each run over the last 24 hours, and the recent failures.
-import { useQuery } from "@tanstack/react-query";
-import { getRouteApi } from "@tanstack/react-router";
-import { CircleCheck } from "lucide-react";
+// 7 days and 30 days, the latency of each run over the last 24 hours, and the recent failures;
+// admins edit or delete it from here.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
+import { CircleCheck, Pencil, Trash2 } from "lucide-react";
+import { useState } from "react";
 import { TimeSeriesChart } from "../../components/charts";
 import { DataTable } from "../../components/data/DataTable";
+import { Button, buttonClass } from "../../components/ui/Button";
+import { ConfirmDialog } from "../../components/ui/Dialog";
 import { EmptyState, loadingOrFailed } from "../../components/ui/Feedback";
 import { Card, Grid2, Page, PageHeader } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
+import { useToast } from "../../components/ui/Toast";
+import { useProjectAccess } from "../../lib/access";
 import { formatDateTime, formatLatency } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
-import { checkQuery, resultsQuery } from "./api";
+import { checkQuery, resultsQuery, uptimeApi, uptimeKeys } from "./api";
 import { percent, StateBadge, UPTIME_WINDOWS } from "./uptime-text";
 
 const route = getRouteApi("/app/projects/$project/uptime/$checkId");
@@ -21,6 +27,20 @@ export function CheckPage() {
   const results = useQuery(resultsQuery(project, checkId, false));
   const failures = useQuery(resultsQuery(project, checkId, true));
   const timeZone = useTimeZone();
+  const canWrite = useProjectAccess(project).can("alerts:write");
+  const navigate = useNavigate();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [deleting, setDeleting] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => uptimeApi.delete(project, checkId),
+    onSuccess: () => {
+      toast(`Check “${check.data?.check.name ?? ""}” deleted`);
+      queryClient.removeQueries({ queryKey: uptimeKeys.check(project, checkId) });
+      void queryClient.invalidateQueries({ queryKey: uptimeKeys.checks(project) });
+      void navigate({ to: "/projects/$project/uptime", params: { project } });
+    },
+  });
   const loading = loadingOrFailed(check, { title: "Check", what: "the uptime check" });
   if (loading !== null || check.data === undefined) return <Page>{loading}</Page>;
   const { check: item, uptime } = check.data;
@@ -37,6 +57,24 @@ export function CheckPage() {
             {item.body_contains === null ? "" : ` containing “${item.body_contains}”`} · alerts after{" "}
             {item.failure_threshold} consecutive failures
           </>
+        }
+        actions={
+          canWrite ? (
+            <>
+              <Link
+                className={buttonClass()}
+                to="/projects/$project/uptime/$checkId/edit"
+                params={{ project, checkId }}
+              >
+                <Pencil size={16} aria-hidden="true" />
+                Edit
+              </Link>
+              <Button variant="danger" onClick={() => setDeleting(true)}>
+                <Trash2 size={16} aria-hidden="true" />
+                Delete
+              </Button>
+            </>
+          ) : null
         }
       />
       <Grid2>
@@ -101,6 +139,22 @@ export function CheckPage() {
             />
           ))}
       </Card>
+      <ConfirmDialog
+        open={deleting}
+        onOpenChange={(open) => {
+          setDeleting(open);
+          if (!open) remove.reset();
+        }}
+        title={`Delete “${item.name}”?`}
+        consequences={[
+          "Sightline stops calling the URL and nobody hears about it any more.",
+          "Its results stay until their retention ends.",
+        ]}
+        confirmLabel="Delete check"
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => remove.mutate()}
+      />
     </Page>
   );
 }

@@ -1,13 +1,15 @@
 // The project's uptime checks: each with its state, target, interval and uptime over 24 hours,
-// 7 days and 30 days, opening the check's page. Checks are created through the API (README).
+// 7 days and 30 days, opening the check's page; admins create checks from here.
 import type { UptimeCheckWithUptime } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
-import { Activity } from "lucide-react";
+import { Activity, Plus } from "lucide-react";
 import { DataTable } from "../../components/data/DataTable";
+import { buttonClass } from "../../components/ui/Button";
 import { EmptyState, loadingOrFailed } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
+import { useProjectAccess } from "../../lib/access";
 import { formatDateTime } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { checksQuery } from "./api";
@@ -20,18 +22,32 @@ export function UptimePage() {
   const checks = useQuery(checksQuery(project));
   const timeZone = useTimeZone();
   const navigate = useNavigate();
+  const canWrite = useProjectAccess(project).can("alerts:write");
   return (
     <Page>
       <PageHeader
         title="Uptime"
         description="HTTP checks Sightline runs against your API on a schedule, and the share of them that succeeded."
+        actions={
+          canWrite ? (
+            <Link
+              className={buttonClass({ variant: "primary" })}
+              to="/projects/$project/uptime/new"
+              params={{ project }}
+            >
+              <Plus size={16} aria-hidden="true" />
+              New check
+            </Link>
+          ) : null
+        }
       />
       {loadingOrFailed(checks, { title: "Checks", what: "the uptime checks" }) ??
         (checks.data?.length === 0 ? (
           <Card>
             <EmptyState icon={Activity} title="No uptime checks yet">
-              Create one with POST /api/v1/projects/{project}/uptime-checks (a URL, an interval of 30 s or
-              more, the status and body text that mean it is up).
+              {canWrite
+                ? "Create one with “New check”: a URL, an interval of 30 s or more, and the status and body text that mean it is up."
+                : "An admin or owner of the project creates them."}
             </EmptyState>
           </Card>
         ) : (

@@ -1,5 +1,13 @@
-// The uptime section's reads: a project's checks with their uptime, one check, and its results.
-import type { UptimeCheckWithUptime, UptimeResults } from "@sightline/contracts";
+// The uptime section's reads (a project's checks with their uptime, one check, and its results)
+// and writes (create, change, delete a check).
+import type {
+  CreateUptimeCheckBody,
+  Message,
+  UpdateUptimeCheckBody,
+  UptimeCheck,
+  UptimeCheckWithUptime,
+  UptimeResults,
+} from "@sightline/contracts";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "../../lib/api-client";
 
@@ -10,6 +18,7 @@ const base = (project: string) => `/projects/${p(project)}/uptime-checks`;
 const LIVE_MS = 15_000;
 
 export const uptimeKeys = {
+  all: (project: string) => ["projects", project, "uptime"] as const,
   checks: (project: string) => ["projects", project, "uptime", "checks"] as const,
   check: (project: string, id: string) => ["projects", project, "uptime", "checks", id] as const,
   results: (project: string, id: string, failuresOnly: boolean) =>
@@ -41,3 +50,10 @@ export const resultsQuery = (project: string, id: string, failuresOnly: boolean)
       }),
     refetchInterval: LIVE_MS,
   });
+
+export const uptimeApi = {
+  create: (project: string, body: CreateUptimeCheckBody) => api.post<UptimeCheck>(base(project), body),
+  update: (project: string, id: string, body: UpdateUptimeCheckBody) =>
+    api.patch<UptimeCheck>(`${base(project)}/${p(id)}`, body),
+  delete: (project: string, id: string) => api.delete<Message>(`${base(project)}/${p(id)}`),
+};

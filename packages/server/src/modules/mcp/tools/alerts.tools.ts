@@ -6,6 +6,14 @@ import { projectTool } from "../tool.js";
 import { nextCursor, pageOf } from "../window.js";
 import { CursorArg, limitArg, ProjectArg } from "./params.js";
 
+/** What fires the rule, in one line: each kind states its own condition. */
+function conditionOf(rule: AlertRule): string {
+  if (rule.kind === "silence") return `no heartbeat for ${rule.window_seconds / 60} min`;
+  if (rule.kind === "anomaly")
+    return `${rule.metric} outside its expected band (${rule.sensitivity ?? "medium"} sensitivity, ${rule.direction ?? "both"})`;
+  return `${rule.metric} ${rule.comparator} ${rule.threshold}`;
+}
+
 /** A rule as the tools and the alert-rules resource show it. */
 export function ruleRow(rule: AlertRule) {
   return {
@@ -18,7 +26,7 @@ export function ruleRow(rule: AlertRule) {
     metric: rule.metric,
     ...(rule.status === null ? {} : { status: rule.status }),
     ...(rule.error_status_from === null ? {} : { error_status_from: rule.error_status_from }),
-    condition: `${rule.metric} ${rule.comparator} ${rule.threshold}`,
+    condition: conditionOf(rule),
     window_seconds: rule.window_seconds,
     min_requests: rule.min_requests,
     for_evaluations: rule.for_evaluations,

@@ -6,6 +6,15 @@ import type { AppHeartbeatsTable, MetadataTables } from "../schema.js";
 
 export type AppHeartbeatRow = Selectable<AppHeartbeatsTable>;
 
+/** The newest heartbeat of one environment of one app. */
+export interface NewestBeat {
+  readonly appId: string;
+  readonly appSlug: string;
+  readonly environment: string;
+  /** ISO text, as stored. */
+  readonly receivedAt: string;
+}
+
 export function createAppHeartbeatsRepo(db: Kysely<MetadataTables>) {
   return {
     /** Stores the instance's newest beat, then forgets the app's oldest instances beyond the cap. */
@@ -43,6 +52,32 @@ export function createAppHeartbeatsRepo(db: Kysely<MetadataTables>) {
         .groupBy("app_id")
         .execute();
       return new Map(rows.map((row) => [row.app_id, String(row.last)]));
+    },
+
+    /**
+     * The newest beat of each (app, environment) of the project's live apps, for silence rules:
+     * one grouped read per project and evaluation pass.
+     */
+    async newestByEnvironment(projectId: string): Promise<NewestBeat[]> {
+      const rows = await db
+        .selectFrom("app_heartbeats as h")
+        .innerJoin("apps as a", "a.id", "h.app_id")
+        .select([
+          "h.app_id",
+          "a.slug as app_slug",
+          "h.environment",
+          (eb) => eb.fn.max("h.received_at").as("last"),
+        ])
+        .where("a.project_id", "=", projectId)
+        .where("a.deleted_at", "is", null)
+        .groupBy(["h.app_id", "a.slug", "h.environment"])
+        .execute();
+      return rows.map((row) => ({
+        appId: row.app_id,
+        appSlug: row.app_slug,
+        environment: row.environment,
+        receivedAt: String(row.last),
+      }));
     },
 
     /** The app's instances, newest beat first. */

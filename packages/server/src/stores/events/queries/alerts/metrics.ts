@@ -9,11 +9,15 @@ import { EXACT_PERCENTILE_ROWS, SKETCH_RELATIVE_ACCURACY } from "../traffic.js";
 import { qualified, tenantConditions } from "../tenant.js";
 
 /** What the statement needs of a rule: where it looks and what it measures. */
+/** The metrics measured over requests (all but `silent_minutes`). */
+export type RequestMetric = Exclude<AlertMetric, "silent_minutes">;
+
 export interface MetricSpec {
   readonly appId: string | null;
   readonly environment: string | null;
   readonly endpoint: { readonly method: string; readonly route: string } | null;
-  readonly metric: AlertMetric;
+  /** Silence rules read heartbeats from the metadata store, never this statement. */
+  readonly metric: RequestMetric;
   readonly errorStatusFrom: number | null;
   /** `503` or `5xx`, for status_count. */
   readonly status: string | null;

@@ -168,18 +168,27 @@ export async function statusCodeCounts(
   );
 }
 
-/** Validation errors by field and rule, most frequent first (ties: path, then rule). Each
- *  record's parallel arrays are unrolled with ARRAY JOIN; records without errors drop out. */
+/**
+ * Validation errors by field and rule, most frequent first (ties: path, then rule). Each record's
+ * parallel arrays are unrolled with ARRAY JOIN; records without errors drop out. `share` is the
+ * percentage of the filter's refused requests (those with any validation error) in which the field
+ * failed the rule, counted by a scalar subquery over the same conditions.
+ */
 export async function validationErrorCounts(
   events: EventsExecutor,
   filter: RequestFilter,
   limit: number,
 ): Promise<ValidationErrorCount[]> {
   const params = new SqlParams();
+  const table = qualified(events, API_REQUESTS);
+  const refused =
+    `(SELECT uniqExact(id) FROM ${table} ` +
+    `${requestFilterClause(filter, params, ["notEmpty(validation_paths)"])})`;
   return events.query<ValidationErrorCount>(
     "SELECT vpath AS path, vrule AS rule, count() AS occurrences, uniqExact(id) AS requests, " +
+      `100 * requests / ${refused} AS share, ` +
       "argMax(vmessage, timestamp) AS message, max(timestamp) AS last_seen_at " +
-      `FROM ${events.database}.api_requests ` +
+      `FROM ${table} ` +
       "ARRAY JOIN validation_paths AS vpath, validation_rules AS vrule, validation_messages AS vmessage " +
       `${requestFilterClause(filter, params)} GROUP BY path, rule ` +
       `ORDER BY occurrences DESC, path ASC, rule ASC LIMIT ${params.bind(limit, "UInt32")}`,
