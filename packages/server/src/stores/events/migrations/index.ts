@@ -7,6 +7,7 @@ import { requestValidationErrorsMigration } from "./0005-request-validation-erro
 import { rollupsMigration } from "./0006-rollups.js";
 import { uptimeChecksMigration } from "./0007-uptime-checks.js";
 import { logFingerprintsMigration } from "./0008-log-fingerprints.js";
+import { listRollupsMigration } from "./0010-list-rollups.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -28,4 +29,6 @@ export const eventsMigrations: readonly EventsMigration[] = [
   rollupsMigration,
   uptimeChecksMigration,
   logFingerprintsMigration,
+  // 9 is reserved for partitions and retention (issue 21 §2); the lead renumbers at merge.
+  listRollupsMigration,
 ];

@@ -11,8 +11,12 @@ import type {
   StatusCodeCount,
   ValidationErrorCount,
 } from "@sightline/contracts";
-import { API_REQUESTS, type EventsExecutor, pickColumns } from "../../index.js";
+import { API_REQUESTS, ENDPOINTS_DAILY, type EventsExecutor, pickColumns } from "../../index.js";
 import { type RequestFilter, requestFilterClause } from "../request-filter.js";
+import type { RollupCoverage } from "../rollups/coverage.js";
+import { LIST_COLUMNS, LIST_GROUP_SQL, LIST_PERCENTILES_SQL, smallWindow } from "../rollups/lists.js";
+import { type MergedKey, mergedSource, planWindow } from "../rollups/merged.js";
+import type { WindowSplit } from "../rollups/split.js";
 import { SqlParams } from "../sql.js";
 import { qualified } from "../tenant.js";
 import {
@@ -50,7 +54,12 @@ interface StatsRow extends TrafficRow {
   readonly route: string;
   readonly last_seen_at: string;
   readonly total_groups: number;
+  /** Rolled-up reads only: the requests of every group in the filter. */
+  readonly window_requests?: number;
 }
+
+/** A grouping column read under the same name from a rollup and from raw rows. */
+const sameKey = (column: string): MergedKey => ({ alias: column, rollup: column, raw: column });
 
 export interface StatsPage<T> {
   readonly items: T[];
@@ -69,24 +78,34 @@ export async function endpointStatsPage(
   sort: EndpointSort,
   window: { limit: number; offset: number },
   perApp: boolean,
+  coverage?: RollupCoverage,
 ): Promise<StatsPage<EndpointStats & { app_id: string }>> {
-  const params = new SqlParams();
   const direction = sort.direction === "asc" ? "ASC" : "DESC";
   const keys = perApp ? ["method", "route", "app_id"] : ["method", "route"];
   const order = [
     ...SORT_SQL[sort.by].map((expression) => `${expression} ${direction}`),
     ...keys.map((key) => `${key} ASC`),
   ];
-  const where = requestFilterClause(filter, params);
-  const rows = await events.query<StatsRow>(
-    // An alias must never reuse a column's name: ClickHouse would read it in WHERE too.
-    `SELECT ${keys.join(", ")}, ${TRAFFIC_SQL}, ` +
-      "max(timestamp) AS last_seen_at, count() OVER () AS total_groups " +
-      `FROM ${qualified(events, API_REQUESTS)} ${where} GROUP BY ${keys.join(", ")} ` +
-      `ORDER BY ${order.join(", ")} ` +
-      `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
-    params.values,
-  );
+  const split = await planWindow(ENDPOINTS_DAILY, filter, coverage, Date.now());
+  let rows: StatsRow[] | undefined;
+  if (split !== undefined) {
+    rows = await rolledStatsRows(events, filter, split, keys, order, window);
+    // A small window is read raw: exact percentiles (ADR 0006) cost little there.
+    if (smallWindow(rows[0]?.window_requests)) rows = undefined;
+  }
+  if (rows === undefined) {
+    const params = new SqlParams();
+    const where = requestFilterClause(filter, params);
+    rows = await events.query<StatsRow>(
+      // An alias must never reuse a column's name: ClickHouse would read it in WHERE too.
+      `SELECT ${keys.join(", ")}, ${TRAFFIC_SQL}, ` +
+        "max(timestamp) AS last_seen_at, count() OVER () AS total_groups " +
+        `FROM ${qualified(events, API_REQUESTS)} ${where} GROUP BY ${keys.join(", ")} ` +
+        `ORDER BY ${order.join(", ")} ` +
+        `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
+      params.values,
+    );
+  }
   if (rows.length === 0) {
     return { items: [], total: window.offset === 0 ? 0 : await countEndpoints(events, filter, keys) };
   }
@@ -100,6 +119,35 @@ export async function endpointStatsPage(
     })),
     total: (rows[0] as StatsRow).total_groups,
   };
+}
+
+/** The stats page from the endpoint rollup's whole days and raw rows at the window's edges. */
+async function rolledStatsRows(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  split: WindowSplit,
+  keys: readonly string[],
+  order: readonly string[],
+  window: { limit: number; offset: number },
+): Promise<StatsRow[]> {
+  const params = new SqlParams();
+  const source = mergedSource(
+    events,
+    ENDPOINTS_DAILY,
+    filter,
+    split,
+    keys.map(sameKey),
+    LIST_COLUMNS,
+    params,
+  );
+  return events.query<StatsRow>(
+    `SELECT * EXCEPT (histogram), ${LIST_PERCENTILES_SQL}, count() OVER () AS total_groups, ` +
+      "sum(total_requests) OVER () AS window_requests " +
+      `FROM (SELECT ${keys.join(", ")}, ${LIST_GROUP_SQL} FROM ${source} GROUP BY ${keys.join(", ")}) ` +
+      `ORDER BY ${order.join(", ")} ` +
+      `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
+    params.values,
+  );
 }
 
 async function countEndpoints(
@@ -137,13 +185,27 @@ export async function endpointDetail(
   events: EventsExecutor,
   filter: RequestFilter,
   endpoint: { method: string; route: string },
+  coverage?: RollupCoverage,
 ): Promise<EndpointDetail> {
-  const params = new SqlParams();
-  const [row] = await events.query<TrafficRow & { last_seen_at: string }>(
-    `SELECT ${TRAFFIC_SQL}, max(timestamp) AS last_seen_at FROM ${qualified(events, API_REQUESTS)} ` +
-      `${requestFilterClause(filter, params)}`,
-    params.values,
-  );
+  const split = await planWindow(ENDPOINTS_DAILY, filter, coverage, Date.now());
+  let row: (TrafficRow & { last_seen_at: string }) | undefined;
+  if (split !== undefined) {
+    const params = new SqlParams();
+    const source = mergedSource(events, ENDPOINTS_DAILY, filter, split, [], LIST_COLUMNS, params);
+    [row] = await events.query<TrafficRow & { last_seen_at: string }>(
+      `SELECT * EXCEPT (histogram), ${LIST_PERCENTILES_SQL} FROM (SELECT ${LIST_GROUP_SQL} FROM ${source})`,
+      params.values,
+    );
+  }
+  // An endpoint's small window is read raw: exact percentiles (ADR 0006) cost little there.
+  if (row === undefined || smallWindow(row.total_requests)) {
+    const params = new SqlParams();
+    [row] = await events.query<TrafficRow & { last_seen_at: string }>(
+      `SELECT ${TRAFFIC_SQL}, max(timestamp) AS last_seen_at FROM ${qualified(events, API_REQUESTS)} ` +
+        `${requestFilterClause(filter, params)}`,
+      params.values,
+    );
+  }
   const figures = toTrafficFigures(row);
   return {
     method: endpoint.method,
