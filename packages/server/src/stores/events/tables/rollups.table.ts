@@ -9,7 +9,7 @@ import {
   RESPONSE_TIME_SQL,
   SKETCH_RELATIVE_ACCURACY,
 } from "../queries/traffic.js";
-import { HISTOGRAM_STATE_SQL, HISTOGRAM_TYPE } from "../queries/latency-histogram.js";
+import { HISTOGRAM_READ, HISTOGRAM_STATE_SQL, HISTOGRAM_TYPE } from "../queries/latency-histogram.js";
 import { defineEventsTable, type EventsTable } from "./table.js";
 
 /** The DDSketch every rollup keeps: the same accuracy and levels as the raw figures. */
@@ -39,6 +39,9 @@ export interface Rollup<Name extends string = string> {
   readonly rows?: string;
   /** Its time bucket: the column holding the bucket's start and how raw rows are floored to it. */
   readonly grain: RollupGrain;
+  /** Columns a read takes in another shape than stored: each side's expression (the raw side
+   *  aggregates api_requests rows), merged by the read's outer SELECT. */
+  readonly readAs?: Readonly<Record<string, { readonly rollup: string; readonly raw: string }>>;
 }
 
 export interface RollupGrain {
@@ -213,6 +216,7 @@ export const ENDPOINTS_DAILY: Rollup = {
   grain: DAILY,
   keys: ["project_id", "app_id", "environment", "method", "route"],
   aggregates: LIST_FIGURES,
+  readAs: { latency_histogram: HISTOGRAM_READ },
 };
 
 /** A consumer's newest non-empty name or group: the greatest (timestamp, value) pair. */
@@ -242,6 +246,7 @@ export const CONSUMERS_DAILY: Rollup = {
     latest_name: latest("consumer_name"),
     latest_group: latest("consumer_group"),
   },
+  readAs: { latency_histogram: HISTOGRAM_READ },
 };
 
 /** The rollups of events migration 6 (hourly: overview, errors). */

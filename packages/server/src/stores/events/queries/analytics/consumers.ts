@@ -10,6 +10,7 @@ import {
   LIST_COUNTS_SQL,
   LIST_HISTOGRAM_SQL,
   LIST_PERCENTILES_SQL,
+  listPageSql,
   smallWindow,
 } from "../rollups/lists.js";
 import { mergedSource, planWindow } from "../rollups/merged.js";
@@ -238,10 +239,18 @@ async function rolledConsumersPage(
   const params = new SqlParams();
   const groups = rolledConsumerGroupsSql(events, filter, split, search, byPercentile, [], params);
   const rows = await events.query<ConsumerPageRow>(
-    `SELECT * ${byPercentile ? `EXCEPT (histogram), ${LIST_PERCENTILES_SQL}` : ""}, ${LABEL_SQL}, ` +
-      "count() OVER () AS total_groups, sum(total_requests) OVER () AS window_requests " +
-      `FROM (${groups}) ORDER BY ${order.join(", ")} ` +
-      `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
+    byPercentile
+      ? listPageSql(
+          groups,
+          order,
+          `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
+          true,
+          `, ${LABEL_SQL}`,
+        )
+      : `SELECT *, ${LABEL_SQL}, count() OVER () AS total_groups, ` +
+          "sum(total_requests) OVER () AS window_requests " +
+          `FROM (${groups}) ORDER BY ${order.join(", ")} ` +
+          `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
     params.values,
   );
   const first = rows[0];
@@ -272,7 +281,7 @@ async function rolledConsumersPage(
       pageParams,
     );
     const found = await events.query<{ consumer_id: string; percentiles: Array<number | null> }>(
-      `SELECT consumer_id, ${LIST_PERCENTILES_SQL} FROM (${page})`,
+      `SELECT consumer_id, percentiles FROM (SELECT *, ${LIST_PERCENTILES_SQL} FROM (${page}))`,
       pageParams.values,
     );
     percentiles = new Map(found.map((row) => [row.consumer_id, row.percentiles]));

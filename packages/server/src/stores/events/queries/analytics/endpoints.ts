@@ -14,7 +14,14 @@ import type {
 import { API_REQUESTS, ENDPOINTS_DAILY, type EventsExecutor, pickColumns } from "../../index.js";
 import { type RequestFilter, requestFilterClause } from "../request-filter.js";
 import type { RollupCoverage } from "../rollups/coverage.js";
-import { LIST_COLUMNS, LIST_GROUP_SQL, LIST_PERCENTILES_SQL, smallWindow } from "../rollups/lists.js";
+import {
+  LIST_COLUMNS,
+  LIST_GROUP_SQL,
+  LIST_HELPERS,
+  LIST_PERCENTILES_SQL,
+  listPageSql,
+  smallWindow,
+} from "../rollups/lists.js";
 import { type MergedKey, mergedSource, planWindow } from "../rollups/merged.js";
 import type { WindowSplit } from "../rollups/split.js";
 import { SqlParams } from "../sql.js";
@@ -89,7 +96,7 @@ export async function endpointStatsPage(
   const split = await planWindow(ENDPOINTS_DAILY, filter, coverage, Date.now());
   let rows: StatsRow[] | undefined;
   if (split !== undefined) {
-    rows = await rolledStatsRows(events, filter, split, keys, order, window);
+    rows = await rolledStatsRows(events, filter, split, keys, order, window, sort.by.startsWith("p"));
     // A small window is read raw: exact percentiles (ADR 0006) cost little there.
     if (smallWindow(rows[0]?.window_requests)) rows = undefined;
   }
@@ -129,6 +136,7 @@ async function rolledStatsRows(
   keys: readonly string[],
   order: readonly string[],
   window: { limit: number; offset: number },
+  byPercentile: boolean,
 ): Promise<StatsRow[]> {
   const params = new SqlParams();
   const source = mergedSource(
@@ -141,11 +149,12 @@ async function rolledStatsRows(
     params,
   );
   return events.query<StatsRow>(
-    `SELECT * EXCEPT (histogram), ${LIST_PERCENTILES_SQL}, count() OVER () AS total_groups, ` +
-      "sum(total_requests) OVER () AS window_requests " +
-      `FROM (SELECT ${keys.join(", ")}, ${LIST_GROUP_SQL} FROM ${source} GROUP BY ${keys.join(", ")}) ` +
-      `ORDER BY ${order.join(", ")} ` +
+    listPageSql(
+      `SELECT ${keys.join(", ")}, ${LIST_GROUP_SQL} FROM ${source} GROUP BY ${keys.join(", ")}`,
+      order,
       `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
+      byPercentile,
+    ),
     params.values,
   );
 }
@@ -193,7 +202,8 @@ export async function endpointDetail(
     const params = new SqlParams();
     const source = mergedSource(events, ENDPOINTS_DAILY, filter, split, [], LIST_COLUMNS, params);
     [row] = await events.query<TrafficRow & { last_seen_at: string }>(
-      `SELECT * EXCEPT (histogram), ${LIST_PERCENTILES_SQL} FROM (SELECT ${LIST_GROUP_SQL} FROM ${source})`,
+      `SELECT * EXCEPT (${LIST_HELPERS}) FROM ` +
+        `(SELECT *, ${LIST_PERCENTILES_SQL} FROM (SELECT ${LIST_GROUP_SQL} FROM ${source}))`,
       params.values,
     );
   }

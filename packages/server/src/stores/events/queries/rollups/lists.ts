@@ -31,8 +31,11 @@ export const LIST_COUNTS_SQL = [
 export const LIST_HISTOGRAM_SQL = `${histogramMergeSql("c_latency_histogram")} AS histogram`;
 export const LIST_GROUP_SQL = `${LIST_COUNTS_SQL}, ${LIST_HISTOGRAM_SQL}`;
 
-/** Over LIST_GROUP_SQL's aliases, one level up (an aggregate cannot sit inside a lambda). */
-export const LIST_PERCENTILES_SQL = `${histogramPercentilesSql("histogram", "total_requests")} AS percentiles`;
+/** Over LIST_GROUP_SQL's aliases, one level up (an aggregate cannot sit inside a lambda):
+ *  `percentiles`, and two helper columns a caller leaves out with LIST_HELPERS. */
+export const LIST_PERCENTILES_SQL = histogramPercentilesSql("histogram", "total_requests", "percentiles");
+/** The columns `SELECT * EXCEPT (…)` drops from a row carrying LIST_PERCENTILES_SQL. */
+export const LIST_HELPERS = "histogram, percentiles_sorted, percentiles_cumulative";
 
 /**
  * Whether a rolled-up read covered few enough requests that it is re-read from raw rows: there
@@ -40,3 +43,23 @@ export const LIST_PERCENTILES_SQL = `${histogramPercentilesSql("histogram", "tot
  * the rollup saves (so there every group gets the histogram's, within 1 %).
  */
 export const smallWindow = (requests: number | undefined) => (requests ?? 0) <= EXACT_PERCENTILE_ROWS;
+
+/**
+ * A sorted page over `groups` (rows of LIST_GROUP_SQL), with `total_groups` and
+ * `window_requests` counted over every group. Percentiles are computed for every group only
+ * when the order needs them, else for the page's rows alone (after the LIMIT).
+ */
+export function listPageSql(
+  groups: string,
+  order: readonly string[],
+  limit: string,
+  byPercentile: boolean,
+  extra = "",
+): string {
+  const counted = `count() OVER () AS total_groups, sum(total_requests) OVER () AS window_requests${extra}`;
+  const orderBy = `ORDER BY ${order.join(", ")}`;
+  const page = byPercentile
+    ? `SELECT *, ${LIST_PERCENTILES_SQL}, ${counted} FROM (${groups}) ${orderBy} ${limit}`
+    : `SELECT *, ${LIST_PERCENTILES_SQL} FROM (SELECT *, ${counted} FROM (${groups}) ${orderBy} ${limit})`;
+  return `SELECT * EXCEPT (${LIST_HELPERS}) FROM (${page}) ${orderBy}`;
+}

@@ -101,7 +101,7 @@ export function mergedSource(
     ]);
     const select = [
       ...keys.map((key) => `${key.rollup} AS ${key.alias}`),
-      ...columns.map((column) => `${column} AS c_${column}`),
+      ...columns.map((column) => `${rollup.readAs?.[column]?.rollup ?? column} AS c_${column}`),
     ];
     parts.push(`SELECT ${select.join(", ")} FROM ${qualified(events, rollup.table)} WHERE ${where}`);
   }
@@ -112,7 +112,7 @@ export function mergedSource(
     const select = [
       ...keys.map((key) => `${key.raw} AS ${key.alias}`),
       ...columns.map((column) => {
-        const expression = rollup.aggregates[column];
+        const expression = rollup.readAs?.[column]?.raw ?? rollup.aggregates[column];
         if (expression === undefined) throw new Error(`${rollup.table.name} has no column ${column}`);
         return `${expression} AS c_${column}`;
       }),
