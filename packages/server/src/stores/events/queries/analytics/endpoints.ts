@@ -16,8 +16,10 @@ import { type RequestFilter, requestFilterClause } from "../request-filter.js";
 import type { RollupCoverage } from "../rollups/coverage.js";
 import {
   LIST_COLUMNS,
+  LIST_COUNTS_SQL,
   LIST_GROUP_SQL,
   LIST_HELPERS,
+  LIST_HISTOGRAM_SQL,
   LIST_PERCENTILES_SQL,
   listPageSql,
   smallWindow,
@@ -128,7 +130,12 @@ export async function endpointStatsPage(
   };
 }
 
-/** The stats page from the endpoint rollup's whole days and raw rows at the window's edges. */
+/**
+ * The stats page from the endpoint rollup's whole days and raw rows at the window's edges. The
+ * histograms are what cost (merging them for every endpoint of the window dominates the read):
+ * they are merged for every endpoint only when the sort is a percentile, else a second statement
+ * merges them for the page's endpoints alone.
+ */
 async function rolledStatsRows(
   events: EventsExecutor,
   filter: RequestFilter,
@@ -139,24 +146,60 @@ async function rolledStatsRows(
   byPercentile: boolean,
 ): Promise<StatsRow[]> {
   const params = new SqlParams();
-  const source = mergedSource(
+  const limit = `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`;
+  const columns = byPercentile
+    ? LIST_COLUMNS
+    : LIST_COLUMNS.filter((column) => column !== "latency_histogram");
+  const source = mergedSource(events, ENDPOINTS_DAILY, filter, split, keys.map(sameKey), columns, params);
+  const groupBy = `GROUP BY ${keys.join(", ")}`;
+  if (byPercentile) {
+    return events.query<StatsRow>(
+      listPageSql(
+        `SELECT ${keys.join(", ")}, ${LIST_GROUP_SQL} FROM ${source} ${groupBy}`,
+        order,
+        limit,
+        true,
+      ),
+      params.values,
+    );
+  }
+  const rows = await events.query<StatsRow>(
+    `SELECT *, count() OVER () AS total_groups, sum(total_requests) OVER () AS window_requests ` +
+      `FROM (SELECT ${keys.join(", ")}, ${LIST_COUNTS_SQL} FROM ${source} ${groupBy}) ` +
+      `ORDER BY ${order.join(", ")} ${limit}`,
+    params.values,
+  );
+  if (rows.length === 0 || smallWindow(rows[0]?.window_requests)) return rows;
+  const pageParams = new SqlParams();
+  // Each key column confined to the page's values: a superset of the page's endpoints (the
+  // extra groups are computed and ignored), bound as plain string arrays.
+  const confined = keys.map(
+    (key) =>
+      `${key} IN ${pageParams.bind(
+        [...new Set(rows.map((row) => String(row[key as keyof StatsRow] ?? "")))],
+        "Array(String)",
+      )}`,
+  );
+  const pageSource = mergedSource(
     events,
     ENDPOINTS_DAILY,
     filter,
     split,
     keys.map(sameKey),
-    LIST_COLUMNS,
-    params,
+    ["requests", "latency_histogram"],
+    pageParams,
+    confined,
   );
-  return events.query<StatsRow>(
-    listPageSql(
-      `SELECT ${keys.join(", ")}, ${LIST_GROUP_SQL} FROM ${source} GROUP BY ${keys.join(", ")}`,
-      order,
-      `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
-      byPercentile,
-    ),
-    params.values,
+  const found = await events.query<Record<string, string> & { percentiles: Array<number | null> }>(
+    `SELECT ${keys.join(", ")}, percentiles FROM (SELECT *, ${LIST_PERCENTILES_SQL} FROM ` +
+      `(SELECT ${keys.join(", ")}, sum(c_requests) AS total_requests, ${LIST_HISTOGRAM_SQL} ` +
+      `FROM ${pageSource} ${groupBy}))`,
+    pageParams.values,
   );
+  const keyOf = (row: object) =>
+    keys.map((key) => String((row as Record<string, unknown>)[key] ?? "")).join("\u0000");
+  const percentiles = new Map(found.map((row) => [keyOf(row), row.percentiles]));
+  return rows.map((row) => ({ ...row, percentiles: percentiles.get(keyOf(row)) ?? [] }));
 }
 
 async function countEndpoints(
