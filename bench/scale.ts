@@ -290,7 +290,7 @@ try {
   if (ROLLUPS) {
     const rollupRows = await events.query<{ table: string; rows: number; parts: number }>(
       "SELECT table, sum(rows) AS rows, count() AS parts FROM system.parts WHERE database = {db:String} " +
-        "AND active AND table LIKE 'api_%_hourly' GROUP BY table ORDER BY table",
+        "AND active AND (table LIKE 'api_%_hourly' OR table LIKE 'api_%_daily') GROUP BY table ORDER BY table",
       { db },
     );
     say(

@@ -1,15 +1,19 @@
 // Rolled-up reads against raw reads on the same rows, on every events backend: hand-checked
-// figures, a randomised comparison of both paths over random windows (summary, timeseries and
-// the errors breakdown: counts, sums and error rates equal, means to float rounding, percentiles
-// within 1 %), and the backfill of rows stored before the rollups existed (resumed after an
-// interruption, then equal to raw).
+// figures, a randomised comparison of both paths over random windows (summary, timeseries, the
+// errors breakdown, the endpoint and consumer lists and an endpoint's detail: counts, sums and
+// error rates equal, means to float rounding, percentiles within 1 %), and the backfill of rows
+// stored before the rollups existed (resumed after an interruption, then equal to raw).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consumerStatsPage } from "../../src/stores/events/queries/analytics/consumers.js";
+import { endpointDetail, endpointStatsPage } from "../../src/stores/events/queries/analytics/endpoints.js";
 import { errorGroupsPage } from "../../src/stores/events/queries/analytics/errors.js";
 import { summary, timeseries } from "../../src/stores/events/queries/analytics/traffic.js";
 import {
   API_REQUESTS,
   BACKFILL_SNAPSHOT,
+  CONSUMERS_DAILY,
+  ENDPOINTS_DAILY,
   type EventsExecutor,
   ROLLUP_SOURCE,
   ROLLUPS,
@@ -19,7 +23,9 @@ import {
   migrateEvents,
   openEventsExecutor,
 } from "../../src/stores/events/index.js";
-import type { RequestFilter } from "../../src/stores/events/queries/request-filter.js";
+import { type RequestFilter, requestFilterClause } from "../../src/stores/events/queries/request-filter.js";
+import { SqlParams } from "../../src/stores/events/queries/sql.js";
+import { RESPONSE_TIME_SQL } from "../../src/stores/events/queries/traffic.js";
 import { runRollupBackfill } from "../../src/stores/events/queries/rollups/backfill.js";
 import {
   backfilledDays,
@@ -30,6 +36,7 @@ import {
 import { delegatingExecutor, eventsBackends, uniqueDatabaseName } from "../support/events.js";
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 /** Hour-aligned, three days before now (rows must lie within the raw table's retention). */
 const BASE = Math.floor((Date.now() - 3 * 24 * HOUR) / HOUR) * HOUR;
 const COLUMNS = [
@@ -143,14 +150,25 @@ function randomRows(seed: number, count: number): Row[] {
 /** Rollups complete for every hour (a store migrated before any row arrived). */
 const complete: RollupCoverage = { completeFrom: async () => 0, invalidate: () => undefined };
 
+const PERCENTILE_KEYS = ["p50_response_time_ms", "p95_response_time_ms", "p99_response_time_ms"];
+
+/** Equal figures; percentiles within 1 % of raw's, or of `exact` when given (raw's own are
+ *  then a sketch's, itself within 1 % of exact: the two may differ by more). */
 function expectSameTraffic(
   rolled: Record<string, unknown>,
   raw: Record<string, unknown>,
   label: string,
+  exact?: readonly number[],
 ): void {
   for (const [key, value] of Object.entries(raw)) {
     const other = rolled[key];
-    if (key.startsWith("p") && key.endsWith("_response_time_ms")) {
+    const level = PERCENTILE_KEYS.indexOf(key);
+    if (level >= 0 && exact !== undefined) {
+      const want = exact[level] as number;
+      expect(Math.abs((other as number) - want), `${label} ${key} vs exact ${want}`).toBeLessThanOrEqual(
+        want * 0.01 + 1e-9,
+      );
+    } else if (key.startsWith("p") && key.endsWith("_response_time_ms")) {
       expect(Math.abs((other as number) - (value as number)), `${label} ${key}`).toBeLessThanOrEqual(
         Math.abs(value as number) * 0.01 + 1e-9,
       );
@@ -161,6 +179,64 @@ function expectSameTraffic(
     }
   }
 }
+
+/** Exact p50/p95/p99 (quantilesExactInclusive over every value) of `filter`'s rows per group. */
+async function exactPercentiles(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  keys: readonly string[],
+  keyOf: (row: Record<string, string>) => string,
+): Promise<Map<string, number[]>> {
+  const params = new SqlParams();
+  const rows = await events.query<Record<string, string> & { exact: number[] }>(
+    `SELECT ${[...keys, ""].join(", ")}quantilesExactInclusive(0.5, 0.95, 0.99)(${RESPONSE_TIME_SQL}) AS exact ` +
+      `FROM ${events.database}.${API_REQUESTS.name} ${requestFilterClause(filter, params)}` +
+      (keys.length === 0 ? "" : ` GROUP BY ${keys.join(", ")}`),
+    params.values,
+  );
+  return new Map(rows.map((row) => [keyOf(row), row.exact]));
+}
+
+/** Two pages of list items equal item by item, percentiles within 1 % of `exact` (by `keyOf`);
+ *  `sorted`: compared in key order, for sorts on percentiles (the order may differ within 1 %). */
+function expectSameItems(
+  rolled: ReadonlyArray<object>,
+  raw: ReadonlyArray<object>,
+  label: string,
+  exact: Map<string, number[]>,
+  keyOf: (item: object) => string,
+  sorted = false,
+): void {
+  expect(rolled.length, `${label} length`).toBe(raw.length);
+  const ordered = (items: ReadonlyArray<object>) =>
+    sorted ? [...items].sort((a, b) => keyOf(a).localeCompare(keyOf(b))) : items;
+  const others = ordered(rolled);
+  ordered(raw).forEach((item, index) =>
+    expectSameTraffic(
+      { ...others[index] },
+      { ...item },
+      `${label} item ${index}`,
+      exact.get(keyOf(item)) ?? [],
+    ),
+  );
+}
+
+function endpointKey(item: object): string {
+  const { app_id, method, path } = item as { app_id?: string; method: string; path: string };
+  return `${app_id ?? ""} ${method} ${path}`;
+}
+const consumerKey = (item: object) => (item as { consumer_id: string }).consumer_id;
+const endpointExact = (events: EventsExecutor, filter: RequestFilter, perApp: boolean) =>
+  exactPercentiles(
+    events,
+    filter,
+    perApp ? ["app_id", "method", "route"] : ["method", "route"],
+    (row) => `${perApp ? row.app_id : ""} ${row.method} ${row.route}`,
+  );
+const consumerExact = (events: EventsExecutor, filter: RequestFilter) =>
+  exactPercentiles(events, filter, ["consumer_id"], (row) => row.consumer_id as string);
+const wholeExact = async (events: EventsExecutor, filter: RequestFilter) =>
+  (await exactPercentiles(events, filter, [], () => "")).get("") ?? [];
 
 describe.each(eventsBackends())("rollups on $name", (backend) => {
   const opened: EventsExecutor[] = [];
@@ -262,6 +338,117 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       raw.forEach((point, index) => expectSameTraffic({ ...rolled[index] }, { ...point }, `bucket ${index}`));
     });
 
+    it("answers endpoints, an endpoint's detail and consumers from the daily rollups and raw edges", async () => {
+      // A UTC day in the data's past with 12,000 rows of one endpoint, 1..100 ms 120 times each.
+      const day = Math.floor(BASE / DAY) * DAY - DAY;
+      const listed: Row[] = [];
+      for (let n = 0; n < 12_000; n += 1) {
+        listed.push(
+          row(day + (n % 1_440) * 60_000, {
+            project: "p3",
+            route: "/listed",
+            status: n % 10 === 0 ? 500 : n % 10 === 1 ? 404 : 200,
+            ms: (n % 100) + 1,
+            consumer: `k${n % 3}`,
+          }),
+        );
+      }
+      // Edges: the hour before the day and the hour after it, read raw.
+      listed.push(row(day - HOUR, { project: "p3", route: "/listed", ms: 1000, consumer: "k0" }));
+      listed.push(row(day + DAY + HOUR, { project: "p3", route: "/edge", ms: 3, consumer: "k9" }));
+      await insert(events, listed);
+      const statements: string[] = [];
+      const recorded = delegatingExecutor(events, {
+        query: (sql, params, lane) => {
+          statements.push(sql);
+          return events.query(sql, params, lane);
+        },
+      });
+      const filter: RequestFilter = { projectId: "p3", since: day - 2 * HOUR, until: day + DAY + 2 * HOUR };
+      const sort = { by: "total_requests" as const, direction: "desc" as const };
+      const page = await endpointStatsPage(recorded, filter, sort, { limit: 10, offset: 0 }, true, complete);
+      // The page from counts, then the page's histograms: both from the rollup and raw edges.
+      expect(statements).toHaveLength(2);
+      for (const statement of statements)
+        expect(statement).toContain(`${events.database}.${ENDPOINTS_DAILY.table.name}`);
+      expect(page.total).toBe(2);
+      expect(page.items[0]).toMatchObject({
+        method: "GET",
+        path: "/listed",
+        total_requests: 12_001,
+        error_count: 2_400,
+        server_errors: 1_200,
+        client_errors: 1_200,
+        total_request_bytes: 1_200_100,
+        last_seen_at: new Date(day + 1_439 * 60_000).toISOString(),
+      });
+      // Exact: 12,001 values (1..100 ms 120 times each, and 1000): p50 is the value at rank
+      // 12,000 × 0.5 = 6,000 (0-based), 51; p95 the one at rank 11,400, 96.
+      const top = page.items[0] as (typeof page.items)[number];
+      expect(top.avg_response_time_ms).toBeCloseTo((12_000 * 50.5 + 1000) / 12_001, 9);
+      expect(Math.abs(top.p50_response_time_ms - 51)).toBeLessThanOrEqual(51 * 0.01);
+      expect(Math.abs(top.p95_response_time_ms - 96)).toBeLessThanOrEqual(96 * 0.01);
+      expectSameItems(
+        page.items,
+        (await endpointStatsPage(events, filter, sort, { limit: 10, offset: 0 }, true)).items,
+        "endpoints",
+        await endpointExact(events, filter, true),
+        endpointKey,
+      );
+
+      statements.length = 0;
+      const endpointFilter = { ...filter, endpoints: [{ method: "GET", route: "/listed" }] };
+      const detail = await endpointDetail(
+        recorded,
+        endpointFilter,
+        { method: "GET", route: "/listed" },
+        complete,
+      );
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toContain(`${events.database}.${ENDPOINTS_DAILY.table.name}`);
+      expect(detail.total_requests).toBe(12_001);
+      expectSameTraffic(
+        { ...detail },
+        { ...(await endpointDetail(events, endpointFilter, { method: "GET", route: "/listed" })) },
+        "detail",
+        await wholeExact(events, endpointFilter),
+      );
+
+      statements.length = 0;
+      const consumerSort = { by: "p95_response_time_ms" as const, direction: "desc" as const };
+      const consumers = await consumerStatsPage(
+        recorded,
+        filter,
+        "k",
+        consumerSort,
+        { limit: 10, offset: 0 },
+        complete,
+      );
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toContain(`${events.database}.${CONSUMERS_DAILY.table.name}`);
+      expect(consumers.total).toBe(4);
+      expect(consumers.items.map((item) => item.consumer_id).sort()).toEqual(["k0", "k1", "k2", "k9"]);
+      expectSameItems(
+        consumers.items,
+        (await consumerStatsPage(events, filter, "k", consumerSort, { limit: 10, offset: 0 })).items,
+        "consumers",
+        await consumerExact(events, filter),
+        consumerKey,
+        true,
+      );
+    });
+
+    it("reads a small window of the lists raw, exactly", async () => {
+      const filter: RequestFilter = { projectId: "p2", since: BASE - 2 * DAY, until: BASE + 2 * DAY };
+      const sort = { by: "total_requests" as const, direction: "desc" as const };
+      expect(await endpointStatsPage(events, filter, sort, { limit: 5, offset: 0 }, false, complete)).toEqual(
+        await endpointStatsPage(events, filter, sort, { limit: 5, offset: 0 }, false),
+      );
+      expect(
+        await consumerStatsPage(events, filter, undefined, sort, { limit: 5, offset: 0 }, complete),
+      ).toEqual(await consumerStatsPage(events, filter, undefined, sort, { limit: 5, offset: 0 }));
+    });
+
     it("answers a small group from raw rows, exactly", async () => {
       const filter: RequestFilter = { projectId: "p2", since: BASE, until: BASE + 5 * HOUR };
       expect(await summary(events, filter, complete)).toEqual(await summary(events, filter));
@@ -318,6 +505,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
           ...(next() < 0.3 ? { statusCodes: [404] } : {}),
           ...(next() < 0.3 ? { endpointSearch: "ite" } : {}),
         };
+        await expectSameLists(events, label, next);
         const errorSort = { by: "count" as const, direction: "desc" as const };
         const retained = BASE - 24 * HOUR + Math.floor(next() * 30 * HOUR);
         expect(
@@ -339,6 +527,82 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
     }, 300_000);
   });
 
+  /** The endpoint and consumer lists and an endpoint's detail over a random window of at least
+   *  two days (so it holds a whole UTC day the daily rollups answer), both paths. */
+  async function expectSameLists(events: EventsExecutor, label: string, next: () => number): Promise<void> {
+    const since = BASE - Math.floor(next() * 20 * HOUR) - Math.floor(next() * 1000);
+    const filter: RequestFilter = {
+      projectId: "p1",
+      since,
+      until: since + 2 * DAY + Math.floor(next() * 12 * HOUR),
+      ...(next() < 0.3 ? { appIds: ["a1"] } : {}),
+      ...(next() < 0.3 ? { environment: "prod" } : {}),
+      ...(next() < 0.2 ? { methods: ["GET"] } : {}),
+    };
+    const listLabel = `${label} lists ${JSON.stringify(filter)}`;
+    const all = { limit: 100, offset: 0 };
+    for (const sort of [
+      { by: "total_requests" as const, direction: "desc" as const },
+      { by: "p95_response_time_ms" as const, direction: "desc" as const },
+    ]) {
+      const byPercentile = sort.by !== "total_requests";
+      for (const perApp of [true, false]) {
+        expectSameItems(
+          (await endpointStatsPage(events, filter, sort, all, perApp, complete)).items,
+          (await endpointStatsPage(events, filter, sort, all, perApp)).items,
+          `${listLabel} endpoints ${sort.by} ${perApp}`,
+          await endpointExact(events, filter, perApp),
+          endpointKey,
+          byPercentile,
+        );
+      }
+      const search = next() < 0.5 ? "c1" : undefined;
+      const rolledConsumers = await consumerStatsPage(events, filter, search, sort, all, complete);
+      const rawConsumers = await consumerStatsPage(events, filter, search, sort, all);
+      expect(rolledConsumers.total, listLabel).toBe(rawConsumers.total);
+      expectSameItems(
+        rolledConsumers.items,
+        rawConsumers.items,
+        `${listLabel} consumers ${search} ${sort.by}`,
+        await consumerExact(events, filter),
+        consumerKey,
+        byPercentile,
+      );
+      // A page in the middle: the same groups, in the same order, as raw.
+      const middle = { limit: 3, offset: 2 };
+      expect(
+        (
+          await consumerStatsPage(
+            events,
+            filter,
+            undefined,
+            { by: "total_requests", direction: "desc" },
+            middle,
+            complete,
+          )
+        ).items.map(consumerKey),
+      ).toEqual(
+        (
+          await consumerStatsPage(
+            events,
+            filter,
+            undefined,
+            { by: "total_requests", direction: "desc" },
+            middle,
+          )
+        ).items.map(consumerKey),
+      );
+    }
+    const endpoint = { method: "GET", route: "/hot" };
+    const endpointFilter = { ...filter, endpoints: [endpoint] };
+    expectSameTraffic(
+      { ...(await endpointDetail(events, endpointFilter, endpoint, complete)) },
+      { ...(await endpointDetail(events, endpointFilter, endpoint)) },
+      `${listLabel} detail`,
+      await wholeExact(events, endpointFilter),
+    );
+  }
+
   describe("backfill", () => {
     it("rolls up rows stored before the rollups, resumes after an interruption, then equals raw", async () => {
       // A store at version 4 holding rows, then upgraded.
@@ -358,7 +622,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       const days: string[] = [];
       const first = await runRollupBackfill(events, {
         coverage,
-        onDay: (progress) => days.push(progress.day),
+        onDay: (progress) => days.push(`${progress.rollups} ${progress.day}`),
         stopped: () => days.length >= 1,
         stepMs: 6 * HOUR,
       });
@@ -383,11 +647,22 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       }
       const done = await runRollupBackfill(events, {
         coverage,
-        onDay: (progress) => days.push(progress.day),
+        onDay: (progress) => days.push(`${progress.rollups} ${progress.day}`),
       });
       expect(done).toBe("done");
       expect(new Set(days).size).toBe(days.length);
       expect(await coverage.completeFrom()).toBe(0);
+      expect(await coverage.completeFrom(ENDPOINTS_DAILY)).toBe(0);
+      // The list rollups were backfilled too (their own snapshot and progress).
+      const listFilter: RequestFilter = { projectId: "p1", since: BASE - 2 * DAY, until: BASE + 3 * DAY };
+      const sort = { by: "total_requests" as const, direction: "desc" as const };
+      expectSameItems(
+        (await endpointStatsPage(events, listFilter, sort, { limit: 50, offset: 0 }, true, coverage)).items,
+        (await endpointStatsPage(events, listFilter, sort, { limit: 50, offset: 0 }, true)).items,
+        "endpoints after backfill",
+        await endpointExact(events, listFilter, true),
+        endpointKey,
+      );
       const rolled = await summary(events, filter, coverage);
       expectSameTraffic({ ...rolled }, { ...raw }, "after backfill");
       expect(rolled.total_requests).toBe(raw.total_requests);

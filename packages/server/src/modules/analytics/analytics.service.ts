@@ -294,6 +294,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         readSort(query),
         window,
         true,
+        rollups,
       );
       return {
         items: (await withAppSlugs(filter.projectId, result.items)).map(({ app_id, app_slug, ...stats }) => ({
@@ -320,6 +321,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         search === undefined || search === "" ? undefined : search,
         readSortOf<ConsumerSortKey>(query, "total_requests", "consumer"),
         window,
+        rollups,
       );
       return { items: result.items, total_count: result.total, page, page_size: pageSize };
     },
@@ -397,6 +399,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         readSort(query),
         window,
         false,
+        rollups,
       );
       return { items: result.items.map(withoutApp), total_count: result.total, page, page_size: pageSize };
     },
@@ -433,7 +436,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
     async endpointDetail(target: AppScope, query: EndpointQuery): Promise<EndpointDetail> {
       const [filter, , endpoint] = await endpointFilter(target, query, nothingMore);
-      return endpointDetail(events, filter, endpoint);
+      return endpointDetail(events, filter, endpoint, rollups);
     },
 
     async endpointTimeseries(target: AppScope, query: EndpointTimeseriesQuery): Promise<Timeseries> {

@@ -6,7 +6,7 @@ import {
   BACKFILL_SNAPSHOT,
   createTableStatement,
   ROLLUP_STATE,
-  ROLLUPS,
+  HOURLY_ROLLUPS,
   rollupSelect,
 } from "../tables/index.js";
 import type { EventsMigration } from "./runner.js";
@@ -15,11 +15,11 @@ export const rollupsMigration: EventsMigration = {
   version: 6,
   name: "rollups",
   statements: ({ database }) => [
-    ...ROLLUPS.map((rollup) => createTableStatement(rollup.table, database, 6)),
+    ...HOURLY_ROLLUPS.map((rollup) => createTableStatement(rollup.table, database, 6)),
     createTableStatement(ROLLUP_STATE, database, 6),
     // The snapshot is taken after the views exist, so no row is in neither; migrations run
     // before this instance ingests, so none is in both (the ADR says what a fleet must do).
-    ...ROLLUPS.map(
+    ...HOURLY_ROLLUPS.map(
       (rollup) =>
         `CREATE MATERIALIZED VIEW IF NOT EXISTS ${database}.${rollup.view} TO ${database}.${rollup.table.name} ` +
         `AS ${rollupSelect(rollup, `${database}.${API_REQUESTS.name}`)}`,

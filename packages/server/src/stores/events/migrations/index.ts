@@ -8,6 +8,7 @@ import { rollupsMigration } from "./0006-rollups.js";
 import { uptimeChecksMigration } from "./0007-uptime-checks.js";
 import { logFingerprintsMigration } from "./0008-log-fingerprints.js";
 import { partitionsMigration } from "./0009-partitions-and-retention.js";
+import { listRollupsMigration } from "./0010-list-rollups.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -30,4 +31,5 @@ export const eventsMigrations: readonly EventsMigration[] = [
   uptimeChecksMigration,
   logFingerprintsMigration,
   partitionsMigration,
+  listRollupsMigration,
 ];

@@ -15,11 +15,23 @@ export {
   ttlExpression,
 } from "./table.js";
 export { LAYOUT_VERSION, RAW_LAYOUT, rawPartition, WEEKLY_LAYOUT } from "./layouts.js";
-export { BACKFILL_SNAPSHOT, ROLLUP_STATE } from "./rollups-state.table.js";
 export {
+  BACKFILL_SNAPSHOT,
+  LISTS_BACKFILL_SNAPSHOT,
+  LISTS_ROLLUP_STATE,
+  ROLLUP_STATE,
+} from "./rollups-state.table.js";
+export {
+  CONSUMERS_DAILY,
+  DAILY,
+  ENDPOINTS_DAILY,
   ERRORS_HOURLY,
+  HOURLY,
+  HOURLY_ROLLUPS,
+  LIST_ROLLUPS,
   LATENCY_SKETCH,
   type Rollup,
+  type RollupGrain,
   ROLLUP_SOURCE,
   ROLLUPS,
   rollupSelect,

@@ -1,9 +1,30 @@
-// rollup_backfill: the days of the pre-rollup snapshot already rolled up, one row per day (the
-// backfill's progress, which makes it resumable and tells readers how far rollups are complete).
+// rollup_backfill(_lists): the days of a pre-rollup snapshot already rolled up, one row per day
+// (the backfill's progress, which makes it resumable and tells readers how far rollups are
+// complete). One snapshot and one progress table per migration that added rollups.
 import { defineEventsTable } from "./table.js";
 
 /** The copy of api_requests taken when the rollups were created; dropped once rolled up. */
 export const BACKFILL_SNAPSHOT = "api_requests_backfill";
+/** The same for the list rollups (events migration 10). */
+export const LISTS_BACKFILL_SNAPSHOT = "api_requests_backfill_lists";
+
+const stateTable = (name: string, since: number) =>
+  defineEventsTable({
+    name,
+    engine: "ReplacingMergeTree",
+    columns: [
+      /** A UTC day of the snapshot whose rows are in every rollup. */
+      { name: "day", type: "Date", since },
+      { name: "rows", type: "UInt64", since },
+      { name: "done_at", type: "DateTime64(3, 'UTC')", since },
+    ],
+    indexes: [],
+    orderBy: ["day"],
+    defaultRetentionDays: 400,
+    ttlColumn: "day",
+  });
+
+export const LISTS_ROLLUP_STATE = stateTable("rollup_backfill_lists", 10);
 
 export const ROLLUP_STATE = defineEventsTable({
   name: "rollup_backfill",

@@ -9,6 +9,7 @@ import {
   RESPONSE_TIME_SQL,
   SKETCH_RELATIVE_ACCURACY,
 } from "../queries/traffic.js";
+import { HISTOGRAM_READ, HISTOGRAM_STATE_SQL, HISTOGRAM_TYPE } from "../queries/latency-histogram.js";
 import { defineEventsTable, type EventsTable } from "./table.js";
 
 /** The DDSketch every rollup keeps: the same accuracy and levels as the raw figures. */
@@ -36,7 +37,26 @@ export interface Rollup<Name extends string = string> {
   readonly aggregates: Readonly<Record<string, string>>;
   /** The rows it holds, as a condition on api_requests (absent: all of them). */
   readonly rows?: string;
+  /** Its time bucket: the column holding the bucket's start and how raw rows are floored to it. */
+  readonly grain: RollupGrain;
+  /** Columns a read takes in another shape than stored: each side's expression (the raw side
+   *  aggregates api_requests rows), merged by the read's outer SELECT. */
+  readonly readAs?: Readonly<Record<string, { readonly rollup: string; readonly raw: string }>>;
 }
+
+export interface RollupGrain {
+  readonly column: "hour" | "day";
+  readonly ms: number;
+  /** The bucket of an api_requests row (a DateTime in UTC). */
+  readonly sql: string;
+}
+
+export const HOURLY: RollupGrain = { column: "hour", ms: 3_600_000, sql: "toStartOfHour(timestamp)" };
+export const DAILY: RollupGrain = {
+  column: "day",
+  ms: 86_400_000,
+  sql: "toDateTime(toStartOfDay(timestamp), 'UTC')",
+};
 
 const KEY_COLUMNS = [
   { name: "project_id", type: "LowCardinality(String)", since: 6 },
@@ -86,6 +106,7 @@ export const TRAFFIC_HOURLY: Rollup = {
     orderBy: ["project_id", "hour", "app_id", "environment", "source"],
   }),
   view: "api_requests_hourly_mv",
+  grain: HOURLY,
   keys: ["project_id", "app_id", "environment"],
   aggregates: {
     requests: "count()",
@@ -125,6 +146,7 @@ export const ERRORS_HOURLY: Rollup = {
     orderBy: ["project_id", "hour", "app_id", "environment", "method", "route", "status_code", "source"],
   }),
   view: "api_errors_hourly_mv",
+  grain: HOURLY,
   keys: ["project_id", "app_id", "environment", "method", "route", "status_code"],
   rows: "status_code >= 400",
   aggregates: {
@@ -135,7 +157,103 @@ export const ERRORS_HOURLY: Rollup = {
   },
 };
 
-export const ROLLUPS: readonly Rollup[] = [TRAFFIC_HOURLY, ERRORS_HOURLY];
+/** The traffic figures every list rollup keeps: counts and sums (exact) and a latency histogram. */
+const LIST_FIGURES = {
+  requests: "count()",
+  errors: "countIf(status_code >= 400)",
+  client_errors: "countIf(status_code >= 400 AND status_code < 500)",
+  server_errors: "countIf(status_code >= 500)",
+  response_time_sum: `sum(${RESPONSE_TIME_SQL})`,
+  request_bytes: `sum(${bytesSql("request_size")})`,
+  response_bytes: `sum(${bytesSql("response_size")})`,
+  last_seen: "max(timestamp)",
+  latency_histogram: HISTOGRAM_STATE_SQL,
+} as const;
+const listFigureColumns = (since: number) =>
+  [
+    { name: "requests", type: sum("UInt64"), since },
+    { name: "errors", type: sum("UInt64"), since },
+    { name: "client_errors", type: sum("UInt64"), since },
+    { name: "server_errors", type: sum("UInt64"), since },
+    { name: "response_time_sum", type: sum("Float64"), since },
+    { name: "request_bytes", type: sum("UInt64"), since },
+    { name: "response_bytes", type: sum("UInt64"), since },
+    { name: "last_seen", type: "SimpleAggregateFunction(max, DateTime64(3, 'UTC'))", since },
+    { name: "latency_histogram", type: HISTOGRAM_TYPE, since },
+  ] as const;
+/** Daily rows: monthly partitions for the view's rows, daily ones for the backfill's. */
+const DAILY_COMMON = {
+  ...COMMON,
+  partitionBy: "(source, if(source = 0, toYYYYMM(day), toYYYYMMDD(day)))",
+  ttlColumn: "day",
+} as const;
+const DAY_COLUMNS = [
+  /** The UTC day the rows of this group fell in. */
+  { name: "day", type: "DateTime('UTC')", since: 10 },
+  { name: "source", type: "UInt8", since: 10 },
+] as const;
+const LIST_KEY_COLUMNS = KEY_COLUMNS.map((column) => ({ ...column, since: 10 }));
+
+/**
+ * Per (project, app, environment, method, route, UTC day): the endpoint list and an endpoint's
+ * detail over windows holding whole days. Daily, not hourly: an endpoint sees a few dozen
+ * requests an hour on a busy API, too few for a rollup row to be cheaper than the rows it holds.
+ */
+export const ENDPOINTS_DAILY: Rollup = {
+  table: defineEventsTable({
+    ...DAILY_COMMON,
+    name: "api_endpoints_daily",
+    columns: [
+      ...LIST_KEY_COLUMNS,
+      { name: "method", type: "LowCardinality(String)", since: 10 },
+      { name: "route", type: "LowCardinality(String)", since: 10 },
+      ...DAY_COLUMNS,
+      ...listFigureColumns(10),
+    ],
+    orderBy: ["project_id", "day", "app_id", "environment", "method", "route", "source"],
+  }),
+  view: "api_endpoints_daily_mv",
+  grain: DAILY,
+  keys: ["project_id", "app_id", "environment", "method", "route"],
+  aggregates: LIST_FIGURES,
+  readAs: { latency_histogram: HISTOGRAM_READ },
+};
+
+/** A consumer's newest non-empty name or group: the greatest (timestamp, value) pair. */
+const LATEST_TYPE = "SimpleAggregateFunction(max, Tuple(DateTime64(3, 'UTC'), String))";
+const latest = (column: string) => `maxIf(tuple(timestamp, ${column}), ${column} != '')`;
+
+/** Per (project, app, environment, consumer, UTC day): the consumer list over whole days. */
+export const CONSUMERS_DAILY: Rollup = {
+  table: defineEventsTable({
+    ...DAILY_COMMON,
+    name: "api_consumers_daily",
+    columns: [
+      ...LIST_KEY_COLUMNS,
+      { name: "consumer_id", type: "String", since: 10 },
+      ...DAY_COLUMNS,
+      ...listFigureColumns(10),
+      { name: "latest_name", type: LATEST_TYPE, since: 10 },
+      { name: "latest_group", type: LATEST_TYPE, since: 10 },
+    ],
+    orderBy: ["project_id", "day", "app_id", "environment", "consumer_id", "source"],
+  }),
+  view: "api_consumers_daily_mv",
+  grain: DAILY,
+  keys: ["project_id", "app_id", "environment", "consumer_id"],
+  aggregates: {
+    ...LIST_FIGURES,
+    latest_name: latest("consumer_name"),
+    latest_group: latest("consumer_group"),
+  },
+  readAs: { latency_histogram: HISTOGRAM_READ },
+};
+
+/** The rollups of events migration 6 (hourly: overview, errors). */
+export const HOURLY_ROLLUPS: readonly Rollup[] = [TRAFFIC_HOURLY, ERRORS_HOURLY];
+/** The rollups of events migration 10 (daily: endpoint and consumer lists, endpoint detail). */
+export const LIST_ROLLUPS: readonly Rollup[] = [ENDPOINTS_DAILY, CONSUMERS_DAILY];
+export const ROLLUPS: readonly Rollup[] = [...HOURLY_ROLLUPS, ...LIST_ROLLUPS];
 
 /** The SELECT that aggregates api_requests rows (`where`: `WHERE …` or empty) into `rollup`'s
  *  columns, in declaration order. */
@@ -146,7 +264,7 @@ export function rollupSelect(
   source: number = ROLLUP_SOURCE.live,
 ): string {
   const expressions = rollup.table.columnNames.map((column) => {
-    if (column === "hour") return "toStartOfHour(timestamp) AS hour";
+    if (column === rollup.grain.column) return `${rollup.grain.sql} AS ${column}`;
     if (column === "source") return `toUInt8(${source}) AS source`;
     if ((rollup.keys as readonly string[]).includes(column)) return column;
     const aggregate = rollup.aggregates[column];
@@ -161,6 +279,6 @@ export function rollupSelect(
     (conditions.length === 0
       ? ""
       : ` WHERE ${conditions.map((condition) => `(${condition})`).join(" AND ")}`) +
-    ` GROUP BY ${[...rollup.keys, "hour"].join(", ")}`
+    ` GROUP BY ${[...rollup.keys, rollup.grain.column].join(", ")}`
   );
 }

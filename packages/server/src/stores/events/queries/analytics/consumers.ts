@@ -2,8 +2,19 @@
 // single "unknown" consumer. Names and groups can change over time, so the newest non-empty
 // value sent is the one shown.
 import type { ConsumerSortKey, ConsumerStats, ProjectConsumerStats } from "@sightline/contracts";
-import { API_REQUESTS, type EventsExecutor } from "../../index.js";
+import { API_REQUESTS, CONSUMERS_DAILY, type EventsExecutor } from "../../index.js";
 import { type RequestFilter, requestFilterClause } from "../request-filter.js";
+import type { RollupCoverage } from "../rollups/coverage.js";
+import {
+  LIST_COLUMNS,
+  LIST_COUNTS_SQL,
+  LIST_HISTOGRAM_SQL,
+  LIST_PERCENTILES_SQL,
+  listPageSql,
+  smallWindow,
+} from "../rollups/lists.js";
+import { mergedSource, planWindow } from "../rollups/merged.js";
+import type { WindowSplit } from "../rollups/split.js";
 import { SqlParams } from "../sql.js";
 import {
   bytesSql,
@@ -92,6 +103,8 @@ interface ConsumerPageRow extends TrafficRow {
   readonly latest_group: string;
   readonly last_seen_at: string;
   readonly total_groups: number;
+  /** Rolled-up reads only: the requests of every consumer in the filter. */
+  readonly window_requests?: number;
 }
 
 /** What the second statement adds to a page's rows: the names and the percentiles. */
@@ -134,7 +147,13 @@ export async function consumerStatsPage(
   search: string | undefined,
   sort: ConsumerSort,
   window: { limit: number; offset: number },
+  coverage?: RollupCoverage,
 ): Promise<{ items: ProjectConsumerStats[]; total: number }> {
+  const split = await planWindow(CONSUMERS_DAILY, filter, coverage, Date.now());
+  if (split !== undefined) {
+    const rolled = await rolledConsumersPage(events, filter, split, search, sort, window);
+    if (rolled !== undefined) return rolled;
+  }
   const needs = {
     names: search !== undefined || sort.by === "consumer",
     percentiles: sort.by.startsWith("p") && sort.by.endsWith("_response_time_ms"),
@@ -142,9 +161,7 @@ export async function consumerStatsPage(
   const params = new SqlParams();
   const direction = sort.direction === "asc" ? "ASC" : "DESC";
   const order = [...CONSUMER_SORT_SQL[sort.by].map((sql) => `${sql} ${direction}`), "consumer_id ASC"];
-  const label = needs.names
-    ? ", if(latest_name != '', latest_name, if(consumer_id != '', consumer_id, 'unknown')) AS label"
-    : "";
+  const label = needs.names ? `, ${LABEL_SQL}` : "";
   // The window count runs over the groups HAVING kept; the label is sorted as it is shown.
   const rows = await events.query<ConsumerPageRow>(
     `SELECT *${label}, count() OVER () AS total_groups ` +
@@ -180,19 +197,141 @@ export async function consumerStatsPage(
         latest_group: needs.names ? row.latest_group : (detail?.latest_group ?? ""),
         percentiles: needs.percentiles ? row.percentiles : (detail?.percentiles ?? []),
       };
-      const known = complete.consumer_id !== "";
-      const name = known ? complete.latest_name : "";
-      return {
-        consumer: name !== "" ? name : known ? complete.consumer_id : "unknown",
-        consumer_id: complete.consumer_id,
-        consumer_name: name,
-        consumer_group: known ? complete.latest_group : "",
-        ...toTrafficFigures(complete),
-        last_seen_at: complete.last_seen_at,
-      };
+      return toProjectConsumer(complete);
     }),
     total: (rows[0] as ConsumerPageRow).total_groups,
   };
+}
+
+const LABEL_SQL =
+  "if(latest_name != '', latest_name, if(consumer_id != '', consumer_id, 'unknown')) AS label";
+
+function toProjectConsumer(row: ConsumerPageRow): ProjectConsumerStats {
+  const known = row.consumer_id !== "";
+  const name = known ? row.latest_name : "";
+  return {
+    consumer: name !== "" ? name : known ? row.consumer_id : "unknown",
+    consumer_id: row.consumer_id,
+    consumer_name: name,
+    consumer_group: known ? row.latest_group : "",
+    ...toTrafficFigures(row),
+    last_seen_at: row.last_seen_at,
+  };
+}
+
+/**
+ * The consumers page from the consumer rollup's whole days and raw rows at the window's edges,
+ * or undefined when the window is small enough to be read raw (exact percentiles). Names are
+ * cheap here (a max per day and consumer), so they are always read; the latency histograms are
+ * merged for every consumer only when the sort needs percentiles, else for the page's alone.
+ */
+async function rolledConsumersPage(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  split: WindowSplit,
+  search: string | undefined,
+  sort: ConsumerSort,
+  window: { limit: number; offset: number },
+): Promise<{ items: ProjectConsumerStats[]; total: number } | undefined> {
+  const byPercentile = sort.by.startsWith("p") && sort.by.endsWith("_response_time_ms");
+  const direction = sort.direction === "asc" ? "ASC" : "DESC";
+  const order = [...CONSUMER_SORT_SQL[sort.by].map((sql) => `${sql} ${direction}`), "consumer_id ASC"];
+  const params = new SqlParams();
+  const groups = rolledConsumerGroupsSql(events, filter, split, search, byPercentile, [], params);
+  const rows = await events.query<ConsumerPageRow>(
+    byPercentile
+      ? listPageSql(
+          groups,
+          order,
+          `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
+          true,
+          `, ${LABEL_SQL}`,
+        )
+      : `SELECT *, ${LABEL_SQL}, count() OVER () AS total_groups, ` +
+          "sum(total_requests) OVER () AS window_requests " +
+          `FROM (${groups}) ORDER BY ${order.join(", ")} ` +
+          `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
+    params.values,
+  );
+  const first = rows[0];
+  if (first === undefined) {
+    if (window.offset === 0) return { items: [], total: 0 };
+    const countParams = new SqlParams();
+    const [row] = await events.query<{ n: number }>(
+      `SELECT count() AS n FROM (${rolledConsumerGroupsSql(events, filter, split, search, false, [], countParams)})`,
+      countParams.values,
+    );
+    return { items: [], total: row?.n ?? 0 };
+  }
+  if (smallWindow(first.window_requests)) return undefined;
+  let percentiles = new Map<string, ReadonlyArray<number | null>>();
+  if (!byPercentile) {
+    const pageParams = new SqlParams();
+    const ids = pageParams.bind(
+      rows.map((row) => row.consumer_id),
+      "Array(String)",
+    );
+    const page = rolledConsumerGroupsSql(
+      events,
+      filter,
+      split,
+      undefined,
+      true,
+      [`consumer_id IN ${ids}`],
+      pageParams,
+    );
+    const found = await events.query<{ consumer_id: string; percentiles: Array<number | null> }>(
+      `SELECT consumer_id, percentiles FROM (SELECT *, ${LIST_PERCENTILES_SQL} FROM (${page}))`,
+      pageParams.values,
+    );
+    percentiles = new Map(found.map((row) => [row.consumer_id, row.percentiles]));
+  }
+  return {
+    items: rows.map((row) =>
+      toProjectConsumer(byPercentile ? row : { ...row, percentiles: percentiles.get(row.consumer_id) ?? [] }),
+    ),
+    total: first.total_groups,
+  };
+}
+
+/** One row per consumer from the consumer rollup and raw edges; `search` as consumerGroupsSql. */
+function rolledConsumerGroupsSql(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  split: WindowSplit,
+  search: string | undefined,
+  histogram: boolean,
+  extra: readonly string[],
+  params: SqlParams,
+): string {
+  const columns = [...LIST_COLUMNS, "latest_name", "latest_group"];
+  const source = mergedSource(
+    events,
+    CONSUMERS_DAILY,
+    filter,
+    split,
+    [{ alias: "consumer_id", rollup: "consumer_id", raw: "consumer_id" }],
+    histogram ? columns : columns.filter((column) => column !== "latency_histogram"),
+    params,
+    extra,
+  );
+  return (
+    `SELECT consumer_id, ${LIST_COUNTS_SQL}${histogram ? `, ${LIST_HISTOGRAM_SQL}` : ""}, ` +
+    "tupleElement(max(c_latest_name), 2) AS latest_name, " +
+    "tupleElement(max(c_latest_group), 2) AS latest_group " +
+    `FROM ${source} GROUP BY consumer_id${searchHaving(search, params)}`
+  );
+}
+
+/** `HAVING …` keeping the identified consumers whose id, newest name or group holds `search`. */
+function searchHaving(search: string | undefined, params: SqlParams): string {
+  if (search === undefined) return "";
+  const needle = params.bind(search, "String");
+  return (
+    ` HAVING consumer_id != '' AND (positionCaseInsensitiveUTF8(consumer_id, ${needle}) > 0 ` +
+    `OR positionCaseInsensitiveUTF8(latest_name, ${needle}) > 0 ` +
+    `OR positionCaseInsensitiveUTF8(latest_group, ${needle}) > 0)`
+  );
 }
 
 /** Newest names and percentiles of some consumers, over the same filter. */
@@ -222,14 +361,7 @@ function consumerGroupsSql(
   params: SqlParams,
 ): string {
   const where = requestFilterClause(filter, params);
-  let having = "";
-  if (search !== undefined) {
-    const needle = params.bind(search, "String");
-    having =
-      ` HAVING consumer_id != '' AND (positionCaseInsensitiveUTF8(consumer_id, ${needle}) > 0 ` +
-      `OR positionCaseInsensitiveUTF8(latest_name, ${needle}) > 0 ` +
-      `OR positionCaseInsensitiveUTF8(latest_group, ${needle}) > 0)`;
-  }
+  const having = searchHaving(search, params);
   const optional = [
     ...(needs.names ? [NAMES_SQL] : []),
     ...(needs.percentiles ? [`${PERCENTILES_SQL} AS percentiles`] : []),

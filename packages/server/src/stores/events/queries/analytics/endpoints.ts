@@ -11,8 +11,21 @@ import type {
   StatusCodeCount,
   ValidationErrorCount,
 } from "@sightline/contracts";
-import { API_REQUESTS, type EventsExecutor, pickColumns } from "../../index.js";
+import { API_REQUESTS, ENDPOINTS_DAILY, type EventsExecutor, pickColumns } from "../../index.js";
 import { type RequestFilter, requestFilterClause } from "../request-filter.js";
+import type { RollupCoverage } from "../rollups/coverage.js";
+import {
+  LIST_COLUMNS,
+  LIST_COUNTS_SQL,
+  LIST_GROUP_SQL,
+  LIST_HELPERS,
+  LIST_HISTOGRAM_SQL,
+  LIST_PERCENTILES_SQL,
+  listPageSql,
+  smallWindow,
+} from "../rollups/lists.js";
+import { type MergedKey, mergedSource, planWindow } from "../rollups/merged.js";
+import type { WindowSplit } from "../rollups/split.js";
 import { SqlParams } from "../sql.js";
 import { qualified } from "../tenant.js";
 import {
@@ -50,7 +63,12 @@ interface StatsRow extends TrafficRow {
   readonly route: string;
   readonly last_seen_at: string;
   readonly total_groups: number;
+  /** Rolled-up reads only: the requests of every group in the filter. */
+  readonly window_requests?: number;
 }
+
+/** A grouping column read under the same name from a rollup and from raw rows. */
+const sameKey = (column: string): MergedKey => ({ alias: column, rollup: column, raw: column });
 
 export interface StatsPage<T> {
   readonly items: T[];
@@ -69,24 +87,34 @@ export async function endpointStatsPage(
   sort: EndpointSort,
   window: { limit: number; offset: number },
   perApp: boolean,
+  coverage?: RollupCoverage,
 ): Promise<StatsPage<EndpointStats & { app_id: string }>> {
-  const params = new SqlParams();
   const direction = sort.direction === "asc" ? "ASC" : "DESC";
   const keys = perApp ? ["method", "route", "app_id"] : ["method", "route"];
   const order = [
     ...SORT_SQL[sort.by].map((expression) => `${expression} ${direction}`),
     ...keys.map((key) => `${key} ASC`),
   ];
-  const where = requestFilterClause(filter, params);
-  const rows = await events.query<StatsRow>(
-    // An alias must never reuse a column's name: ClickHouse would read it in WHERE too.
-    `SELECT ${keys.join(", ")}, ${TRAFFIC_SQL}, ` +
-      "max(timestamp) AS last_seen_at, count() OVER () AS total_groups " +
-      `FROM ${qualified(events, API_REQUESTS)} ${where} GROUP BY ${keys.join(", ")} ` +
-      `ORDER BY ${order.join(", ")} ` +
-      `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
-    params.values,
-  );
+  const split = await planWindow(ENDPOINTS_DAILY, filter, coverage, Date.now());
+  let rows: StatsRow[] | undefined;
+  if (split !== undefined) {
+    rows = await rolledStatsRows(events, filter, split, keys, order, window, sort.by.startsWith("p"));
+    // A small window is read raw: exact percentiles (ADR 0006) cost little there.
+    if (smallWindow(rows[0]?.window_requests)) rows = undefined;
+  }
+  if (rows === undefined) {
+    const params = new SqlParams();
+    const where = requestFilterClause(filter, params);
+    rows = await events.query<StatsRow>(
+      // An alias must never reuse a column's name: ClickHouse would read it in WHERE too.
+      `SELECT ${keys.join(", ")}, ${TRAFFIC_SQL}, ` +
+        "max(timestamp) AS last_seen_at, count() OVER () AS total_groups " +
+        `FROM ${qualified(events, API_REQUESTS)} ${where} GROUP BY ${keys.join(", ")} ` +
+        `ORDER BY ${order.join(", ")} ` +
+        `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
+      params.values,
+    );
+  }
   if (rows.length === 0) {
     return { items: [], total: window.offset === 0 ? 0 : await countEndpoints(events, filter, keys) };
   }
@@ -100,6 +128,78 @@ export async function endpointStatsPage(
     })),
     total: (rows[0] as StatsRow).total_groups,
   };
+}
+
+/**
+ * The stats page from the endpoint rollup's whole days and raw rows at the window's edges. The
+ * histograms are what cost (merging them for every endpoint of the window dominates the read):
+ * they are merged for every endpoint only when the sort is a percentile, else a second statement
+ * merges them for the page's endpoints alone.
+ */
+async function rolledStatsRows(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  split: WindowSplit,
+  keys: readonly string[],
+  order: readonly string[],
+  window: { limit: number; offset: number },
+  byPercentile: boolean,
+): Promise<StatsRow[]> {
+  const params = new SqlParams();
+  const limit = `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`;
+  const columns = byPercentile
+    ? LIST_COLUMNS
+    : LIST_COLUMNS.filter((column) => column !== "latency_histogram");
+  const source = mergedSource(events, ENDPOINTS_DAILY, filter, split, keys.map(sameKey), columns, params);
+  const groupBy = `GROUP BY ${keys.join(", ")}`;
+  if (byPercentile) {
+    return events.query<StatsRow>(
+      listPageSql(
+        `SELECT ${keys.join(", ")}, ${LIST_GROUP_SQL} FROM ${source} ${groupBy}`,
+        order,
+        limit,
+        true,
+      ),
+      params.values,
+    );
+  }
+  const rows = await events.query<StatsRow>(
+    `SELECT *, count() OVER () AS total_groups, sum(total_requests) OVER () AS window_requests ` +
+      `FROM (SELECT ${keys.join(", ")}, ${LIST_COUNTS_SQL} FROM ${source} ${groupBy}) ` +
+      `ORDER BY ${order.join(", ")} ${limit}`,
+    params.values,
+  );
+  if (rows.length === 0 || smallWindow(rows[0]?.window_requests)) return rows;
+  const pageParams = new SqlParams();
+  // Each key column confined to the page's values: a superset of the page's endpoints (the
+  // extra groups are computed and ignored), bound as plain string arrays.
+  const confined = keys.map(
+    (key) =>
+      `${key} IN ${pageParams.bind(
+        [...new Set(rows.map((row) => String(row[key as keyof StatsRow] ?? "")))],
+        "Array(String)",
+      )}`,
+  );
+  const pageSource = mergedSource(
+    events,
+    ENDPOINTS_DAILY,
+    filter,
+    split,
+    keys.map(sameKey),
+    ["requests", "latency_histogram"],
+    pageParams,
+    confined,
+  );
+  const found = await events.query<Record<string, string> & { percentiles: Array<number | null> }>(
+    `SELECT ${keys.join(", ")}, percentiles FROM (SELECT *, ${LIST_PERCENTILES_SQL} FROM ` +
+      `(SELECT ${keys.join(", ")}, sum(c_requests) AS total_requests, ${LIST_HISTOGRAM_SQL} ` +
+      `FROM ${pageSource} ${groupBy}))`,
+    pageParams.values,
+  );
+  const keyOf = (row: object) =>
+    keys.map((key) => String((row as Record<string, unknown>)[key] ?? "")).join("\u0000");
+  const percentiles = new Map(found.map((row) => [keyOf(row), row.percentiles]));
+  return rows.map((row) => ({ ...row, percentiles: percentiles.get(keyOf(row)) ?? [] }));
 }
 
 async function countEndpoints(
@@ -137,13 +237,28 @@ export async function endpointDetail(
   events: EventsExecutor,
   filter: RequestFilter,
   endpoint: { method: string; route: string },
+  coverage?: RollupCoverage,
 ): Promise<EndpointDetail> {
-  const params = new SqlParams();
-  const [row] = await events.query<TrafficRow & { last_seen_at: string }>(
-    `SELECT ${TRAFFIC_SQL}, max(timestamp) AS last_seen_at FROM ${qualified(events, API_REQUESTS)} ` +
-      `${requestFilterClause(filter, params)}`,
-    params.values,
-  );
+  const split = await planWindow(ENDPOINTS_DAILY, filter, coverage, Date.now());
+  let row: (TrafficRow & { last_seen_at: string }) | undefined;
+  if (split !== undefined) {
+    const params = new SqlParams();
+    const source = mergedSource(events, ENDPOINTS_DAILY, filter, split, [], LIST_COLUMNS, params);
+    [row] = await events.query<TrafficRow & { last_seen_at: string }>(
+      `SELECT * EXCEPT (${LIST_HELPERS}) FROM ` +
+        `(SELECT *, ${LIST_PERCENTILES_SQL} FROM (SELECT ${LIST_GROUP_SQL} FROM ${source}))`,
+      params.values,
+    );
+  }
+  // An endpoint's small window is read raw: exact percentiles (ADR 0006) cost little there.
+  if (row === undefined || smallWindow(row.total_requests)) {
+    const params = new SqlParams();
+    [row] = await events.query<TrafficRow & { last_seen_at: string }>(
+      `SELECT ${TRAFFIC_SQL}, max(timestamp) AS last_seen_at FROM ${qualified(events, API_REQUESTS)} ` +
+        `${requestFilterClause(filter, params)}`,
+      params.values,
+    );
+  }
   const figures = toTrafficFigures(row);
   return {
     method: endpoint.method,

@@ -1,16 +1,20 @@
-// The rollup backfill: rolls up the rows stored before the rollups existed (the snapshot the
-// migration took), one UTC day at a time, newest first, then drops the snapshot. Resumable: a
+// The rollup backfill: rolls up the rows stored before the rollups existed (the snapshot each
+// rollup generation's migration took), one UTC day at a time, newest first, then drops the
+// snapshot; generations one after the other. Resumable: a
 // day's rows are written to the day's own backfill partition, dropped first, and the day is
 // recorded only after its rows are in every rollup, so a day cut short is simply redone.
 import type { EventsExecutor } from "../../executor.js";
-import { BACKFILL_SNAPSHOT, ROLLUP_SOURCE, ROLLUP_STATE, ROLLUPS, rollupSelect } from "../../tables/index.js";
+import { ROLLUP_SOURCE, rollupSelect } from "../../tables/index.js";
 import { SqlParams } from "../sql.js";
 import { backfilledDays, type RollupCoverage, snapshotDays, snapshotExists } from "./coverage.js";
 import { qualified } from "../tenant.js";
+import { type RollupGeneration, ROLLUP_GENERATIONS } from "./generations.js";
 
 const DAY_MS = 86_400_000;
 
 export interface BackfillProgress {
+  /** The rollup tables the day was rolled up into. */
+  readonly rollups: string;
   readonly day: string;
   readonly rows: number;
   readonly daysDone: number;
@@ -28,22 +32,33 @@ export interface BackfillOptions {
   readonly stepMs?: number;
 }
 
-/** Runs the backfill to its end (or until stopped); "done" once the snapshot is gone. */
+/** Runs the backfill to its end (or until stopped); "done" once every snapshot is gone. */
 export async function runRollupBackfill(
   events: EventsExecutor,
   options: BackfillOptions = {},
 ): Promise<"done" | "stopped"> {
+  for (const generation of ROLLUP_GENERATIONS) {
+    if ((await backfillGeneration(events, generation, options)) === "stopped") return "stopped";
+  }
+  return "done";
+}
+
+async function backfillGeneration(
+  events: EventsExecutor,
+  generation: RollupGeneration,
+  options: BackfillOptions,
+): Promise<"done" | "stopped"> {
   const exclusive = options.exclusive ?? ((work) => work());
-  if (!(await snapshotExists(events))) return "done";
-  const days = await snapshotDays(events);
+  if (!(await snapshotExists(events, generation))) return "done";
+  const days = await snapshotDays(events, generation);
   for (const [index, day] of days.entries()) {
     if (options.stopped?.() === true) return "stopped";
     const did = await exclusive(async () => {
       // Another instance may have done it meanwhile.
-      if ((await backfilledDays(events)).has(day.dayMs)) return false;
-      await rollUpDay(events, day.dayMs, options.stepMs ?? STEP_MS);
+      if ((await backfilledDays(events, generation)).has(day.dayMs)) return false;
+      await rollUpDay(events, generation, day.dayMs, options.stepMs ?? STEP_MS);
       await events.command(
-        `INSERT INTO ${qualified(events, ROLLUP_STATE)} (day, rows, done_at) ` +
+        `INSERT INTO ${qualified(events, generation.state)} (day, rows, done_at) ` +
           "SELECT toDate({day:DateTime64(3, 'UTC')}), {rows:UInt64}, now64(3, 'UTC')",
         { day: new Date(day.dayMs), rows: day.rows },
       );
@@ -52,6 +67,7 @@ export async function runRollupBackfill(
     options.coverage?.invalidate();
     if (did) {
       options.onDay?.({
+        rollups: generation.rollups.map((rollup) => rollup.table.name).join(", "),
         day: new Date(day.dayMs).toISOString().slice(0, 10),
         rows: day.rows,
         daysDone: index + 1,
@@ -59,30 +75,37 @@ export async function runRollupBackfill(
       });
     }
   }
-  await events.command(`DROP TABLE IF EXISTS ${qualified(events, BACKFILL_SNAPSHOT)}`);
+  await events.command(`DROP TABLE IF EXISTS ${qualified(events, generation.snapshot)}`);
   options.coverage?.invalidate();
   return "done";
 }
 
-/** Drops the snapshot when it holds no row (a store migrated while empty); cheap: the count of
- *  a MergeTree table is read from its parts' metadata. */
+/** Drops each snapshot that holds no row (a store migrated while empty); cheap: the count of a
+ *  MergeTree table is read from its parts' metadata. */
 export async function dropEmptySnapshot(events: EventsExecutor): Promise<void> {
-  if (!(await snapshotExists(events))) return;
-  const [row] = await events.query<{ n: number }>(
-    `SELECT count() AS n FROM ${qualified(events, BACKFILL_SNAPSHOT)}`,
-    undefined,
-    "write",
-  );
-  if ((row?.n ?? 0) === 0)
-    await events.command(`DROP TABLE IF EXISTS ${qualified(events, BACKFILL_SNAPSHOT)}`);
+  for (const generation of ROLLUP_GENERATIONS) {
+    if (!(await snapshotExists(events, generation))) continue;
+    const [row] = await events.query<{ n: number }>(
+      `SELECT count() AS n FROM ${qualified(events, generation.snapshot)}`,
+      undefined,
+      "write",
+    );
+    if ((row?.n ?? 0) === 0)
+      await events.command(`DROP TABLE IF EXISTS ${qualified(events, generation.snapshot)}`);
+  }
 }
 
 /** One hour per statement: an insert holds a write session, and ingest shares them. */
 const STEP_MS = 3_600_000;
 
-async function rollUpDay(events: EventsExecutor, dayMs: number, stepMs: number): Promise<void> {
+async function rollUpDay(
+  events: EventsExecutor,
+  generation: RollupGeneration,
+  dayMs: number,
+  stepMs: number,
+): Promise<void> {
   const partitionDay = Number(new Date(dayMs).toISOString().slice(0, 10).replaceAll("-", ""));
-  for (const rollup of ROLLUPS) {
+  for (const rollup of generation.rollups) {
     const table = qualified(events, rollup.table);
     // Whatever an interrupted run left of this day goes first.
     await events.command(`ALTER TABLE ${table} DROP PARTITION (${ROLLUP_SOURCE.backfill}, ${partitionDay})`);
@@ -91,7 +114,7 @@ async function rollUpDay(events: EventsExecutor, dayMs: number, stepMs: number):
       const where = `WHERE timestamp >= ${params.instant(from)} AND timestamp < ${params.instant(from + stepMs)}`;
       await events.command(
         `INSERT INTO ${table} (${rollup.table.columnNames.join(", ")}) ` +
-          rollupSelect(rollup, `${qualified(events, BACKFILL_SNAPSHOT)}`, where, ROLLUP_SOURCE.backfill),
+          rollupSelect(rollup, `${qualified(events, generation.snapshot)}`, where, ROLLUP_SOURCE.backfill),
         params.values,
       );
     }

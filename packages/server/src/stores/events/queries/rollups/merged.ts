@@ -25,6 +25,8 @@ type FilterField = keyof RequestFilter;
 export const SERVED_FIELDS: Readonly<Record<string, readonly FilterField[]>> = {
   api_requests_hourly: [],
   api_errors_hourly: ["methods", "statusCodes", "statusClasses", "routes", "endpoints", "endpointSearch"],
+  api_endpoints_daily: ["methods", "routes", "endpoints", "endpointSearch"],
+  api_consumers_daily: ["consumerId"],
 };
 
 /** Whether every condition of `filter` is on a column `rollup` keeps. */
@@ -59,7 +61,13 @@ export async function planWindow(
   nowMs: number,
 ): Promise<WindowSplit | undefined> {
   if (coverage === undefined || !rollupServes(rollup, filter)) return undefined;
-  const split = splitWindow(filter.since ?? 0, filter.until ?? nowMs, await coverage.completeFrom());
+  const split = splitWindow(
+    filter.since ?? 0,
+    filter.until ?? nowMs,
+    await coverage.completeFrom(rollup),
+    1,
+    rollup.grain.ms,
+  );
   return split.rollup === undefined ? undefined : split;
 }
 
@@ -77,6 +85,8 @@ export function mergedSource(
   keys: readonly MergedKey[],
   columns: readonly string[],
   params: SqlParams,
+  /** Further conditions on columns both sources have (key columns). */
+  extra: readonly string[] = [],
 ): string {
   const rawTable = qualified(events, API_REQUESTS);
   const parts: string[] = [];
@@ -85,22 +95,24 @@ export function mergedSource(
     const { cheap } = requestConditions(unbounded, params);
     const where = allOf([
       ...cheap,
-      `hour >= ${params.instant(split.rollup.fromMs)}`,
-      `hour < ${params.instant(split.rollup.toMs)}`,
+      ...extra,
+      `${rollup.grain.column} >= ${params.instant(split.rollup.fromMs)}`,
+      `${rollup.grain.column} < ${params.instant(split.rollup.toMs)}`,
     ]);
     const select = [
       ...keys.map((key) => `${key.rollup} AS ${key.alias}`),
-      ...columns.map((column) => `${column} AS c_${column}`),
+      ...columns.map((column) => `${rollup.readAs?.[column]?.rollup ?? column} AS c_${column}`),
     ];
     parts.push(`SELECT ${select.join(", ")} FROM ${qualified(events, rollup.table)} WHERE ${where}`);
   }
   for (const range of split.raw) {
     const { cheap, late } = requestConditions({ ...filter, since: range.since, until: range.until }, params);
     if (rollup.rows !== undefined) cheap.push(`(${rollup.rows})`);
+    cheap.push(...extra);
     const select = [
       ...keys.map((key) => `${key.raw} AS ${key.alias}`),
       ...columns.map((column) => {
-        const expression = rollup.aggregates[column];
+        const expression = rollup.readAs?.[column]?.raw ?? rollup.aggregates[column];
         if (expression === undefined) throw new Error(`${rollup.table.name} has no column ${column}`);
         return `${expression} AS c_${column}`;
       }),

@@ -1,4 +1,4 @@
-// Where a window is read from: the whole hours rollups hold completely, and raw rows for the
+// Where a window is read from: the whole hours (or days) rollups hold completely, and raw rows for the
 // edges (the partial hours at each end, and any time before the rollups are complete).
 
 export const HOUR_MS = 3_600_000;
@@ -16,18 +16,22 @@ export interface WindowSplit {
   readonly raw: readonly RawRange[];
 }
 
-const floorHour = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
-const ceilHour = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
-
 /**
- * Splits `[since, until]` (inclusive) into whole rollup hours and raw edges. `completeFromMs`:
- * rollups hold every row at or after it (earlier hours are read raw until the backfill reaches
- * them). Fewer than `minHours` whole hours are not worth a second source: all raw.
+ * Splits `[since, until]` (inclusive) into whole rollup buckets of `bucketMs` (an hour or a UTC
+ * day) and raw edges. `completeFromMs`: rollups hold every row at or after it (earlier buckets
+ * are read raw until the backfill reaches them). Fewer than `minBuckets` whole buckets are not
+ * worth a second source: all raw.
  */
-export function splitWindow(since: number, until: number, completeFromMs: number, minHours = 1): WindowSplit {
-  const from = ceilHour(Math.max(since, completeFromMs));
-  const to = floorHour(until + 1);
-  if (!Number.isFinite(from) || to - from < minHours * HOUR_MS) {
+export function splitWindow(
+  since: number,
+  until: number,
+  completeFromMs: number,
+  minBuckets = 1,
+  bucketMs = HOUR_MS,
+): WindowSplit {
+  const from = Math.ceil(Math.max(since, completeFromMs) / bucketMs) * bucketMs;
+  const to = Math.floor((until + 1) / bucketMs) * bucketMs;
+  if (!Number.isFinite(from) || to - from < minBuckets * bucketMs) {
     return { rollup: undefined, raw: [{ since, until }] };
   }
   const raw: RawRange[] = [];
