@@ -25,6 +25,23 @@ export const listRollupsMigration: EventsMigration = {
     ),
     `CREATE TABLE IF NOT EXISTS ${database}.${LISTS_BACKFILL_SNAPSHOT} AS ${database}.${API_REQUESTS.name}`,
     `TRUNCATE TABLE IF EXISTS ${database}.${LISTS_BACKFILL_SNAPSHOT}`,
-    `ALTER TABLE ${database}.${LISTS_BACKFILL_SNAPSHOT} ATTACH PARTITION tuple() FROM ${database}.${API_REQUESTS.name}`,
   ],
+  // api_requests is partitioned since migration 9: the snapshot takes each partition by id
+  // (hard links, no copy), which every supported server version understands.
+  async run(executor, { database }) {
+    const partitions = await executor.query<{ partition_id: string }>(
+      "SELECT DISTINCT partition_id FROM system.parts " +
+        "WHERE database = {database:String} AND table = {table:String} AND active",
+      { database, table: API_REQUESTS.name },
+      "write",
+    );
+    for (const { partition_id } of partitions) {
+      // The statement takes a literal, not a parameter; ids are the engine's own [0-9a-z_-].
+      if (!/^[0-9A-Za-z_-]+$/.test(partition_id)) throw new Error(`Unexpected partition id ${partition_id}`);
+      await executor.command(
+        `ALTER TABLE ${database}.${LISTS_BACKFILL_SNAPSHOT} ATTACH PARTITION ID '${partition_id}' ` +
+          `FROM ${database}.${API_REQUESTS.name}`,
+      );
+    }
+  },
 };
