@@ -29,10 +29,10 @@ export const listRollupsMigration: EventsMigration = {
   // api_requests is partitioned since migration 9: the snapshot takes each partition by id
   // (hard links, no copy), which every supported server version understands.
   async run(executor, { database }) {
+    // `_partition_id` needs only SELECT on the table (system.parts needs a grant of its own).
     const partitions = await executor.query<{ partition_id: string }>(
-      "SELECT DISTINCT partition_id FROM system.parts " +
-        "WHERE database = {database:String} AND table = {table:String} AND active",
-      { database, table: API_REQUESTS.name },
+      `SELECT DISTINCT _partition_id AS partition_id FROM ${database}.${API_REQUESTS.name}`,
+      undefined,
       "write",
     );
     for (const { partition_id } of partitions) {
