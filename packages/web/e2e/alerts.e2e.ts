@@ -3,7 +3,7 @@
 // right figures against its threshold, a test notification whose signature verifies, the
 // history after an evaluation, edit, mute, delete; what a viewer sees; axe and screenshots.
 import { createHmac } from "node:crypto";
-import type { AlertRule, Channel, CreatedApiKey } from "@sightline/contracts";
+import type { AlertRule, Channel } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
@@ -14,7 +14,8 @@ import {
 import { seriousAxeViolations } from "./support/axe";
 import { type Opened, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { type Api, apiAs, ingest, record } from "./support/seed";
+import { type Api, apiAs, ingest, record, seedCheckout } from "./support/seed";
+import { inBothThemes, signedInApi } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const dialogOf = (page: Page) => page.getByRole("dialog");
@@ -44,11 +45,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("alerts", () => {
   beforeAll(async () => {
     receiver = await startHttpReceiver();
     owner = await suite.open();
-    await signInFast(owner.context, suite.server, "owner@example.com");
-    api = apiAs(owner.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
+    api = await signedInApi(suite, owner, "owner@example.com");
+    const key = await seedCheckout(api);
     // The last minute: 20 requests, 5 of them 500s (a 25 % server error rate); earlier in the day,
     // quiet traffic that stays under any threshold below.
     const now = Date.now();
@@ -313,12 +311,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("alerts", () => {
 
   it("has every alerts page accessible in light and dark", async () => {
     // One context per theme, as the other page checks do: the same owner in both.
-    const dark = await suite.open({ colorScheme: "dark" });
-    await signInFast(dark.context, suite.server, "owner@example.com");
-    for (const [theme, page] of [
-      ["light", owner.page],
-      ["dark", dark.page],
-    ] as const) {
+    for (const [theme, { page }] of await inBothThemes(suite, owner, "owner@example.com")) {
       await page.goto("/projects/shop/alerts");
       await page.getByRole("link", { name: "Checkout failing badly" }).waitFor();
       await page.getByRole("row", { name: /On-call hook/ }).waitFor();

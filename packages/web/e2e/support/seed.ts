@@ -56,6 +56,51 @@ export function record(app: string, overrides: Record<string, unknown> = {}): Re
   };
 }
 
+/** Sends log records with an API key, the way an SDK's log integration does. */
+export async function ingestLogs(
+  request: APIRequestContext,
+  key: string,
+  logs: ReadonlyArray<Record<string, unknown>>,
+): Promise<{ accepted: number; rejected: number }> {
+  const response = await request.post("/api/v1/ingest/logs", {
+    data: { logs },
+    headers: { "x-api-key": key },
+  });
+  if (!response.ok()) throw new Error(`ingest logs: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as { accepted: number; rejected: number };
+}
+
+export function logRecord(app: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    app_id: app,
+    timestamp: new Date().toISOString(),
+    environment: "production",
+    level: "INFO",
+    message: "ok",
+    ...overrides,
+  };
+}
+
+/**
+ * What most page tests start from: the project "Shop" with the app "Checkout API" (and any
+ * `more` apps), and a key for the checkout app.
+ */
+export async function seedCheckout(
+  api: Api,
+  options: {
+    framework?: string;
+    keyName?: string;
+    more?: ReadonlyArray<{ name: string; framework: string }>;
+  } = {},
+): Promise<CreatedApiKey> {
+  await api.post("/projects", { name: "Shop" });
+  await api.post("/projects/shop/apps", { name: "Checkout API", framework: options.framework ?? "fastify" });
+  for (const app of options.more ?? []) await api.post("/projects/shop/apps", app);
+  return api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", {
+    name: options.keyName ?? "ingest",
+  });
+}
+
 /** A project that looks lived-in: two apps, environments, keys, endpoints from traffic. */
 export async function seedShop(api: Api, request: APIRequestContext): Promise<{ key: CreatedApiKey }> {
   await api.post("/projects", {
