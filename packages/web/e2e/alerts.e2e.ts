@@ -3,7 +3,7 @@
 // right figures against its threshold, a test notification whose signature verifies, the
 // history after an evaluation, edit, mute, delete; what a viewer sees; axe and screenshots.
 import { createHmac } from "node:crypto";
-import type { AlertRule, Channel } from "@sightline/contracts";
+import type { AlertRule, Channel, CreatedApiKey } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
@@ -12,7 +12,7 @@ import {
   startHttpReceiver,
 } from "../../server/test/support/http-receiver";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
+import { type Opened, sameOriginHeaders, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
 import { type Api, apiAs, ingest, record, seedCheckout } from "./support/seed";
 import { inBothThemes, signedInApi } from "./support/people";
@@ -307,6 +307,47 @@ describe.skipIf(inject("browserSkipReason") !== "")("alerts", () => {
     await page.getByText("Rule unmuted").waitFor();
     expect((await api.get<AlertRule>(`/projects/shop/alerts/${ruleId}`)).muted_until).toBeNull();
     await page.getByRole("button", { name: "Mute", exact: true }).waitFor();
+  });
+
+  it("shows a state change made on the server while the rule's page stays open", async () => {
+    // Its own app, quiet until the page is open: the rule is OK, then traffic arrives, the
+    // evaluator (every 2 s) fires it, and the open page must show that without a reload.
+    await api.post("/projects/shop/apps", { name: "Live", framework: "fastify" });
+    const key = await api.post<CreatedApiKey>("/apps/live/api-keys?project=shop", { name: "ingest" });
+    const live = await api.post<AlertRule>("/projects/shop/alerts", {
+      name: "Live has traffic",
+      scope: { app: "live" },
+      metric: "request_count",
+      comparator: "gt",
+      threshold: 0,
+      window_seconds: 120,
+      for_evaluations: 1,
+      channel_ids: [],
+    });
+    const { page } = owner;
+    await page.goto(`/projects/shop/alerts/${live.id}`);
+    const state = page.getByRole("heading", { name: /Live has traffic/ }).locator("[data-state]");
+    await expect.poll(() => state.getAttribute("data-state"), { timeout: 10_000 }).toBe("ok");
+    const navigations: string[] = [];
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame()) navigations.push(frame.url());
+    });
+
+    await ingest(owner.context.request, key.key, [record("live")]);
+    await expect
+      .poll(async () => (await api.get<AlertRule>(`/projects/shop/alerts/${live.id}`)).state, {
+        timeout: 20_000,
+      })
+      .toBe("firing");
+    // The rule's query re-reads itself every 15 s; a little more for a loaded machine.
+    await expect.poll(() => state.getAttribute("data-state"), { timeout: 25_000 }).toBe("firing");
+    expect(await state.innerText()).toContain("Firing");
+    expect(navigations, "no reload or navigation").toEqual([]);
+
+    const removed = await owner.context.request.delete(`/api/v1/projects/shop/alerts/${live.id}`, {
+      headers: sameOriginHeaders(suite.server),
+    });
+    expect(removed.ok()).toBe(true);
   });
 
   it("has every alerts page accessible in light and dark", async () => {
