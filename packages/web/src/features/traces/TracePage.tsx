@@ -1,6 +1,7 @@
 // One trace: its span tree as a waterfall (rows in depth-first order, indented by depth, each bar
 // placed on the trace's time axis), the selected span's attributes, and the request and log
 // records carrying the trace id (a request opens the usual drawer). Selection lives in the URL.
+import { TraceLink } from "../../components/data/TraceLink";
 import type { LogRecord, RequestRecord, TraceDetail, TraceSpan } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
@@ -153,14 +154,9 @@ function TraceBody({
         title={`Logs (${trace.logs.length})`}
         actions={
           trace.logs.length > 0 ? (
-            <Link
-              className={buttonClass({ size: "sm" })}
-              to="/projects/$project/logs"
-              params={{ project }}
-              search={{ trace: trace.trace_id, range: "30d" }}
-            >
+            <TraceLink project={project} traceId={trace.trace_id} to="logs">
               Open in Logs
-            </Link>
+            </TraceLink>
           ) : undefined
         }
       >
