@@ -28,19 +28,31 @@ export function apiAs(request: APIRequestContext, server: Sightline): Api {
   };
 }
 
-/** Sends request records with an API key, the way an instrumented app does. */
-export async function ingest(
+type Records = ReadonlyArray<Record<string, unknown>>;
+type Ingested = { accepted: number; rejected: number };
+
+/** Posts records of one kind with an API key, the way an instrumented app does. */
+async function ingestKind(
   request: APIRequestContext,
   key: string,
-  records: ReadonlyArray<Record<string, unknown>>,
-): Promise<{ accepted: number; rejected: number }> {
-  const response = await request.post("/api/v1/ingest/requests", {
-    data: { requests: records },
+  kind: "requests" | "logs",
+  records: Records,
+): Promise<Ingested> {
+  const response = await request.post(`/api/v1/ingest/${kind}`, {
+    data: { [kind]: records },
     headers: { "x-api-key": key },
   });
-  if (!response.ok()) throw new Error(`ingest: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as { accepted: number; rejected: number };
+  if (!response.ok()) throw new Error(`ingest ${kind}: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as Ingested;
 }
+
+/** Sends request records, as the SDK's middleware does. */
+export const ingest = (request: APIRequestContext, key: string, records: Records): Promise<Ingested> =>
+  ingestKind(request, key, "requests", records);
+
+/** Sends log records, as the SDK's log integrations do. */
+export const ingestLogs = (request: APIRequestContext, key: string, logs: Records): Promise<Ingested> =>
+  ingestKind(request, key, "logs", logs);
 
 export function record(app: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -54,20 +66,6 @@ export function record(app: string, overrides: Record<string, unknown> = {}): Re
     response_time_ms: 18.4,
     ...overrides,
   };
-}
-
-/** Sends log records with an API key, the way an SDK's log integration does. */
-export async function ingestLogs(
-  request: APIRequestContext,
-  key: string,
-  logs: ReadonlyArray<Record<string, unknown>>,
-): Promise<{ accepted: number; rejected: number }> {
-  const response = await request.post("/api/v1/ingest/logs", {
-    data: { logs },
-    headers: { "x-api-key": key },
-  });
-  if (!response.ok()) throw new Error(`ingest logs: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as { accepted: number; rejected: number };
 }
 
 export function logRecord(app: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
