@@ -232,7 +232,7 @@ function Waterfall({
                         </span>
                       </>
                     ) : null}
-                    <span className={styles.srOnly}>, depth {span.depth}</span>
+                    <span className="visually-hidden">, depth {span.depth}</span>
                   </button>
                 </td>
                 <td className={trafficStyles.mono}>{span.service_name || "—"}</td>
@@ -242,7 +242,7 @@ function Waterfall({
                       className={[styles.bar, isError ? styles.barError : ""].filter(Boolean).join(" ")}
                       style={{ left: `${left}%`, width: `${width}%` }}
                     />
-                    <span className={styles.srOnly}>starts {formatMs(span.offset_ms)} in</span>
+                    <span className="visually-hidden">starts {formatMs(span.offset_ms)} in</span>
                   </div>
                 </td>
                 <td className={styles.colDuration} data-duration="">
