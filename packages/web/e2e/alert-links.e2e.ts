@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type HttpReceiver, startHttpReceiver } from "../../server/test/support/http-receiver";
 import { decodeQuotedPrintable } from "../../server/test/support/mail";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
-import { type Api, apiAs, ingest, record } from "./support/seed";
+import type { Opened } from "./support/browser";
+import { type Api, ingest, record, seedCheckout } from "./support/seed";
+import { signedInApi } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const ONCALL = "oncall@example.com";
@@ -32,12 +33,11 @@ describe.skipIf(inject("browserSkipReason") !== "")("alert notification links", 
   beforeAll(async () => {
     receiver = await startHttpReceiver();
     owner = await suite.open();
-    await signInFast(owner.context, suite.server, "owner@example.com");
-    api = apiAs(owner.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    await api.post("/projects/shop/apps", { name: "Billing", framework: "django" });
-    const checkout = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "c" });
+    api = await signedInApi(suite, owner, "owner@example.com");
+    const checkout = await seedCheckout(api, {
+      keyName: "c",
+      more: [{ name: "Billing", framework: "django" }],
+    });
     const billing = await api.post<CreatedApiKey>("/apps/billing/api-keys?project=shop", { name: "b" });
     const at = new Date(Date.now() - 20_000).toISOString();
     // Project: 15 requests; checkout-api in production: 8; its POST /orders: 2, both failing.

@@ -12,9 +12,10 @@ import {
   startHttpReceiver,
 } from "../../server/test/support/http-receiver";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
+import { type Opened, sameOriginHeaders, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { type Api, apiAs, ingest, record } from "./support/seed";
+import { type Api, apiAs, ingest, record, seedCheckout } from "./support/seed";
+import { inBothThemes, signedInApi } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const dialogOf = (page: Page) => page.getByRole("dialog");
@@ -44,11 +45,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("alerts", () => {
   beforeAll(async () => {
     receiver = await startHttpReceiver();
     owner = await suite.open();
-    await signInFast(owner.context, suite.server, "owner@example.com");
-    api = apiAs(owner.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
+    api = await signedInApi(suite, owner, "owner@example.com");
+    const key = await seedCheckout(api);
     // The last minute: 20 requests, 5 of them 500s (a 25 % server error rate); earlier in the day,
     // quiet traffic that stays under any threshold below.
     const now = Date.now();
@@ -311,14 +309,50 @@ describe.skipIf(inject("browserSkipReason") !== "")("alerts", () => {
     await page.getByRole("button", { name: "Mute", exact: true }).waitFor();
   });
 
+  it("shows a state change made on the server while the rule's page stays open", async () => {
+    // Its own app, quiet until the page is open: the rule is OK, then traffic arrives, the
+    // evaluator (every 2 s) fires it, and the open page must show that without a reload.
+    await api.post("/projects/shop/apps", { name: "Live", framework: "fastify" });
+    const key = await api.post<CreatedApiKey>("/apps/live/api-keys?project=shop", { name: "ingest" });
+    const live = await api.post<AlertRule>("/projects/shop/alerts", {
+      name: "Live has traffic",
+      scope: { app: "live" },
+      metric: "request_count",
+      comparator: "gt",
+      threshold: 0,
+      window_seconds: 120,
+      for_evaluations: 1,
+      channel_ids: [],
+    });
+    const { page } = owner;
+    await page.goto(`/projects/shop/alerts/${live.id}`);
+    const state = page.getByRole("heading", { name: /Live has traffic/ }).locator("[data-state]");
+    await expect.poll(() => state.getAttribute("data-state"), { timeout: 10_000 }).toBe("ok");
+    const navigations: string[] = [];
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame()) navigations.push(frame.url());
+    });
+
+    await ingest(owner.context.request, key.key, [record("live")]);
+    await expect
+      .poll(async () => (await api.get<AlertRule>(`/projects/shop/alerts/${live.id}`)).state, {
+        timeout: 20_000,
+      })
+      .toBe("firing");
+    // The rule's query re-reads itself every 15 s; a little more for a loaded machine.
+    await expect.poll(() => state.getAttribute("data-state"), { timeout: 25_000 }).toBe("firing");
+    expect(await state.innerText()).toContain("Firing");
+    expect(navigations, "no reload or navigation").toEqual([]);
+
+    const removed = await owner.context.request.delete(`/api/v1/projects/shop/alerts/${live.id}`, {
+      headers: sameOriginHeaders(suite.server),
+    });
+    expect(removed.ok()).toBe(true);
+  });
+
   it("has every alerts page accessible in light and dark", async () => {
     // One context per theme, as the other page checks do: the same owner in both.
-    const dark = await suite.open({ colorScheme: "dark" });
-    await signInFast(dark.context, suite.server, "owner@example.com");
-    for (const [theme, page] of [
-      ["light", owner.page],
-      ["dark", dark.page],
-    ] as const) {
+    for (const [theme, { page }] of await inBothThemes(suite, owner, "owner@example.com")) {
       await page.goto("/projects/shop/alerts");
       await page.getByRole("link", { name: "Checkout failing badly" }).waitFor();
       await page.getByRole("row", { name: /On-call hook/ }).waitFor();

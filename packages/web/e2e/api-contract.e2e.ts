@@ -7,13 +7,14 @@
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Channel, ContractChange, ContractVersion, CreatedApiKey } from "@sightline/contracts";
+import type { Channel, ContractChange, ContractVersion } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
 import { type Opened, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { type Api, apiAs, ingest, record } from "./support/seed";
+import { type Api, ingest, record, seedCheckout } from "./support/seed";
+import { signedInApi } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const CONSUMERS = [
@@ -123,11 +124,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("the API section", () => {
 
   beforeAll(async () => {
     owner = await suite.open();
-    await signInFast(owner.context, suite.server, "owner@example.com");
-    api = apiAs(owner.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    key = (await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" })).key;
+    api = await signedInApi(suite, owner, "owner@example.com");
+    key = (await seedCheckout(api)).key;
     const records = [
       ...CONSUMERS.flatMap((consumer) => orderCalls(consumer, consumer.calls, true)),
       ...postCalls(20),

@@ -2,13 +2,13 @@
 // arrows and Enter open a page from the route tree, a typed name finds an endpoint and a
 // consumer (searched on the server), a request id and a trace id open their records, Escape
 // closes it and gives focus back, and it is clean under axe in light and dark.
-import type { CreatedApiKey, RequestsPage } from "@sightline/contracts";
+import type { RequestsPage } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { apiAs, ingest, record } from "./support/seed";
+import { ingest, record } from "./support/seed";
+import { checkoutOwner, inBothThemes } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -26,19 +26,13 @@ async function openPalette(page: Page): Promise<void> {
 
 describe.skipIf(inject("browserSkipReason") !== "")("the command palette", () => {
   const suite = browserSuite();
-  let me: Opened;
+  const me = checkoutOwner(suite, "pia@example.com");
   let requestId: string;
 
   beforeAll(async () => {
-    me = await suite.open();
-    await signInFast(me.context, suite.server, "pia@example.com");
-    const api = apiAs(me.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
     const now = Date.now();
     expect(
-      await ingest(me.context.request, key.key, [
+      await ingest(me.context.request, me.key.key, [
         record("checkout-api", {
           timestamp: new Date(now - 30_000).toISOString(),
           method: "POST",
@@ -51,7 +45,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the command palette", () =>
         record("checkout-api", { timestamp: new Date(now - 60_000).toISOString() }),
       ]),
     ).toMatchObject({ accepted: 2 });
-    const page = await api.get<RequestsPage>("/projects/shop/data/requests");
+    const page = await me.api.get<RequestsPage>("/projects/shop/data/requests");
     requestId = page.items.find((item) => item.path === "/refunds/7")?.id as string;
     expect(requestId).toBeDefined();
   });
@@ -122,9 +116,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the command palette", () =>
   });
 
   it("is accessible in light and dark, with a screenshot", async () => {
-    for (const theme of ["light", "dark"] as const) {
-      const opened = theme === "light" ? me : await suite.open({ colorScheme: "dark" });
-      if (theme === "dark") await signInFast(opened.context, suite.server, "pia@example.com");
+    for (const [theme, opened] of await inBothThemes(suite, me, "pia@example.com")) {
       const { page } = opened;
       await page.goto("/projects/shop/requests?range=1h");
       await page.getByText("1–2 of 2 requests").waitFor();

@@ -2,13 +2,12 @@
 // period of the same length over the Overview's and the Errors page's charts as a dashed series
 // whose figures (read through "Show as table") are the previous hour's, kept in the URL; the
 // charts stay draggable to zoom; clean under axe in light and dark.
-import type { CreatedApiKey } from "@sightline/contracts";
 import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { apiAs, ingest, record } from "./support/seed";
+import { ingest, record } from "./support/seed";
+import { checkoutOwner, inBothThemes } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const MINUTE = 60_000;
@@ -29,15 +28,9 @@ const compareSwitch = (page: Page) => page.getByRole("switch", { name: "Compare 
 
 describe.skipIf(inject("browserSkipReason") !== "")("comparing periods", () => {
   const suite = browserSuite();
-  let me: Opened;
+  const me = checkoutOwner(suite, "cora@example.com");
 
   beforeAll(async () => {
-    me = await suite.open();
-    await signInFast(me.context, suite.server, "cora@example.com");
-    const api = apiAs(me.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
     const now = Date.now();
     // This hour: 4 requests, one a 500. The hour before: 7, two of them 500.
     const current = [5, 10, 15, 20].map((minutes, index) =>
@@ -52,7 +45,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("comparing periods", () => {
         status_code: index < 2 ? 500 : 200,
       }),
     );
-    expect(await ingest(me.context.request, key.key, [...current, ...previous])).toMatchObject({
+    expect(await ingest(me.context.request, me.key.key, [...current, ...previous])).toMatchObject({
       accepted: 11,
     });
   });
@@ -97,9 +90,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("comparing periods", () => {
   });
 
   it("is accessible in light and dark, with a screenshot", async () => {
-    for (const theme of ["light", "dark"] as const) {
-      const opened = theme === "light" ? me : await suite.open({ colorScheme: "dark" });
-      if (theme === "dark") await signInFast(opened.context, suite.server, "cora@example.com");
+    for (const [theme, opened] of await inBothThemes(suite, me, "cora@example.com")) {
       const { page } = opened;
       await page.goto("/projects/shop?range=1h&compare=true");
       const chart = page.locator('figure[aria-label="Requests over time by status class"]');

@@ -3,27 +3,21 @@
 // group first failing inside the window is marked New. Beside them, exceptions and error logs
 // grouped by fingerprint, marked New or Regressed, with a stack drawer linking to sample traces.
 // Axe-clean in both themes.
-import type { CreatedApiKey } from "@sightline/contracts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
+import type { Opened } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { apiAs, ingest } from "./support/seed";
+import { ingest, ingestLogs } from "./support/seed";
+import { checkoutOwner, inBothThemes } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 
 describe.skipIf(inject("browserSkipReason") !== "")("the errors page", () => {
   const suite = browserSuite();
-  let me: Opened;
+  const me = checkoutOwner(suite, "ada@example.com");
 
   beforeAll(async () => {
-    me = await suite.open();
-    await signInFast(me.context, suite.server, "ada@example.com");
-    const api = apiAs(me.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
     const now = Date.now();
     const failed = (agoMs: number, method: string, path: string, status: number) => ({
       app_id: "checkout-api",
@@ -35,7 +29,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the errors page", () => {
       status_code: status,
       response_time_ms: 20,
     });
-    const result = await ingest(me.context.request, key.key, [
+    const result = await ingest(me.context.request, me.key.key, [
       failed(3 * 60 * 60_000, "GET", "/orders", 503),
       failed(10 * 60_000, "GET", "/orders", 503),
       failed(5 * 60_000, "POST", "/refunds", 500),
@@ -53,23 +47,17 @@ describe.skipIf(inject("browserSkipReason") !== "")("the errors page", () => {
       payload: stack("loadOrder"),
       ...fields,
     });
-    const logs = await me.context.request.post("/api/v1/ingest/logs", {
-      headers: { "x-api-key": key.key },
-      data: {
-        logs: [
-          // Regressed: two days ago, quiet since, back twice in the hour with other order numbers.
-          errorLog(2 * 24 * 60 * 60_000, "TypeError: order 17 missing"),
-          errorLog(9 * 60_000, "TypeError: order 4410 missing", { consumer_id: "acme" }),
-          errorLog(8 * 60_000, "TypeError: order 5 missing", { trace_id: TRACE, consumer_id: "globex" }),
-          // New: first thrown inside the hour, elsewhere.
-          errorLog(4 * 60_000, "RangeError: refund 12 exceeds charge", { payload: stack("refund") }),
-          { ...errorLog(3 * 60_000, "not an error"), level: "WARNING" },
-        ],
-      },
-    });
-    expect(logs.ok(), await logs.text()).toBe(true);
+    await ingestLogs(me.context.request, me.key.key, [
+      // Regressed: two days ago, quiet since, back twice in the hour with other order numbers.
+      errorLog(2 * 24 * 60 * 60_000, "TypeError: order 17 missing"),
+      errorLog(9 * 60_000, "TypeError: order 4410 missing", { consumer_id: "acme" }),
+      errorLog(8 * 60_000, "TypeError: order 5 missing", { trace_id: TRACE, consumer_id: "globex" }),
+      // New: first thrown inside the hour, elsewhere.
+      errorLog(4 * 60_000, "RangeError: refund 12 exceeds charge", { payload: stack("refund") }),
+      { ...errorLog(3 * 60_000, "not an error"), level: "WARNING" },
+    ]);
     expect(
-      await ingest(me.context.request, key.key, [
+      await ingest(me.context.request, me.key.key, [
         { ...failed(2 * 60_000, "GET", "/orders/5", 500), trace_id: TRACE },
       ]),
     ).toMatchObject({ accepted: 1 });
@@ -118,9 +106,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the errors page", () => {
   });
 
   it("is accessible in light and dark, with a screenshot", async () => {
-    for (const theme of ["light", "dark"] as const) {
-      const opened = theme === "light" ? me : await suite.open({ colorScheme: "dark" });
-      if (theme === "dark") await signInFast(opened.context, suite.server, "ada@example.com");
+    for (const [theme, opened] of await inBothThemes(suite, me, "ada@example.com")) {
       await opened.page.goto("/projects/shop/errors?range=1h");
       await opened.page.locator('table[aria-label="Errors"] tbody tr').nth(1).waitFor();
       expect(await seriousAxeViolations(opened.page), `errors in ${theme}`).toEqual([]);

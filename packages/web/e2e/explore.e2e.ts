@@ -2,12 +2,12 @@
 // request list sorts by time taken and size through the URL, the latency histogram above it
 // filters the list by dragging across its bars (min/max duration in the URL), and the Logs page
 // tails live with pause and resume under a level filter. Axe-clean in light and dark.
-import type { CreatedApiKey } from "@sightline/contracts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
+import type { Opened } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { apiAs, ingest, record } from "./support/seed";
+import { ingest, ingestLogs, logRecord, record, seedCheckout } from "./support/seed";
+import { inBothThemes, signedInApi } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 /** Paths and response times (ms) and sizes (bytes): each path says its place in each order. */
@@ -26,29 +26,14 @@ describe.skipIf(inject("browserSkipReason") !== "")(
     let me: Opened;
     let key: string;
 
-    const sendLogs = async (logs: ReadonlyArray<Record<string, unknown>>) => {
-      const response = await me.context.request.post("/api/v1/ingest/logs", {
-        headers: { "x-api-key": key },
-        data: { logs },
-      });
-      expect(response.ok(), await response.text()).toBe(true);
-    };
-    const logRecord = (level: string, message: string) => ({
-      app_id: "checkout-api",
-      timestamp: new Date().toISOString(),
-      environment: "production",
-      level,
-      message,
-    });
+    const logAt = (level: string, message: string) => logRecord("checkout-api", { level, message });
+    const sendLogs = (logs: ReadonlyArray<Record<string, unknown>>) =>
+      ingestLogs(me.context.request, key, logs);
 
     beforeAll(async () => {
       me = await suite.open();
-      await signInFast(me.context, suite.server, "lee@example.com");
-      const api = apiAs(me.context.request, suite.server);
-      await api.post("/projects", { name: "Shop" });
-      await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-      key = (await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" }))
-        .key;
+      const api = await signedInApi(suite, me, "lee@example.com");
+      key = (await seedCheckout(api)).key;
       const now = Date.now();
       const records = TIMINGS.map(([path, ms, size], index) =>
         record("checkout-api", {
@@ -61,7 +46,7 @@ describe.skipIf(inject("browserSkipReason") !== "")(
         }),
       );
       expect(await ingest(me.context.request, key, records)).toMatchObject({ accepted: 5 });
-      await sendLogs([logRecord("INFO", "warmed up"), logRecord("ERROR", "first failure")]);
+      await sendLogs([logAt("INFO", "warmed up"), logAt("ERROR", "first failure")]);
     });
 
     const listedPaths = (page: Opened["page"]) =>
@@ -112,12 +97,12 @@ describe.skipIf(inject("browserSkipReason") !== "")(
       await page.getByText("first failure").waitFor();
       await page.getByRole("switch", { name: /Live tail/ }).click();
       await page.waitForURL(/live=true/);
-      await sendLogs([logRecord("ERROR", "tailed failure"), logRecord("INFO", "tailed info")]);
+      await sendLogs([logAt("ERROR", "tailed failure"), logAt("INFO", "tailed info")]);
       // Page 1 is refetched every 5 s; the new ERROR arrives at the top, the INFO stays filtered out.
       await page.getByText("tailed failure").waitFor({ timeout: 20_000 });
       expect(await page.getByText("tailed info").count()).toBe(0);
       await page.getByRole("button", { name: "Pause" }).click();
-      await sendLogs([logRecord("ERROR", "while paused")]);
+      await sendLogs([logAt("ERROR", "while paused")]);
       await page.waitForTimeout(11_000);
       expect(await page.getByText("while paused").count()).toBe(0);
       await page.getByRole("button", { name: "Resume" }).click();
@@ -125,9 +110,7 @@ describe.skipIf(inject("browserSkipReason") !== "")(
     });
 
     it("is accessible in light and dark, with screenshots", async () => {
-      for (const theme of ["light", "dark"] as const) {
-        const opened = theme === "light" ? me : await suite.open({ colorScheme: "dark" });
-        if (theme === "dark") await signInFast(opened.context, suite.server, "lee@example.com");
+      for (const [theme, opened] of await inBothThemes(suite, me, "lee@example.com")) {
         await opened.page.goto(
           "/projects/shop/requests?range=1h&sort=response_time_ms&min_ms=100&max_ms=2500",
         );

@@ -1,13 +1,12 @@
 // The Download control of the request and log explorers: with a filter applied on the page, the
 // downloaded file holds exactly the records the page lists (CSV for requests, NDJSON for logs),
 // fetched by the browser with its session cookie; both pages stay clean under axe.
-import type { CreatedApiKey } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { apiAs, ingest, record } from "./support/seed";
+import { ingest, ingestLogs, logRecord, record } from "./support/seed";
+import { checkoutOwner } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 /** 12 requests in the last minutes: every third answered 500, the rest 200. */
@@ -30,30 +29,22 @@ async function download(page: Page, name: string): Promise<string> {
 
 describe.skipIf(inject("browserSkipReason") !== "")("downloading the explorers' records", () => {
   const suite = browserSuite();
-  let me: Opened;
+  const me = checkoutOwner(suite, "erin@example.com");
 
   beforeAll(async () => {
-    me = await suite.open();
-    await signInFast(me.context, suite.server, "erin@example.com");
-    const api = apiAs(me.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
     const now = Date.now();
-    expect(await ingest(me.context.request, key.key, requests(now))).toMatchObject({ accepted: 12 });
-    const logs = await me.context.request.post("/api/v1/ingest/logs", {
-      headers: { "x-api-key": key.key },
-      data: {
-        logs: ["INFO", "ERROR", "INFO", "ERROR", "WARNING"].map((level, index) => ({
-          app_id: "checkout-api",
+    expect(await ingest(me.context.request, me.key.key, requests(now))).toMatchObject({ accepted: 12 });
+    await ingestLogs(
+      me.context.request,
+      me.key.key,
+      ["INFO", "ERROR", "INFO", "ERROR", "WARNING"].map((level, index) =>
+        logRecord("checkout-api", {
           timestamp: new Date(now - (index + 1) * 10_000).toISOString(),
-          environment: "production",
           level,
           message: `step ${index}, "${level.toLowerCase()}"`,
-        })),
-      },
-    });
-    expect(logs.ok()).toBe(true);
+        }),
+      ),
+    );
   });
 
   it("downloads as CSV exactly the requests the filtered page lists", async () => {

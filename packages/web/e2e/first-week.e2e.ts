@@ -8,9 +8,9 @@ import type { CreatedApiKey } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { apiAs, ingest, record } from "./support/seed";
+import { ingest, ingestLogs, logRecord, record } from "./support/seed";
+import { checkoutOwner } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const TRACE = "0af7651916cd43dd8448eb211c80319c";
@@ -19,21 +19,14 @@ const LONG_ROUTE = "/api/v1/organisations/{organisationId}/subscriptions/{subscr
 
 describe.skipIf(inject("browserSkipReason") !== "")("a first week of use", () => {
   const suite = browserSuite();
-  let me: Opened;
-  let key: CreatedApiKey;
+  const me = checkoutOwner(suite, "ada@example.com", { seed: { framework: "express" } });
 
   beforeAll(async () => {
-    me = await suite.open();
-    await signInFast(me.context, suite.server, "ada@example.com");
-    const api = apiAs(me.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "express" });
-    key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
-    await api.post("/projects", { name: "Quiet" });
+    await me.api.post("/projects", { name: "Quiet" });
     // Steady: 20 requests in each of the last two hours, 2 then 4 failing (10 % then 20 %).
-    await api.post("/projects", { name: "Steady" });
-    await api.post("/projects/steady/apps", { name: "Steady API", framework: "express" });
-    const steadyKey = await api.post<CreatedApiKey>("/apps/steady-api/api-keys?project=steady", {
+    await me.api.post("/projects", { name: "Steady" });
+    await me.api.post("/projects/steady/apps", { name: "Steady API", framework: "express" });
+    const steadyKey = await me.api.post<CreatedApiKey>("/apps/steady-api/api-keys?project=steady", {
       name: "ingest",
     });
     const steadyNow = Date.now();
@@ -82,29 +75,21 @@ describe.skipIf(inject("browserSkipReason") !== "")("a first week of use", () =>
         trace_id: TRACE,
       }),
     ];
-    expect(await ingest(me.context.request, key.key, [...older, ...recent, ...special])).toMatchObject({
+    expect(await ingest(me.context.request, me.key.key, [...older, ...recent, ...special])).toMatchObject({
       rejected: 0,
     });
-    const logs = await me.context.request.post("/api/v1/ingest/logs", {
-      headers: { "x-api-key": key.key },
-      data: {
-        logs: [
-          {
-            app_id: "checkout-api",
-            timestamp: new Date(now - 40_000).toISOString(),
-            environment: "production",
-            level: "ERROR",
-            message: "TypeError: card is undefined",
-            logger_name: "sightline.errors",
-            payload: "TypeError: card is undefined\n    at pay (/srv/app/orders.js:42:17)",
-            trace_id: TRACE,
-            endpoint_method: "POST",
-            endpoint_path: "/orders/7/pay",
-          },
-        ],
-      },
-    });
-    expect(logs.ok()).toBe(true);
+    await ingestLogs(me.context.request, me.key.key, [
+      logRecord("checkout-api", {
+        timestamp: new Date(now - 40_000).toISOString(),
+        level: "ERROR",
+        message: "TypeError: card is undefined",
+        logger_name: "sightline.errors",
+        payload: "TypeError: card is undefined\n    at pay (/srv/app/orders.js:42:17)",
+        trace_id: TRACE,
+        endpoint_method: "POST",
+        endpoint_path: "/orders/7/pay",
+      }),
+    ]);
   });
 
   const kpiMeta = (page: Page, label: string) =>
@@ -275,7 +260,10 @@ describe.skipIf(inject("browserSkipReason") !== "")("a first week of use", () =>
     await page.keyboard.press("j");
     await expect.poll(() => new URL(page.url()).searchParams.get("req")).toBe(third);
     // The URL changes before the drawer renders the step: wait until it shows the third record.
-    await page.getByRole("dialog").getByText(third ?? "", { exact: true }).waitFor();
+    await page
+      .getByRole("dialog")
+      .getByText(third ?? "", { exact: true })
+      .waitFor();
     await page.keyboard.press("Escape");
     await page.getByRole("dialog").waitFor({ state: "detached" });
     // Radix hands focus back after its close animation: wait for the settled state.

@@ -1,29 +1,22 @@
 // An events-store outage on a server that had data: the real chDB executor is closed mid-visit
 // (the server runs in this process for that), and after a refresh the Overview and Requests pages
 // show the problem's detail and request id, never zeros or empty tables.
-import type { CreatedApiKey } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { type Opened, signInFast } from "./support/browser";
 import { startSightlineInProcess } from "./support/in-process";
-import { apiAs, ingest, record } from "./support/seed";
+import { ingest, record } from "./support/seed";
+import { checkoutOwner } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const DETAIL = "The events store is unavailable; retry shortly.";
 
 describe.skipIf(inject("browserSkipReason") !== "")("an events-store outage", () => {
   const suite = browserSuite({ start: startSightlineInProcess });
-  let me: Opened;
+  // Chromium logs every 503 the outage causes as a console error; they are the point here.
+  const me = checkoutOwner(suite, "outage@example.com", { open: { expectedServerErrors: [503] } });
 
   beforeAll(async () => {
-    // Chromium logs every 503 the outage causes as a console error; they are the point here.
-    me = await suite.open({ expectedServerErrors: [503] });
-    await signInFast(me.context, suite.server, "outage@example.com");
-    const api = apiAs(me.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
-    const sent = await ingest(me.context.request, key.key, [
+    const sent = await ingest(me.context.request, me.key.key, [
       record("checkout-api"),
       record("checkout-api", { method: "POST", path: "/orders", route: "/orders", status_code: 500 }),
       record("checkout-api", { status_code: 404 }),

@@ -2,13 +2,12 @@
 // a name come back with their records after the filters were cleared, a view is deleted, the
 // link copied is the page's URL with its filters, and the dialog is clean under axe in light and
 // dark.
-import type { CreatedApiKey } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { apiAs, ingest, record } from "./support/seed";
+import { ingest, record } from "./support/seed";
+import { checkoutOwner, inBothThemes } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 /** 9 requests in the last minutes: every third answered 500, the rest 200. */
@@ -25,16 +24,10 @@ const viewsDialog = (page: Page) => page.getByRole("dialog", { name: "Saved view
 
 describe.skipIf(inject("browserSkipReason") !== "")("saved views and copy link", () => {
   const suite = browserSuite();
-  let me: Opened;
+  const me = checkoutOwner(suite, "vera@example.com");
 
   beforeAll(async () => {
-    me = await suite.open();
-    await signInFast(me.context, suite.server, "vera@example.com");
-    const api = apiAs(me.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
-    expect(await ingest(me.context.request, key.key, requests(Date.now()))).toMatchObject({ accepted: 9 });
+    expect(await ingest(me.context.request, me.key.key, requests(Date.now()))).toMatchObject({ accepted: 9 });
   });
 
   it("saves the Requests filters under a name and applies them again", async () => {
@@ -86,9 +79,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("saved views and copy link",
   });
 
   it("has the saved-views dialog accessible in light and dark, and deletes a view", async () => {
-    for (const theme of ["light", "dark"] as const) {
-      const opened = theme === "light" ? me : await suite.open({ colorScheme: "dark" });
-      if (theme === "dark") await signInFast(opened.context, suite.server, "vera@example.com");
+    for (const [theme, opened] of await inBothThemes(suite, me, "vera@example.com")) {
       const { page } = opened;
       await page.goto("/projects/shop/requests?range=1h&method=GET");
       await page.getByText("1–9 of 9 requests").waitFor();

@@ -4,8 +4,9 @@
 import type { CreatedApiKey } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { type Opened, signInFast } from "./support/browser";
-import { type Api, apiAs, ingest, record } from "./support/seed";
+import type { Opened } from "./support/browser";
+import { type Api, ingest, record, seedCheckout } from "./support/seed";
+import { signedInApi } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const confirmIn = (page: Page) => page.getByRole("dialog");
@@ -18,13 +19,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("project settings", () => {
 
   beforeAll(async () => {
     opened = await suite.open();
-    await signInFast(opened.context, suite.server, "admin@example.com");
-    api = apiAs(opened.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    appKey = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", {
-      name: "Checkout ingest",
-    });
+    api = await signedInApi(suite, opened, "admin@example.com");
+    appKey = await seedCheckout(api, { keyName: "Checkout ingest" });
     await ingest(opened.context.request, appKey.key, [
       record("checkout-api"),
       record("checkout-api", { method: "POST", path: "/orders", route: "/orders", status_code: 201 }),

@@ -3,20 +3,14 @@
 // the requests that spent the budget opened on the Requests page, the per-consumer template, the
 // cards on the endpoint and consumer pages, the audit trail; an anomaly rule created in the form
 // and its band drawn on the rule page; axe and screenshots of every page in light and dark.
-import type {
-  AlertBand,
-  AlertRule,
-  CreatedApiKey,
-  Slo,
-  SloStatus,
-  SloWithStatus,
-} from "@sightline/contracts";
+import type { AlertBand, AlertRule, Slo, SloStatus, SloWithStatus } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
+import type { Opened } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { type Api, apiAs, ingest, record } from "./support/seed";
+import { type Api, ingest, record, seedCheckout } from "./support/seed";
+import { inBothThemes, signedInApi } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const HOUR = 3_600_000;
@@ -40,11 +34,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("service levels", () => {
 
   beforeAll(async () => {
     owner = await suite.open();
-    await signInFast(owner.context, suite.server, "owner@example.com");
-    api = apiAs(owner.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
+    api = await signedInApi(suite, owner, "owner@example.com");
+    const key = await seedCheckout(api);
     const now = Date.now();
     const at = (ms: number) => new Date(ms).toISOString();
     // POST /orders over the last 3 days: acme 200 calls (5 of them 500s in the last two minutes),
@@ -211,12 +202,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("service levels", () => {
   });
 
   it("has every SLO page accessible in light and dark", async () => {
-    const dark = await suite.open({ colorScheme: "dark" });
-    await signInFast(dark.context, suite.server, "owner@example.com");
-    for (const [theme, page] of [
-      ["light", owner.page],
-      ["dark", dark.page],
-    ] as const) {
+    for (const [theme, { page }] of await inBothThemes(suite, owner, "owner@example.com")) {
       await page.goto("/projects/shop/slos");
       await page.getByRole("row", { name: /Checkout per customer · globex/ }).waitFor();
       await page.getByText("98.333 %").waitFor();

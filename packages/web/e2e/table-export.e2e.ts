@@ -1,11 +1,10 @@
 // Every table offers its rows for download: a settings list (Apps) as NDJSON from the client,
 // and the recent requests of an endpoint as CSV from the server's export, holding exactly that
 // endpoint's requests of the window; the Requests explorer keeps only its server export.
-import type { CreatedApiKey } from "@sightline/contracts";
 import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { type Opened, signInFast } from "./support/browser";
-import { apiAs, ingest, record } from "./support/seed";
+import { ingest, record } from "./support/seed";
+import { checkoutOwner } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 async function download(page: Page, control: Locator): Promise<{ name: string; text: string }> {
@@ -17,16 +16,11 @@ async function download(page: Page, control: Locator): Promise<{ name: string; t
 
 describe.skipIf(inject("browserSkipReason") !== "")("exporting tables", () => {
   const suite = browserSuite();
-  let me: Opened;
+  const me = checkoutOwner(suite, "ed@example.com", {
+    seed: { more: [{ name: "Billing", framework: "express" }] },
+  });
 
   beforeAll(async () => {
-    me = await suite.open();
-    await signInFast(me.context, suite.server, "ed@example.com");
-    const api = apiAs(me.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    await api.post("/projects/shop/apps", { name: "Billing", framework: "express" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
     const now = Date.now();
     const records = [
       ...[1, 2, 3].map((index) =>
@@ -39,7 +33,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("exporting tables", () => {
       ),
       record("checkout-api", { timestamp: new Date(now - 120_000).toISOString() }),
     ];
-    expect(await ingest(me.context.request, key.key, records)).toMatchObject({ accepted: 4 });
+    expect(await ingest(me.context.request, me.key.key, records)).toMatchObject({ accepted: 4 });
   });
 
   it("downloads a settings list as NDJSON", async () => {

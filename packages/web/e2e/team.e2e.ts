@@ -10,6 +10,7 @@ import { seriousAxeViolations } from "./support/axe";
 import { type Opened, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
 import { type Api, apiAs, ingest, record } from "./support/seed";
+import { signedInApi } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const OWNER = "ada@example.com";
@@ -34,8 +35,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("team: members, roles and in
 
   beforeAll(async () => {
     owner = await suite.open();
-    await signInFast(owner.context, suite.server, OWNER);
-    api = apiAs(owner.context.request, suite.server);
+    api = await signedInApi(suite, owner, OWNER);
     await api.patch("/users/me", { first_name: "Ada", last_name: "Lovelace" });
     await api.post("/projects", { name: "Shop", description: "The storefront's APIs." });
     await api.post("/projects/shop/apps", { name: "Checkout API", framework: "express" });

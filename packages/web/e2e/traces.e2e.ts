@@ -9,9 +9,10 @@ import type { CreatedApiKey } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
+import { signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { apiAs, ingest } from "./support/seed";
+import { apiAs, ingest, ingestLogs, logRecord } from "./support/seed";
+import { checkoutOwner, inBothThemes } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const TRACE = "0af7651916cd43dd8448eb211c80319c";
@@ -80,23 +81,17 @@ function spans(start: number): Record<string, unknown>[] {
 
 describe.skipIf(inject("browserSkipReason") !== "")("the trace page", () => {
   const suite = browserSuite();
-  let me: Opened;
+  const me = checkoutOwner(suite, "ada@example.com");
 
   beforeAll(async () => {
-    me = await suite.open();
-    await signInFast(me.context, suite.server, "ada@example.com");
-    const api = apiAs(me.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
     const start = Date.now() - 60_000;
     const sent = await me.context.request.post("/api/v1/ingest/traces", {
-      headers: { "x-api-key": key.key },
+      headers: { "x-api-key": me.key.key },
       data: { spans: spans(start) },
     });
     expect(sent.ok(), await sent.text()).toBe(true);
     expect(await sent.json()).toMatchObject({ accepted: 4, rejected: 0 });
-    const result = await ingest(me.context.request, key.key, [
+    const result = await ingest(me.context.request, me.key.key, [
       {
         app_id: "checkout-api",
         timestamp: new Date(start).toISOString(),
@@ -112,24 +107,16 @@ describe.skipIf(inject("browserSkipReason") !== "")("the trace page", () => {
       },
     ]);
     expect(result).toMatchObject({ accepted: 1, rejected: 0 });
-    const logs = await me.context.request.post("/api/v1/ingest/logs", {
-      headers: { "x-api-key": key.key },
-      data: {
-        logs: [
-          {
-            app_id: "checkout-api",
-            timestamp: new Date(start + 100).toISOString(),
-            environment: "production",
-            level: "ERROR",
-            message: "card declined by the bank",
-            logger_name: "shop.payments",
-            trace_id: TRACE,
-            span_id: CHARGE,
-          },
-        ],
-      },
-    });
-    expect(logs.ok()).toBe(true);
+    await ingestLogs(me.context.request, me.key.key, [
+      logRecord("checkout-api", {
+        timestamp: new Date(start + 100).toISOString(),
+        level: "ERROR",
+        message: "card declined by the bank",
+        logger_name: "shop.payments",
+        trace_id: TRACE,
+        span_id: CHARGE,
+      }),
+    ]);
   });
 
   const spanRows = (page: Page) =>
@@ -263,9 +250,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the trace page", () => {
   });
 
   it("is accessible in light and dark, with a screenshot", async () => {
-    for (const theme of ["light", "dark"] as const) {
-      const opened = theme === "light" ? me : await suite.open({ colorScheme: "dark" });
-      if (theme === "dark") await signInFast(opened.context, suite.server, "ada@example.com");
+    for (const [theme, opened] of await inBothThemes(suite, me, "ada@example.com")) {
       await opened.page.goto(`/projects/shop/traces/${TRACE}?span=${CHARGE}`);
       await opened.page.getByRole("region", { name: "Span attributes" }).waitFor();
       expect(await seriousAxeViolations(opened.page), `trace in ${theme}`).toEqual([]);
@@ -334,22 +319,14 @@ describe.skipIf(inject("browserSkipReason") !== "")("the trace page", () => {
       },
     ]);
     expect(result).toMatchObject({ accepted: 1, rejected: 0 });
-    const logs = await me.context.request.post("/api/v1/ingest/logs", {
-      headers: { "x-api-key": key.key },
-      data: {
-        logs: [
-          {
-            app_id: "checkout-api",
-            timestamp: new Date(start + 20).toISOString(),
-            environment: "production",
-            level: "ERROR",
-            message: "refund ledger unavailable",
-            trace_id: bare,
-          },
-        ],
-      },
-    });
-    expect(logs.ok()).toBe(true);
+    await ingestLogs(me.context.request, key.key, [
+      logRecord("checkout-api", {
+        timestamp: new Date(start + 20).toISOString(),
+        level: "ERROR",
+        message: "refund ledger unavailable",
+        trace_id: bare,
+      }),
+    ]);
     await page.goto(`/projects/shop/traces/${bare}`);
     await page.getByText("No spans received for this trace").waitFor();
     const facts = await page.locator('dl[aria-label="Trace facts"]').textContent();

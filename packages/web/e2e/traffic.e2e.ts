@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
 import { type Opened, sameOriginHeaders, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { apiAs, ingest } from "./support/seed";
+import { apiAs, ingest, ingestLogs, logRecord } from "./support/seed";
+import { checkoutOwner } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -86,35 +87,27 @@ const ALL_REQUESTS = 41;
 
 describe.skipIf(inject("browserSkipReason") !== "")("the traffic pages", () => {
   const suite = browserSuite();
-  let me: Opened;
+  const me = checkoutOwner(suite, "grace@example.com");
 
   beforeAll(async () => {
-    me = await suite.open();
-    await signInFast(me.context, suite.server, "grace@example.com");
-    const api = apiAs(me.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
     const now = Date.now();
     // The detailed request is sent on its own so the 40 keep the round figures above.
-    const result = await ingest(me.context.request, key.key, dataset(now));
+    const result = await ingest(me.context.request, me.key.key, dataset(now));
     expect(result).toMatchObject({ accepted: 40, rejected: 0 });
-    await ingest(me.context.request, key.key, [detailed(now)]);
-    const logs = await me.context.request.post("/api/v1/ingest/logs", {
-      headers: { "x-api-key": key.key },
-      data: {
-        logs: ["INFO", "WARNING", "ERROR"].map((level, index) => ({
-          app_id: "checkout-api",
+    await ingest(me.context.request, me.key.key, [detailed(now)]);
+    await ingestLogs(
+      me.context.request,
+      me.key.key,
+      ["INFO", "WARNING", "ERROR"].map((level, index) =>
+        logRecord("checkout-api", {
           timestamp: new Date(now - 4_000 + index * 100).toISOString(),
-          environment: "production",
           level,
           message: `order step ${index + 1} ${level === "ERROR" ? "payment declined" : "ok"}`,
           logger_name: "shop.orders",
           trace_id: TRACE,
-        })),
-      },
-    });
-    expect(logs.ok()).toBe(true);
+        }),
+      ),
+    );
   });
 
   const kpi = (page: Page, label: string) =>

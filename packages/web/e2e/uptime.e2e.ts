@@ -6,13 +6,14 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { CreatedApiKey, UptimeCheck, UptimeCheckWithUptime, UptimeResults } from "@sightline/contracts";
+import type { UptimeCheck, UptimeCheckWithUptime, UptimeResults } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, signInFast } from "./support/browser";
+import type { Opened } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { type Api, apiAs } from "./support/seed";
+import { type Api, seedCheckout } from "./support/seed";
+import { inBothThemes, signedInApi } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 async function checkPage(page: Page, name: string, theme: "light" | "dark"): Promise<void> {
@@ -47,12 +48,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("uptime", () => {
     target.listen(0, "127.0.0.1");
     await once(target, "listening");
     owner = await suite.open();
-    await signInFast(owner.context, suite.server, "owner@example.com");
-    api = apiAs(owner.context.request, suite.server);
-    await api.post("/projects", { name: "Shop" });
-    await api.post("/projects/shop/apps", { name: "Checkout API", framework: "fastify" });
-    await api.post("/projects/shop/apps", { name: "Billing", framework: "express" });
-    const key = await api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", { name: "ingest" });
+    api = await signedInApi(suite, owner, "owner@example.com");
+    const key = await seedCheckout(api, { more: [{ name: "Billing", framework: "express" }] });
     const beat = await owner.context.request.post("/api/v1/ingest/heartbeat", {
       data: {
         app_id: "checkout-api",
@@ -121,12 +118,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("uptime", () => {
   });
 
   it("has the uptime pages and the apps list accessible in light and dark", async () => {
-    const dark = await suite.open({ colorScheme: "dark" });
-    await signInFast(dark.context, suite.server, "owner@example.com");
-    for (const [theme, page] of [
-      ["light", owner.page],
-      ["dark", dark.page],
-    ] as const) {
+    for (const [theme, { page }] of await inBothThemes(suite, owner, "owner@example.com")) {
       await page.goto("/projects/shop/uptime");
       await page.getByRole("row", { name: /Checkout health/ }).waitFor();
       await checkPage(page, "uptime", theme);

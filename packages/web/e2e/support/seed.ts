@@ -28,19 +28,31 @@ export function apiAs(request: APIRequestContext, server: Sightline): Api {
   };
 }
 
-/** Sends request records with an API key, the way an instrumented app does. */
-export async function ingest(
+type Records = ReadonlyArray<Record<string, unknown>>;
+type Ingested = { accepted: number; rejected: number };
+
+/** Posts records of one kind with an API key, the way an instrumented app does. */
+async function ingestKind(
   request: APIRequestContext,
   key: string,
-  records: ReadonlyArray<Record<string, unknown>>,
-): Promise<{ accepted: number; rejected: number }> {
-  const response = await request.post("/api/v1/ingest/requests", {
-    data: { requests: records },
+  kind: "requests" | "logs",
+  records: Records,
+): Promise<Ingested> {
+  const response = await request.post(`/api/v1/ingest/${kind}`, {
+    data: { [kind]: records },
     headers: { "x-api-key": key },
   });
-  if (!response.ok()) throw new Error(`ingest: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as { accepted: number; rejected: number };
+  if (!response.ok()) throw new Error(`ingest ${kind}: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as Ingested;
 }
+
+/** Sends request records, as the SDK's middleware does. */
+export const ingest = (request: APIRequestContext, key: string, records: Records): Promise<Ingested> =>
+  ingestKind(request, key, "requests", records);
+
+/** Sends log records, as the SDK's log integrations do. */
+export const ingestLogs = (request: APIRequestContext, key: string, logs: Records): Promise<Ingested> =>
+  ingestKind(request, key, "logs", logs);
 
 export function record(app: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -54,6 +66,37 @@ export function record(app: string, overrides: Record<string, unknown> = {}): Re
     response_time_ms: 18.4,
     ...overrides,
   };
+}
+
+export function logRecord(app: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    app_id: app,
+    timestamp: new Date().toISOString(),
+    environment: "production",
+    level: "INFO",
+    message: "ok",
+    ...overrides,
+  };
+}
+
+/**
+ * What most page tests start from: the project "Shop" with the app "Checkout API" (and any
+ * `more` apps), and a key for the checkout app.
+ */
+export async function seedCheckout(
+  api: Api,
+  options: {
+    framework?: string;
+    keyName?: string;
+    more?: ReadonlyArray<{ name: string; framework: string }>;
+  } = {},
+): Promise<CreatedApiKey> {
+  await api.post("/projects", { name: "Shop" });
+  await api.post("/projects/shop/apps", { name: "Checkout API", framework: options.framework ?? "fastify" });
+  for (const app of options.more ?? []) await api.post("/projects/shop/apps", app);
+  return api.post<CreatedApiKey>("/apps/checkout-api/api-keys?project=shop", {
+    name: options.keyName ?? "ingest",
+  });
 }
 
 /** A project that looks lived-in: two apps, environments, keys, endpoints from traffic. */

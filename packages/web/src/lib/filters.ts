@@ -3,6 +3,7 @@
 // malformed in a shared link is dropped, never trusted. `api-params.ts` maps it to the API.
 import { LOG_LEVELS } from "@sightline/contracts/vocabulary";
 import { compact, optionalString } from "./search";
+import { offsetMinutes } from "./timezones";
 
 export const RANGE_PRESETS = ["1h", "6h", "24h", "7d", "30d"] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
@@ -181,28 +182,7 @@ export function intervalMs(interval: string): number {
 }
 
 /** The zone's offset from UTC in ms at an instant (positive east of Greenwich). */
-function zoneOffset(ms: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(new Date(ms));
-  const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-  const asUtc = Date.UTC(
-    get("year"),
-    get("month") - 1,
-    get("day"),
-    get("hour"),
-    get("minute"),
-    get("second"),
-  );
-  return asUtc - Math.floor(ms / 1000) * 1000;
-}
+const zoneOffset = (ms: number, timeZone: string): number => offsetMinutes(timeZone, new Date(ms)) * 60_000;
 
 /** "2026-11-21T14:30" read as a wall-clock time in `timeZone` → ISO instant; undefined if bad. */
 export function zonedInputToIso(value: string, timeZone: string): string | undefined {

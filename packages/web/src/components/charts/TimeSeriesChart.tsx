@@ -329,7 +329,7 @@ export function TimeSeriesChart({
           {asTable ? "Show as chart" : "Show as table"}
         </button>
       </div>
-      <p className={styles.srOnly} data-chart-summary="">
+      <p className="visually-hidden" data-chart-summary="">
         {summary}
       </p>
       {asTable ? (
@@ -400,7 +400,7 @@ function ChartTable({
   return (
     <div className={styles.tableWrap}>
       <table className={styles.table}>
-        <caption className={styles.srOnly}>{label}</caption>
+        <caption className="visually-hidden">{label}</caption>
         <thead>
           <tr>
             <th scope="col">Bucket</th>

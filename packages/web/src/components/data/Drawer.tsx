@@ -5,7 +5,7 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import type { KeyboardEvent, ReactNode } from "react";
-import { Button } from "../ui/Button";
+import { IconButton } from "../ui/Button";
 import styles from "./Drawer.module.css";
 
 export function Drawer({
@@ -52,9 +52,7 @@ export function Drawer({
           <div className={styles.header}>
             <RadixDialog.Title className={styles.title}>{title}</RadixDialog.Title>
             <RadixDialog.Close asChild>
-              <Button variant="ghost" size="sm" iconOnly aria-label="Close">
-                <X size={16} aria-hidden="true" />
-              </Button>
+              <IconButton label="Close" icon={X} iconSize={16} />
             </RadixDialog.Close>
           </div>
           <div className={styles.body}>{children}</div>

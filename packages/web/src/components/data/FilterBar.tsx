@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { RefreshCw } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Button } from "../ui/Button";
+import { Options } from "../ui/Field";
 import { Switch } from "../ui/Switch";
 import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
@@ -84,11 +85,11 @@ export function FilterBar({
             setSearch({ range: value as RangePreset, since: undefined, until: undefined, page: undefined });
           }}
         >
-          {RANGE_PRESETS.map((preset) => (
-            <option key={preset} value={preset}>
-              {PRESET_LABELS[preset]}
-            </option>
-          ))}
+          <Options
+            items={RANGE_PRESETS}
+            value={(preset) => preset}
+            label={(preset) => PRESET_LABELS[preset]}
+          />
           <option value="custom">Custom range…</option>
         </select>
       </label>
@@ -138,11 +139,7 @@ export function FilterBar({
           onChange={(event) => setSearch({ app: event.target.value || undefined, page: undefined })}
         >
           <option value="">All apps</option>
-          {(apps.data ?? []).map((app) => (
-            <option key={app.slug} value={app.slug}>
-              {app.name}
-            </option>
-          ))}
+          <Options items={apps.data ?? []} value={(app) => app.slug} label={(app) => app.name} />
           {search.app !== undefined &&
           apps.data !== undefined &&
           !apps.data.some((a) => a.slug === search.app) ? (
@@ -160,11 +157,7 @@ export function FilterBar({
             onChange={(event) => setSearch({ env: event.target.value || undefined, page: undefined })}
           >
             <option value="">All environments</option>
-            {envNames.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
+            <Options items={envNames} value={(name) => name} label={(name) => name} />
           </select>
         </label>
       ) : null}
@@ -193,11 +186,11 @@ export function FilterBar({
             }
           >
             <option value="">Off</option>
-            {REFRESH_SECONDS.map((seconds) => (
-              <option key={seconds} value={seconds}>
-                Every {seconds < 60 ? `${seconds} s` : `${seconds / 60} min`}
-              </option>
-            ))}
+            <Options
+              items={REFRESH_SECONDS}
+              value={(seconds) => seconds}
+              label={(seconds) => (seconds < 60 ? `Every ${seconds} s` : `Every ${seconds / 60} min`)}
+            />
           </select>
         </label>
         <Button size="sm" onClick={onRefresh} aria-label="Refresh now">

@@ -3,8 +3,8 @@
 // whose title says "Updating…" while new filters load over the previous figures.
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { SkeletonRows } from "../ui/Feedback";
-import { Card } from "../ui/Surface";
+import { ErrorPanel, SkeletonRows } from "../ui/Feedback";
+import { Card, Page } from "../ui/Surface";
 import { Failed, Updating } from "./parts";
 import styles from "./Data.module.css";
 
@@ -23,6 +23,38 @@ export function QueryView<T>({ query, what, rows, empty, children }: QueryViewPr
   if (query.isError) return <Failed error={query.error} what={what} retry={() => void query.refetch()} />;
   if (query.data === undefined) return <SkeletonRows rows={rows} label={`Loading ${what}`} />;
   if (empty?.when(query.data)) return <>{empty.show}</>;
+  return <>{children(query.data)}</>;
+}
+
+/**
+ * A page that stands on one record (a rule, an SLO): skeleton rows while it loads, the error
+ * with Retry if it failed, else the page built from it.
+ */
+export function PageQuery<T>({
+  query,
+  what,
+  loading = what,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  /** What failed to load, as the error panel names it ("this alert rule"). */
+  what: string;
+  /** What the skeleton says is loading, when it is worded otherwise ("the rule"). */
+  loading?: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isError)
+    return (
+      <Page>
+        <ErrorPanel what={what} error={query.error} onRetry={() => void query.refetch()} />
+      </Page>
+    );
+  if (query.data === undefined)
+    return (
+      <Page>
+        <SkeletonRows rows={6} label={`Loading ${loading}`} />
+      </Page>
+    );
   return <>{children(query.data)}</>;
 }
 

@@ -2,6 +2,7 @@
 // payloads with copy, "copy as cURL", why a 400/422 was refused, the exception a 5xx logged, and
 // links to its endpoint, its consumer, its trace and the logs of its trace. Captured data is
 // untrusted: it is rendered as text only.
+import { TraceLink } from "./TraceLink";
 import type { RequestDetail } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
@@ -169,23 +170,14 @@ function RequestBody({
           </Link>
         ) : null}
         {record.trace_id !== "" ? (
-          <Link
-            className={buttonClass({ size: "sm" })}
-            to="/projects/$project/traces/$traceId"
-            params={{ project, traceId: record.trace_id }}
-          >
+          <TraceLink project={project} traceId={record.trace_id} to="trace">
             View trace
-          </Link>
+          </TraceLink>
         ) : null}
         {record.trace_id !== "" ? (
-          <Link
-            className={buttonClass({ size: "sm" })}
-            to="/projects/$project/logs"
-            params={{ project }}
-            search={{ trace: record.trace_id, range: "30d" }}
-          >
+          <TraceLink project={project} traceId={record.trace_id} to="logs">
             Logs of this trace
-          </Link>
+          </TraceLink>
         ) : null}
       </div>
       {record.validation_errors.length > 0 ? <ValidationErrors record={record} /> : null}

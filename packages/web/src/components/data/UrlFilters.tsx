@@ -1,5 +1,6 @@
 // A filter bar's fields bound to one URL key each: text (applied as you type), a number, or a
 // choice. Each change goes back to page 1. What most pages need is one line per filter.
+import { Options } from "../ui/Field";
 import type { TrafficSearch } from "../../lib/filters";
 import { useSetSearch, useTrafficSearch } from "../../lib/page-state";
 import styles from "./Data.module.css";
@@ -92,11 +93,11 @@ export function UrlChoiceFilter({
         onChange={(event) => setSearch({ [param]: event.target.value || undefined, page: undefined })}
       >
         <option value="">{anyLabel}</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label ?? option.value}
-          </option>
-        ))}
+        <Options
+          items={options}
+          value={(option) => option.value}
+          label={(option) => option.label ?? option.value}
+        />
         {/* A value from a shared link that the list does not offer stays visible. */}
         {value !== undefined && !options.some((option) => option.value === value) ? (
           <option value={value}>{value}</option>

@@ -1,4 +1,6 @@
-// Buttons in five variants; `buttonClass` styles a router Link the same way.
+// Buttons in five variants; `buttonClass` styles a router Link the same way; the small
+// icon-only buttons of table rows and dialog headers.
+import type { LucideIcon } from "lucide-react";
 import { type ButtonHTMLAttributes, forwardRef } from "react";
 import styles from "./Button.module.css";
 
@@ -42,5 +44,21 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
       {busy ? <span className={styles.spinner} aria-hidden="true" /> : null}
       {children}
     </button>
+  );
+});
+
+/** A small icon-only action (a row's delete, a dialog's close), named for screen readers by `label`. */
+export const IconButton = forwardRef<
+  HTMLButtonElement,
+  Omit<ButtonProps, "iconOnly" | "size" | "children" | "aria-label"> & {
+    label: string;
+    icon: LucideIcon;
+    iconSize?: number;
+  }
+>(function IconButton({ label, icon: Icon, iconSize = 15, variant = "ghost", ...rest }, ref) {
+  return (
+    <Button ref={ref} size="sm" variant={variant} iconOnly aria-label={label} {...rest}>
+      <Icon size={iconSize} aria-hidden="true" />
+    </Button>
   );
 });

@@ -4,7 +4,7 @@ import * as RadixDialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { isApiError } from "../../lib/api-client";
-import { Button } from "./Button";
+import { Button, IconButton } from "./Button";
 import { SecretValue } from "./Code";
 import styles from "./Dialog.module.css";
 import { TextField } from "./Field";
@@ -53,9 +53,7 @@ export function Dialog({
               ) : null}
             </div>
             <RadixDialog.Close asChild>
-              <Button variant="ghost" size="sm" iconOnly aria-label="Close">
-                <X size={16} aria-hidden="true" />
-              </Button>
+              <IconButton label="Close" icon={X} iconSize={16} />
             </RadixDialog.Close>
           </div>
           {onSubmit ? (
@@ -118,12 +116,9 @@ export function ConfirmDialog({
         if (ready && !busy) onConfirm();
       }}
       footer={
-        <>
-          <Button onClick={() => onOpenChange(false)}>Cancel</Button>
-          <Button type="submit" variant="danger" disabled={!ready} busy={busy}>
-            {confirmLabel}
-          </Button>
-        </>
+        <DialogActions onCancel={() => onOpenChange(false)} variant="danger" disabled={!ready} busy={busy}>
+          {confirmLabel}
+        </DialogActions>
       }
     >
       {consequences && consequences.length > 0 ? (
@@ -157,11 +152,65 @@ export function ConfirmDialog({
 }
 
 /** The pending-or-failed state of a mutation, as ConfirmOn needs it. */
+/** A dialog form's footer: what else it offers (`extra`), Cancel, and the submit button. */
+export function DialogActions({
+  onCancel,
+  busy,
+  disabled,
+  variant = "primary",
+  form,
+  extra,
+  children,
+}: {
+  onCancel: () => void;
+  busy: boolean;
+  disabled?: boolean;
+  variant?: "primary" | "danger";
+  /** The form's id, when the form is not the dialog's own. */
+  form?: string;
+  extra?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      {extra}
+      <Button onClick={onCancel}>Cancel</Button>
+      <Button type="submit" form={form} variant={variant} disabled={disabled} busy={busy}>
+        {children}
+      </Button>
+    </>
+  );
+}
+
 export interface ConfirmableMutation<T> {
   readonly isPending: boolean;
   readonly error: unknown;
   reset(): void;
   mutate(target: T): void;
+}
+
+/**
+ * A ConfirmDialog over one action with nothing to choose (delete this app): `show()` opens it,
+ * `hide()` closes it; spread `dialog` on the ConfirmDialog. Cancel, Escape and closing forget
+ * the last failure.
+ */
+export function useConfirmation(mutation: ConfirmableMutation<void>) {
+  const [open, setOpen] = useState(false);
+  return {
+    show: () => setOpen(true),
+    /** Closes it without forgetting anything (the action succeeded). */
+    hide: () => setOpen(false),
+    dialog: {
+      open,
+      onOpenChange: (next: boolean) => {
+        setOpen(next);
+        if (!next) mutation.reset();
+      },
+      busy: mutation.isPending,
+      error: mutation.error,
+      onConfirm: () => mutation.mutate(),
+    },
+  };
 }
 
 /**

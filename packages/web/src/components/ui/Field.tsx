@@ -118,6 +118,27 @@ export function SelectField({
   );
 }
 
+/** A select's options from a list: each item's value and what it reads. */
+export function Options<T>({
+  items,
+  value,
+  label,
+}: {
+  items: readonly T[];
+  value: (item: T) => string | number;
+  label: (item: T) => ReactNode;
+}) {
+  return (
+    <>
+      {items.map((item) => (
+        <option key={value(item)} value={value(item)}>
+          {label(item)}
+        </option>
+      ))}
+    </>
+  );
+}
+
 export function Checkbox({ label, ...input }: { label: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <label className={styles.check}>

@@ -12,8 +12,8 @@ import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../components/ui/Button";
 import { Mono } from "../../components/ui/Code";
-import { ConfirmOn, Dialog, SecretShownOnceDialog } from "../../components/ui/Dialog";
-import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
+import { ConfirmOn, Dialog, DialogActions, SecretShownOnceDialog } from "../../components/ui/Dialog";
+import { Checkbox, SelectField, TextField, Options } from "../../components/ui/Field";
 import { Badge, Notice } from "../../components/ui/Feedback";
 import { Card, Stack } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
@@ -199,17 +199,13 @@ function CreateTokenDialog({
       description="It acts as you. Managing tokens, sessions and your password always needs a sign-in."
       onSubmit={submit}
       footer={
-        <>
-          <Button onClick={() => close(false)}>Cancel</Button>
-          <Button
-            type="submit"
-            variant="primary"
-            busy={create.isPending}
-            disabled={name.trim() === "" || (limit && chosen.length === 0)}
-          >
-            Create token
-          </Button>
-        </>
+        <DialogActions
+          onCancel={() => close(false)}
+          busy={create.isPending}
+          disabled={name.trim() === "" || (limit && chosen.length === 0)}
+        >
+          Create token
+        </DialogActions>
       }
     >
       <Stack>
@@ -225,11 +221,7 @@ function CreateTokenDialog({
           error={error?.fieldMessage("/name")}
         />
         <SelectField label="Expires after" value={expiry} onChange={(event) => setExpiry(event.target.value)}>
-          {EXPIRY_CHOICES.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
+          <Options items={EXPIRY_CHOICES} value={(choice) => choice.value} label={(choice) => choice.label} />
         </SelectField>
         <SelectField
           label="Scope"

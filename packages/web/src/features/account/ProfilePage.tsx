@@ -6,7 +6,7 @@ import { Upload } from "lucide-react";
 import { type FormEvent, useMemo, useRef, useState } from "react";
 import { Avatar } from "../../components/ui/Avatar";
 import { Button } from "../../components/ui/Button";
-import { SelectField, TextField } from "../../components/ui/Field";
+import { SelectField, TextField, Options } from "../../components/ui/Field";
 import { useToast } from "../../components/ui/Toast";
 import { FailureNotice, loadingOrFailed, Notice } from "../../components/ui/Feedback";
 import { Card, Grid2, Stack, SubmitRow } from "../../components/ui/Surface";
@@ -155,11 +155,7 @@ function ProfileForm({ profile }: { profile: UserProfile }) {
             error={error?.fieldMessage("/timezone")}
             hint="Dates, times and chart buckets use this zone."
           >
-            {zones.map((option) => (
-              <option key={option.zone} value={option.zone}>
-                {option.label}
-              </option>
-            ))}
+            <Options items={zones} value={(option) => option.zone} label={(option) => option.label} />
           </SelectField>
           {local !== timezone ? (
             <div className={styles.zoneRow}>

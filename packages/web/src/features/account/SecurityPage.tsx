@@ -6,7 +6,7 @@ import { LogOut, Monitor } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useEndSession } from "../../components/shell/useSignOut";
 import { Button } from "../../components/ui/Button";
-import { ConfirmDialog } from "../../components/ui/Dialog";
+import { ConfirmDialog, useConfirmation } from "../../components/ui/Dialog";
 import { TextField } from "../../components/ui/Field";
 import { table } from "../../components/ui/Table";
 import { Actions, WhenCell } from "../../components/data/cells";
@@ -128,7 +128,6 @@ function SessionsCard() {
   const endSession = useEndSession();
   const timeZone = useTimeZone();
   const sessions = useQuery(sessionsQuery);
-  const [confirmAll, setConfirmAll] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: keys.sessions });
   const revoke = useMutation({
     mutationFn: (session: Session) =>
@@ -150,6 +149,7 @@ function SessionsCard() {
     mutationFn: () => api.post<Message>("/users/logout-all"),
     onSuccess: () => endSession("signed-out"),
   });
+  const confirmEverywhere = useConfirmation(everywhere);
   const otherCount = sessions.data?.filter((session) => !session.is_current).length ?? 0;
   const error = revoke.error ?? others.error;
   return (
@@ -166,7 +166,7 @@ function SessionsCard() {
           >
             Sign out other devices
           </Button>
-          <Button size="sm" variant="dangerOutline" onClick={() => setConfirmAll(true)}>
+          <Button size="sm" variant="dangerOutline" onClick={confirmEverywhere.show}>
             <LogOut size={14} aria-hidden="true" />
             Sign out everywhere
           </Button>
@@ -250,17 +250,10 @@ function SessionsCard() {
         />
       )}
       <ConfirmDialog
-        open={confirmAll}
-        onOpenChange={(open) => {
-          setConfirmAll(open);
-          if (!open) everywhere.reset();
-        }}
+        {...confirmEverywhere.dialog}
         title="Sign out everywhere?"
         description="Every session ends at once, this one included. You will need an e-mail link or your password to sign in again."
         confirmLabel="Sign out everywhere"
-        busy={everywhere.isPending}
-        error={everywhere.error}
-        onConfirm={() => everywhere.mutate()}
       />
     </Card>
   );
@@ -268,11 +261,11 @@ function SessionsCard() {
 
 function DeleteAccountCard({ profile }: { profile: UserProfile }) {
   const endSession = useEndSession();
-  const [open, setOpen] = useState(false);
   const remove = useMutation({
     mutationFn: () => api.delete<Message>("/users/me"),
     onSuccess: () => endSession("deleted"),
   });
+  const confirmRemove = useConfirmation(remove);
   return (
     <Card title="Delete account" tone="danger">
       <div className={styles.dangerRow}>
@@ -282,16 +275,12 @@ function DeleteAccountCard({ profile }: { profile: UserProfile }) {
             Every session ends at once. The address can sign up again as a new account.
           </p>
         </div>
-        <Button variant="dangerOutline" onClick={() => setOpen(true)}>
+        <Button variant="dangerOutline" onClick={confirmRemove.show}>
           Delete account
         </Button>
       </div>
       <ConfirmDialog
-        open={open}
-        onOpenChange={(next) => {
-          setOpen(next);
-          if (!next) remove.reset();
-        }}
+        {...confirmRemove.dialog}
         title="Delete your account?"
         consequences={[
           "Your profile, password, picture and every session are removed now.",
@@ -300,9 +289,6 @@ function DeleteAccountCard({ profile }: { profile: UserProfile }) {
         ]}
         confirmText={profile.email}
         confirmLabel="Delete account"
-        busy={remove.isPending}
-        error={remove.error}
-        onConfirm={() => remove.mutate()}
       />
     </Card>
   );

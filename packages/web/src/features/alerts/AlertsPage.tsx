@@ -10,7 +10,7 @@ import { WhenCell } from "../../components/data/cells";
 import { DataTable } from "../../components/data/DataTable";
 import { useProjectAccess } from "../../lib/access";
 import { rulesQuery } from "./api";
-import styles from "./Alerts.module.css";
+import text from "../../components/data/Text.module.css";
 import { ChannelsCard } from "./ChannelsCard";
 import { conditionText, formatMetricValue, scopeText } from "./rule-text";
 import { StateBadges } from "./StateBadges";
@@ -62,13 +62,13 @@ export function AlertsPage() {
                   cell: (rule) => (
                     <>
                       <Link
-                        className={styles.ruleName}
+                        className={text.name}
                         to="/projects/$project/alerts/$alertId"
                         params={{ project, alertId: rule.id }}
                       >
                         {rule.name}
                       </Link>
-                      <span className={styles.sub}>{scopeText(rule.scope)}</span>
+                      <span className={text.sub}>{scopeText(rule.scope)}</span>
                     </>
                   ),
                 },

@@ -9,7 +9,7 @@ import { pluralise } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { bandQuery } from "./api";
 import { bandChartData } from "./band";
-import styles from "./Alerts.module.css";
+import text from "../../components/data/Text.module.css";
 import { formatMetricValue, METRIC_LABELS } from "./rule-text";
 
 export function BandPanel({ project, rule }: { project: string; rule: AlertRule }) {
@@ -28,7 +28,7 @@ export function BandPanel({ project, rule }: { project: string; rule: AlertRule 
     );
   return (
     <>
-      <p className={styles.sub}>
+      <p className={text.sub}>
         {pluralise(data.outside, "window")} outside the band
         {data.withoutBand > 0 ? `; ${pluralise(data.withoutBand, "window")} without a band (not drawn)` : ""}.
       </p>

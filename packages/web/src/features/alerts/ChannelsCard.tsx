@@ -10,9 +10,9 @@ import type {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { BellRing, Pencil, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { Button } from "../../components/ui/Button";
+import { Button, IconButton } from "../../components/ui/Button";
 import { SecretValue } from "../../components/ui/Code";
-import { ConfirmOn, Dialog } from "../../components/ui/Dialog";
+import { ConfirmOn, Dialog, DialogActions } from "../../components/ui/Dialog";
 import { Checkbox, SelectField, TextAreaField, TextField } from "../../components/ui/Field";
 import { Badge, EmptyState, ErrorPanel, FailureNotice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
@@ -92,24 +92,16 @@ export function ChannelsCard({ project, canWrite }: { project: string; canWrite:
                     hiddenHeader: true,
                     cell: (channel: (typeof channels.data)[number]) => (
                       <Actions>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          iconOnly
-                          aria-label={`Edit channel ${channel.name}`}
+                        <IconButton
+                          label={`Edit channel ${channel.name}`}
+                          icon={Pencil}
                           onClick={() => setEditing(channel)}
-                        >
-                          <Pencil size={15} aria-hidden="true" />
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          iconOnly
-                          aria-label={`Delete channel ${channel.name}`}
+                        />
+                        <IconButton
+                          label={`Delete channel ${channel.name}`}
+                          icon={Trash2}
                           onClick={() => setDeleting(channel)}
-                        >
-                          <Trash2 size={15} aria-hidden="true" />
-                        </Button>
+                        />
                       </Actions>
                     ),
                   },
@@ -239,22 +231,20 @@ function ChannelDialog({
       title={channel === null ? "New notification channel" : `Edit “${channel.name}”`}
       onSubmit={() => save.mutate(false)}
       footer={
-        <>
-          {channel?.type === "webhook" ? (
-            <Button onClick={() => save.mutate(true)} busy={save.isPending && save.variables}>
-              Rotate secret
-            </Button>
-          ) : null}
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            type="submit"
-            variant="primary"
-            busy={save.isPending && !save.variables}
-            disabled={draft.name.trim() === ""}
-          >
-            {channel === null ? "Create channel" : "Save channel"}
-          </Button>
-        </>
+        <DialogActions
+          extra={
+            channel?.type === "webhook" ? (
+              <Button onClick={() => save.mutate(true)} busy={save.isPending && save.variables}>
+                Rotate secret
+              </Button>
+            ) : null
+          }
+          onCancel={onClose}
+          busy={save.isPending && !save.variables}
+          disabled={draft.name.trim() === ""}
+        >
+          {channel === null ? "Create channel" : "Save channel"}
+        </DialogActions>
       }
     >
       <TextField

@@ -9,6 +9,7 @@ import { ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
 import { pluralise } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { previewQuery } from "./api";
+import text from "../../components/data/Text.module.css";
 import styles from "./Alerts.module.css";
 import {
   bucketingFor,
@@ -135,7 +136,7 @@ export function PreviewPanel({
         bucketMs={bucketing.seconds * 1000}
         timeZone={timeZone}
       />
-      <p className={styles.sub}>
+      <p className={text.sub}>
         Each point is the value over the {windowText} ending at that{" "}
         {bucketing.interval === "1m" ? "minute" : `${bucketing.interval} bucket`}, from the analytics of this
         scope; windows without requests show as 0.

@@ -7,7 +7,7 @@ import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { ArrowRight, BellOff, BellRing, ChevronDown, History, Pencil, Send, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Button, buttonClass } from "../../components/ui/Button";
-import { ConfirmDialog } from "../../components/ui/Dialog";
+import { ConfirmDialog, useConfirmation } from "../../components/ui/Dialog";
 import {
   Badge,
   EmptyState,
@@ -18,6 +18,7 @@ import {
   type Tone,
 } from "../../components/ui/Feedback";
 import { MenuContent, MenuItem, MenuRoot, MenuTrigger } from "../../components/ui/Menu";
+import { PageQuery } from "../../components/data/QueryView";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
 import { useToast } from "../../components/ui/Toast";
@@ -25,6 +26,7 @@ import { formatDateTime, pluralise } from "../../lib/format";
 import { useProjectAccess } from "../../lib/access";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { alertKeys, alertsApi, channelsQuery, EVENTS_PAGE_SIZE, eventsQuery, ruleQuery } from "./api";
+import text from "../../components/data/Text.module.css";
 import styles from "./Alerts.module.css";
 import { BandPanel } from "./BandPanel";
 import { PreviewPanel } from "./PreviewPanel";
@@ -51,19 +53,11 @@ const MUTE_CHOICES = [
 export function RuleDetailPage() {
   const { project, alertId } = route.useParams();
   const rule = useQuery(ruleQuery(project, alertId));
-  if (rule.isPending)
-    return (
-      <Page>
-        <SkeletonRows rows={6} label="Loading the rule" />
-      </Page>
-    );
-  if (rule.isError)
-    return (
-      <Page>
-        <ErrorPanel what="this alert rule" error={rule.error} onRetry={() => void rule.refetch()} />
-      </Page>
-    );
-  return <RuleDetail project={project} rule={rule.data} />;
+  return (
+    <PageQuery query={rule} what="this alert rule" loading="the rule">
+      {(data) => <RuleDetail project={project} rule={data} />}
+    </PageQuery>
+  );
 }
 
 function RuleDetail({ project, rule }: { project: string; rule: AlertRule }) {
@@ -73,7 +67,6 @@ function RuleDetail({ project, rule }: { project: string; rule: AlertRule }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const channels = useQuery(channelsQuery(project));
-  const [deleting, setDeleting] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: alertKeys.all(project) });
 
   const mute = useMutation({
@@ -98,6 +91,7 @@ function RuleDetail({ project, rule }: { project: string; rule: AlertRule }) {
       void navigate({ to: "/projects/$project/alerts", params: { project } });
     },
   });
+  const confirmRemove = useConfirmation(remove);
   const muted = isMuted(rule);
   const ruleChannels = (channels.data ?? []).filter((channel) => rule.channel_ids.includes(channel.id));
 
@@ -157,7 +151,7 @@ function RuleDetail({ project, rule }: { project: string; rule: AlertRule }) {
                 <Pencil size={16} aria-hidden="true" />
                 Edit
               </Link>
-              <Button variant="dangerOutline" onClick={() => setDeleting(true)}>
+              <Button variant="dangerOutline" onClick={confirmRemove.show}>
                 <Trash2 size={16} aria-hidden="true" />
                 Delete
               </Button>
@@ -255,17 +249,10 @@ function RuleDetail({ project, rule }: { project: string; rule: AlertRule }) {
       ) : null}
       <HistoryCard project={project} rule={rule} zone={zone} />
       <ConfirmDialog
-        open={deleting}
-        onOpenChange={(open) => {
-          setDeleting(open);
-          if (!open) remove.reset();
-        }}
+        {...confirmRemove.dialog}
         title={`Delete “${rule.name}”?`}
         consequences={["Its history goes with it.", "Notifications not yet sent are dropped."]}
         confirmLabel="Delete rule"
-        busy={remove.isPending}
-        error={remove.error}
-        onConfirm={() => remove.mutate()}
       />
     </Page>
   );
@@ -355,7 +342,7 @@ function HistoryCard({
               <tbody>
                 {events.data.items.map((event) => (
                   <tr key={event.id}>
-                    <td className={styles.numeric}>{formatDateTime(event.created_at, zone)}</td>
+                    <td className={text.numeric}>{formatDateTime(event.created_at, zone)}</td>
                     <td>
                       <span className={styles.transition}>
                         <Badge tone={STATE_TONES[event.from_state]}>{STATE_NAMES[event.from_state]}</Badge>
@@ -363,27 +350,27 @@ function HistoryCard({
                         <Badge tone={STATE_TONES[event.to_state]}>{STATE_NAMES[event.to_state]}</Badge>
                       </span>
                       {event.reason === "rule_changed" ? (
-                        <span className={styles.sub}>Rule changed</span>
+                        <span className={text.sub}>Rule changed</span>
                       ) : null}
                     </td>
-                    <td className={[table.right, styles.numeric].join(" ")}>
+                    <td className={[table.right, text.numeric].join(" ")}>
                       {formatMetricValue(rule.metric, event.value)}
-                      <span className={styles.sub}>
+                      <span className={text.sub}>
                         {COMPARATOR_SYMBOLS[event.comparator]}{" "}
                         {formatMetricValue(rule.metric, event.threshold)}
                       </span>
                     </td>
-                    <td className={[table.right, styles.numeric].join(" ")}>
+                    <td className={[table.right, text.numeric].join(" ")}>
                       {event.request_count.toLocaleString("en-US")}
                     </td>
-                    <td className={styles.numeric}>
+                    <td className={text.numeric}>
                       {timeOf(event.window_start, zone)}–{timeOf(event.window_end, zone)}
                     </td>
                     <td>
                       {event.muted ? (
-                        <span className={styles.sub}>Muted: nobody notified</span>
+                        <span className={text.sub}>Muted: nobody notified</span>
                       ) : event.notifications.length === 0 ? (
-                        <span className={styles.sub}>None</span>
+                        <span className={text.sub}>None</span>
                       ) : (
                         <ul className={styles.outcomes}>
                           {event.notifications.map((outcome, index) => (

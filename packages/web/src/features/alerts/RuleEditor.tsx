@@ -5,15 +5,19 @@ import type { AlertMetric, AlertRule } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { ANOMALY_DIRECTIONS, ANOMALY_SENSITIVITIES } from "@sightline/contracts/vocabulary";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
+import { ChannelChecks } from "../../components/forms/ChannelChecks";
+import { EditorForm, FieldGroup, FieldRow, FormProblems, Sections } from "../../components/forms/Form";
+import { AppSelect, EnvironmentSelect } from "../../components/forms/ScopeSelects";
 import { Button, buttonClass } from "../../components/ui/Button";
 import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
-import { ErrorPanel, FailureNotice, Notice, SkeletonRows } from "../../components/ui/Feedback";
+import { Notice } from "../../components/ui/Feedback";
+import { PageQuery } from "../../components/data/QueryView";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
 import { isApiError } from "../../lib/api-client";
 import { useProjectAccess } from "../../lib/access";
-import { appsQuery, endpointsQuery, environmentsQuery } from "../../lib/queries";
+import { endpointsQuery } from "../../lib/queries";
 import { alertKeys, alertsApi, channelsQuery, ruleQuery } from "./api";
 import styles from "./Alerts.module.css";
 import { PreviewPanel } from "./PreviewPanel";
@@ -45,19 +49,11 @@ export function NewRulePage() {
 export function EditRulePage() {
   const { project, alertId } = editRoute.useParams();
   const rule = useQuery(ruleQuery(project, alertId));
-  if (rule.isPending)
-    return (
-      <Page>
-        <SkeletonRows rows={6} label="Loading the rule" />
-      </Page>
-    );
-  if (rule.isError)
-    return (
-      <Page>
-        <ErrorPanel what="the rule" error={rule.error} onRetry={() => void rule.refetch()} />
-      </Page>
-    );
-  return <RuleEditor key={rule.data.id} project={project} rule={rule.data} />;
+  return (
+    <PageQuery query={rule} what="the rule">
+      {(data) => <RuleEditor key={data.id} project={project} rule={data} />}
+    </PageQuery>
+  );
 }
 
 function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null }) {
@@ -67,8 +63,6 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<RuleDraft>(() => (rule === null ? NEW_RULE : draftFromRule(rule)));
 
-  const apps = useQuery(appsQuery(project));
-  const environments = useQuery({ ...environmentsQuery(project, draft.app), enabled: draft.app !== "" });
   const endpoints = useQuery({ ...endpointsQuery(project, draft.app), enabled: draft.app !== "" });
   const channels = useQuery(channelsQuery(project));
 
@@ -93,11 +87,6 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
   const unit = metricUnit(draft.metric);
   const endpointValue = draft.method !== "" ? `${draft.method} ${draft.route}` : "";
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
-
   return (
     <Page>
       <PageHeader
@@ -109,10 +98,10 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
           Only admins and owners of the project create and change alert rules.
         </Notice>
       ) : null}
-      <form className={styles.editor} onSubmit={submit} noValidate>
+      <EditorForm onSubmit={() => save.mutate()}>
         <Card title="Rule">
-          <div className={styles.sections}>
-            <div className={styles.fieldRow}>
+          <Sections>
+            <FieldRow>
               <TextField
                 label="Rule name"
                 value={draft.name}
@@ -122,39 +111,26 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
                 placeholder="Checkout failing"
                 error={fieldError("/name")}
               />
-            </div>
-            <fieldset className={styles.fieldset}>
-              <legend className={styles.legend}>Scope</legend>
-              <div className={styles.fieldRow}>
-                <SelectField
-                  label="App"
+            </FieldRow>
+            <FieldGroup legend="Scope">
+              <FieldRow>
+                <AppSelect
+                  project={project}
+                  anyLabel="Whole project"
                   value={draft.app}
                   onChange={(event) =>
                     set({ app: event.target.value, environment: "", method: "", route: "" })
                   }
                   error={fieldError("/scope/app") ?? fieldError("/scope")}
-                >
-                  <option value="">Whole project</option>
-                  {(apps.data ?? []).map((app) => (
-                    <option key={app.slug} value={app.slug}>
-                      {app.name}
-                    </option>
-                  ))}
-                </SelectField>
-                <SelectField
-                  label="Environment"
+                />
+                <EnvironmentSelect
+                  project={project}
+                  app={draft.app}
+                  anyLabel="All environments"
                   value={draft.environment}
-                  disabled={draft.app === ""}
                   onChange={(event) => set({ environment: event.target.value })}
                   error={fieldError("/scope/environment")}
-                >
-                  <option value="">All environments</option>
-                  {(environments.data ?? []).map((environment) => (
-                    <option key={environment.id} value={environment.name}>
-                      {environment.name}
-                    </option>
-                  ))}
-                </SelectField>
+                />
                 <SelectField
                   label="Endpoint"
                   value={endpointValue}
@@ -176,11 +152,10 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
                     </option>
                   ))}
                 </SelectField>
-              </div>
-            </fieldset>
-            <fieldset className={styles.fieldset}>
-              <legend className={styles.legend}>Condition</legend>
-              <div className={styles.fieldRow}>
+              </FieldRow>
+            </FieldGroup>
+            <FieldGroup legend="Condition">
+              <FieldRow>
                 <SelectField
                   label="Kind"
                   value={draft.kind}
@@ -306,8 +281,8 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
                     />
                   </>
                 ) : null}
-              </div>
-              <div className={styles.fieldRow}>
+              </FieldRow>
+              <FieldRow>
                 {draft.kind === "anomaly" ? (
                   <SelectField
                     label="Window"
@@ -361,39 +336,23 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
                   hint="1 fires at once; more waits while pending."
                   error={fieldError("/for_evaluations")}
                 />
-              </div>
-            </fieldset>
-            <fieldset className={styles.fieldset}>
-              <legend className={styles.legend}>Notify</legend>
-              {channels.data !== undefined && channels.data.length === 0 ? (
-                <p className={styles.sub}>
-                  No channels yet: the rule keeps its history, and you can add channels on the Alerts page.
-                </p>
-              ) : (
-                <div className={styles.checks}>
-                  {(channels.data ?? []).map((channel) => (
-                    <Checkbox
-                      key={channel.id}
-                      label={`${channel.name} (${channel.type === "email" ? "e-mail" : channel.type})`}
-                      checked={draft.channel_ids.includes(channel.id)}
-                      onChange={(event) =>
-                        set({
-                          channel_ids: event.target.checked
-                            ? [...draft.channel_ids, channel.id]
-                            : draft.channel_ids.filter((id) => id !== channel.id),
-                        })
-                      }
-                    />
-                  ))}
-                </div>
-              )}
+              </FieldRow>
+            </FieldGroup>
+            <FieldGroup legend="Notify">
+              <ChannelChecks
+                channels={channels.data}
+                selected={draft.channel_ids}
+                onChange={(channel_ids) => set({ channel_ids })}
+                label={(channel) => `${channel.name} (${channel.type === "email" ? "e-mail" : channel.type})`}
+                none="No channels yet: the rule keeps its history, and you can add channels on the Alerts page."
+              />
               <Checkbox
                 label="Enabled: evaluate this rule"
                 checked={draft.enabled}
                 onChange={(event) => set({ enabled: event.target.checked })}
               />
-            </fieldset>
-          </div>
+            </FieldGroup>
+          </Sections>
         </Card>
         {draft.kind === "threshold" ? (
           <Card
@@ -425,12 +384,7 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
             rule&rsquo;s page draws the band and the value once it is saved.
           </Notice>
         ) : null}
-        <FailureNotice error={save.error} fieldsInline />
-        {error && error.fieldErrors.length > 0 ? (
-          <Notice tone="danger" role="alert">
-            Check the fields marked above.
-          </Notice>
-        ) : null}
+        <FormProblems error={save.error} />
         <div className={styles.pager}>
           <Link
             className={buttonClass()}
@@ -443,7 +397,7 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
             {rule === null ? "Create rule" : "Save rule"}
           </Button>
         </div>
-      </form>
+      </EditorForm>
     </Page>
   );
 }

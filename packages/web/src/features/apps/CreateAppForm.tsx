@@ -3,11 +3,11 @@
 import type { App as AppRecord, Framework } from "@sightline/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
-import { SelectField, TextField } from "../../components/ui/Field";
+import { FrameworkSelect } from "../../components/forms/FrameworkSelect";
+import { TextField } from "../../components/ui/Field";
 import { FailureNotice } from "../../components/ui/Feedback";
 import { Grid2, Stack } from "../../components/ui/Surface";
 import { ApiError, isApiError } from "../../lib/api-client";
-import { FRAMEWORK_OPTIONS } from "../../lib/frameworks";
 import { keys } from "../../lib/queries";
 import { appsApi, environmentsApi } from "../../lib/resources-api";
 
@@ -79,17 +79,7 @@ export function CreateAppFields({
           autoFocus
         />
         <Grid2>
-          <SelectField
-            label="Framework"
-            value={framework}
-            onChange={(event) => setFramework(event.target.value as Framework)}
-          >
-            {FRAMEWORK_OPTIONS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </SelectField>
+          <FrameworkSelect value={framework} onFramework={setFramework} />
           <TextField
             label="Environment"
             value={environment}

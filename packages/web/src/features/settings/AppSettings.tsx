@@ -4,21 +4,21 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { Rocket } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { Button, buttonClass } from "../../components/ui/Button";
+import { FrameworkSelect } from "../../components/forms/FrameworkSelect";
+import { buttonClass } from "../../components/ui/Button";
 import { Mono } from "../../components/ui/Code";
-import { ConfirmDialog } from "../../components/ui/Dialog";
-import { SelectField, TextAreaField, TextField } from "../../components/ui/Field";
+import { TextAreaField, TextField } from "../../components/ui/Field";
 import { FailureNotice, loadingOrFailed } from "../../components/ui/Feedback";
 import { useToast } from "../../components/ui/Toast";
 import { Card, Grid2, Stack, SubmitRow } from "../../components/ui/Surface";
 import { useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
-import { FRAMEWORK_OPTIONS } from "../../lib/frameworks";
 import { appQuery, keys } from "../../lib/queries";
 import { appsApi } from "../../lib/resources-api";
 import { AppKeysCard } from "./AppKeysCard";
 import { EndpointsCard } from "./EndpointsCard";
 import { EnvironmentsCard } from "./EnvironmentsCard";
+import { DangerZoneCard } from "./DangerZoneCard";
 import styles from "./Settings.module.css";
 
 const route = getRouteApi("/app/projects/$project/settings/apps/$app");
@@ -108,17 +108,7 @@ function DetailsCard({ project, app, canEdit }: { project: string; app: AppRecor
                 maxLength={100}
                 error={error?.fieldMessage("/name")}
               />
-              <SelectField
-                label="Framework"
-                value={framework}
-                onChange={(event) => setFramework(event.target.value)}
-              >
-                {FRAMEWORK_OPTIONS.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </SelectField>
+              <FrameworkSelect value={framework} onFramework={setFramework} />
             </Grid2>
             <TextAreaField
               label="Description"
@@ -155,51 +145,32 @@ function DangerZone({ project, app }: { project: string; app: AppRecord }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const toast = useToast();
-  const [open, setOpen] = useState(false);
-  const remove = useMutation({
-    mutationFn: () => appsApi.remove(project, app.slug),
-    onSuccess: async () => {
-      setOpen(false);
-      queryClient.removeQueries({ queryKey: keys.app(project, app.slug) });
-      // The list the page returns to must not show the deleted app while it refetches.
-      queryClient.setQueryData(keys.apps(project), (apps: AppListItem[] | undefined) =>
-        apps?.filter((item) => item.slug !== app.slug),
-      );
-      await queryClient.invalidateQueries({ queryKey: keys.apps(project) });
-      await queryClient.invalidateQueries({ queryKey: keys.projects });
-      toast(`App “${app.name}” deleted`);
-      await navigate({ to: "/projects/$project/settings/apps", params: { project } });
-    },
-  });
   return (
-    <Card title="Danger zone" tone="danger">
-      <div className={styles.dangerRow}>
-        <div className={styles.dangerText}>
-          <span className={styles.dangerTitle}>Delete this app</span>
-          <span className={styles.dangerMeta}>Its keys stop working and new records for it are refused.</span>
-        </div>
-        <Button variant="dangerOutline" onClick={() => setOpen(true)}>
-          Delete app
-        </Button>
-      </div>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={(next) => {
-          setOpen(next);
-          if (!next) remove.reset();
-        }}
-        title={`Delete ${app.name}?`}
-        consequences={[
+    <DangerZoneCard
+      title="Delete this app"
+      meta="Its keys stop working and new records for it are refused."
+      actionLabel="Delete app"
+      confirm={{
+        title: `Delete ${app.name}?`,
+        consequences: [
           "The app, its environments and its endpoint catalogue are deleted.",
           "Its app keys are revoked at once; records naming it are refused.",
           "Recorded requests and logs stay until retention removes them.",
-        ]}
-        confirmText={app.slug}
-        confirmLabel="Delete app"
-        busy={remove.isPending}
-        error={remove.error}
-        onConfirm={() => remove.mutate()}
-      />
-    </Card>
+        ],
+        confirmText: app.slug,
+      }}
+      remove={() => appsApi.remove(project, app.slug)}
+      onRemoved={async () => {
+        queryClient.removeQueries({ queryKey: keys.app(project, app.slug) });
+        // The list the page returns to must not show the deleted app while it refetches.
+        queryClient.setQueryData(keys.apps(project), (apps: AppListItem[] | undefined) =>
+          apps?.filter((item) => item.slug !== app.slug),
+        );
+        await queryClient.invalidateQueries({ queryKey: keys.apps(project) });
+        await queryClient.invalidateQueries({ queryKey: keys.projects });
+        toast(`App “${app.name}” deleted`);
+        await navigate({ to: "/projects/$project/settings/apps", params: { project } });
+      }}
+    />
   );
 }

@@ -6,7 +6,7 @@ import { AppWindow, ChevronRight, Plus } from "lucide-react";
 import { useId, useState } from "react";
 import { initialsOf } from "../../components/ui/Avatar";
 import { Button } from "../../components/ui/Button";
-import { Dialog } from "../../components/ui/Dialog";
+import { Dialog, DialogActions } from "../../components/ui/Dialog";
 import { Badge, EmptyState, ErrorPanel, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
@@ -138,12 +138,9 @@ function NewAppDialog({
       title="New app"
       description="One service whose requests you want to see."
       footer={
-        <>
-          <Button onClick={() => onOpenChange(false)}>Cancel</Button>
-          <Button type="submit" form={formId} variant="primary" busy={create.isPending}>
-            Create app
-          </Button>
-        </>
+        <DialogActions onCancel={() => onOpenChange(false)} form={formId} busy={create.isPending}>
+          Create app
+        </DialogActions>
       }
     >
       <CreateAppFields formId={formId} error={create.error} onSubmit={(app) => create.mutate(app)} />

@@ -4,7 +4,7 @@ import type { App as AppRecord, Endpoint } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Route, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { Button } from "../../components/ui/Button";
+import { IconButton } from "../../components/ui/Button";
 import { ConfirmOn } from "../../components/ui/Dialog";
 import { EmptyState, ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
@@ -109,15 +109,11 @@ export function EndpointsCard({ project, app }: { project: string; app: AppRecor
                 cell: (endpoint) => (
                   <Actions>
                     {canEdit ? (
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        iconOnly
-                        aria-label={`Delete ${endpoint.method} ${endpoint.path}`}
+                      <IconButton
+                        label={`Delete ${endpoint.method} ${endpoint.path}`}
+                        icon={Trash2}
                         onClick={() => setDeleting(endpoint)}
-                      >
-                        <Trash2 size={15} aria-hidden="true" />
-                      </Button>
+                      />
                     ) : null}
                   </Actions>
                 ),

@@ -4,7 +4,7 @@ import type { App as AppRecord, Environment } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
-import { Button } from "../../components/ui/Button";
+import { Button, IconButton } from "../../components/ui/Button";
 import { Mono } from "../../components/ui/Code";
 import { ConfirmOn } from "../../components/ui/Dialog";
 import { TextField } from "../../components/ui/Field";
@@ -121,26 +121,18 @@ export function EnvironmentsCard({ project, app }: { project: string; app: AppRe
                       <td>
                         {canEdit ? (
                           <span className={styles.orderButtons}>
-                            <Button
-                              size="sm"
-                              variant="ghost"
-                              iconOnly
-                              aria-label={`Move ${env.name} up`}
+                            <IconButton
+                              label={`Move ${env.name} up`}
+                              icon={ArrowUp}
                               disabled={index === 0 || reorder.isPending}
                               onClick={() => reorder.mutate(moved(list, index, index - 1))}
-                            >
-                              <ArrowUp size={15} aria-hidden="true" />
-                            </Button>
-                            <Button
-                              size="sm"
-                              variant="ghost"
-                              iconOnly
-                              aria-label={`Move ${env.name} down`}
+                            />
+                            <IconButton
+                              label={`Move ${env.name} down`}
+                              icon={ArrowDown}
                               disabled={index === list.length - 1 || reorder.isPending}
                               onClick={() => reorder.mutate(moved(list, index, index + 1))}
-                            >
-                              <ArrowDown size={15} aria-hidden="true" />
-                            </Button>
+                            />
                           </span>
                         ) : (
                           index + 1
@@ -149,15 +141,11 @@ export function EnvironmentsCard({ project, app }: { project: string; app: AppRe
                       <td>
                         <div className={table.actions}>
                           {canEdit ? (
-                            <Button
-                              size="sm"
-                              variant="ghost"
-                              iconOnly
-                              aria-label={`Delete environment ${env.name}`}
+                            <IconButton
+                              label={`Delete environment ${env.name}`}
+                              icon={Trash2}
                               onClick={() => setDeleting(env)}
-                            >
-                              <Trash2 size={15} aria-hidden="true" />
-                            </Button>
+                            />
                           ) : null}
                         </div>
                       </td>

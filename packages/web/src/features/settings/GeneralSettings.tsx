@@ -5,8 +5,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { Mono } from "../../components/ui/Code";
-import { Button } from "../../components/ui/Button";
-import { ConfirmDialog } from "../../components/ui/Dialog";
 import { TextAreaField, TextField } from "../../components/ui/Field";
 import { FailureNotice, loadingOrFailed } from "../../components/ui/Feedback";
 import { useToast } from "../../components/ui/Toast";
@@ -16,6 +14,7 @@ import { isApiError } from "../../lib/api-client";
 import { keys, projectQuery } from "../../lib/queries";
 import { projectsApi } from "../../lib/resources-api";
 import { RetentionCard } from "./RetentionCard";
+import { DangerZoneCard } from "./DangerZoneCard";
 import styles from "./Settings.module.css";
 
 const route = getRouteApi("/app/projects/$project/settings/");
@@ -103,52 +102,31 @@ function DangerZone({ project }: { project: Project }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const toast = useToast();
-  const [open, setOpen] = useState(false);
-  const remove = useMutation({
-    mutationFn: () => projectsApi.remove(project.slug),
-    onSuccess: async () => {
-      setOpen(false);
-      queryClient.removeQueries({ queryKey: keys.project(project.slug) });
-      queryClient.setQueryData(keys.projects, (projects: ProjectListItem[] | undefined) =>
-        projects?.filter((item) => item.slug !== project.slug),
-      );
-      await queryClient.invalidateQueries({ queryKey: keys.projects });
-      toast(`Project “${project.name}” deleted`);
-      await navigate({ to: "/projects" });
-    },
-  });
   return (
-    <Card title="Danger zone" tone="danger">
-      <div className={styles.dangerRow}>
-        <div className={styles.dangerText}>
-          <span className={styles.dangerTitle}>Delete this project</span>
-          <span className={styles.dangerMeta}>
-            Its apps go with it and its API keys stop working at once.
-          </span>
-        </div>
-        <Button variant="dangerOutline" onClick={() => setOpen(true)}>
-          Delete project
-        </Button>
-      </div>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={(next) => {
-          setOpen(next);
-          if (!next) remove.reset();
-        }}
-        title={`Delete ${project.name}?`}
-        description="This cannot be undone from the dashboard."
-        consequences={[
+    <DangerZoneCard
+      title="Delete this project"
+      meta="Its apps go with it and its API keys stop working at once."
+      actionLabel="Delete project"
+      confirm={{
+        title: `Delete ${project.name}?`,
+        description: "This cannot be undone from the dashboard.",
+        consequences: [
           "Every app of the project is deleted.",
           "Every API key is revoked: ingest with them stops at once.",
           "Recorded requests and logs stay until retention removes them, but nobody can read them.",
-        ]}
-        confirmText={project.slug}
-        confirmLabel="Delete project"
-        busy={remove.isPending}
-        error={remove.error}
-        onConfirm={() => remove.mutate()}
-      />
-    </Card>
+        ],
+        confirmText: project.slug,
+      }}
+      remove={() => projectsApi.remove(project.slug)}
+      onRemoved={async () => {
+        queryClient.removeQueries({ queryKey: keys.project(project.slug) });
+        queryClient.setQueryData(keys.projects, (projects: ProjectListItem[] | undefined) =>
+          projects?.filter((item) => item.slug !== project.slug),
+        );
+        await queryClient.invalidateQueries({ queryKey: keys.projects });
+        toast(`Project “${project.name}” deleted`);
+        await navigate({ to: "/projects" });
+      }}
+    />
   );
 }

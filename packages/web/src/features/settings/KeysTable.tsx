@@ -5,7 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { Button } from "../../components/ui/Button";
 import { Mono } from "../../components/ui/Code";
-import { ConfirmOn, Dialog, SecretShownOnceDialog } from "../../components/ui/Dialog";
+import { ConfirmOn, Dialog, DialogActions, SecretShownOnceDialog } from "../../components/ui/Dialog";
 import { TextField } from "../../components/ui/Field";
 import { Badge, Notice } from "../../components/ui/Feedback";
 import { table } from "../../components/ui/Table";
@@ -132,12 +132,9 @@ export function CreateKeyDialog({
       description="Applications send records with it in the X-API-Key header."
       onSubmit={() => mutation.mutate(name.trim())}
       footer={
-        <>
-          <Button onClick={() => close(false)}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={mutation.isPending} disabled={name.trim() === ""}>
-            Create key
-          </Button>
-        </>
+        <DialogActions onCancel={() => close(false)} busy={mutation.isPending} disabled={name.trim() === ""}>
+          Create key
+        </DialogActions>
       }
     >
       <TextField

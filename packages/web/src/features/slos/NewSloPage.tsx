@@ -4,17 +4,26 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
 import { SLO_WINDOW_DAYS } from "@sightline/contracts/vocabulary";
-import { type FormEvent, useState } from "react";
-import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
-import { FailureNotice, Notice } from "../../components/ui/Feedback";
+import { useState } from "react";
+import { ChannelChecks } from "../../components/forms/ChannelChecks";
+import {
+  Checks,
+  EditorForm,
+  FieldGroup,
+  FieldRow,
+  FormProblems,
+  Sections,
+} from "../../components/forms/Form";
+import { AppSelect, EnvironmentSelect } from "../../components/forms/ScopeSelects";
+import { Checkbox, SelectField, TextField, Options } from "../../components/ui/Field";
+import { Notice } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader, SubmitRow } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
 import { isApiError } from "../../lib/api-client";
 import { useProjectAccess } from "../../lib/access";
-import { appsQuery, endpointsQuery, environmentsQuery, channelsListQuery } from "./form-queries";
+import { endpointsQuery, channelsListQuery } from "./form-queries";
 import { sloKeys, slosApi } from "./api";
 import { createBodyOf, NEW_SLO, perConsumerBodyOf, type SloDraft } from "./slo-text";
-import styles from "./Slos.module.css";
 
 const route = getRouteApi("/app/projects/$project/slos/new");
 
@@ -26,8 +35,6 @@ export function NewSloPage() {
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<SloDraft>(NEW_SLO);
 
-  const apps = useQuery(appsQuery(project));
-  const environments = useQuery({ ...environmentsQuery(project, draft.app), enabled: draft.app !== "" });
   const endpoints = useQuery({ ...endpointsQuery(project, draft.app), enabled: draft.app !== "" });
   const channels = useQuery(channelsListQuery(project));
 
@@ -59,10 +66,6 @@ export function NewSloPage() {
   // The per-consumer body nests the objective under /template.
   const fieldError = (pointer: string) =>
     error?.fieldMessage(pointer) ?? error?.fieldMessage(`/template${pointer}`);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   const toggleEndpoint = (entry: string, on: boolean) =>
     set({ endpoints: on ? [...draft.endpoints, entry] : draft.endpoints.filter((one) => one !== entry) });
 
@@ -77,10 +80,10 @@ export function NewSloPage() {
           Only admins and owners of the project create SLOs.
         </Notice>
       ) : null}
-      <form className={styles.editor} onSubmit={submit} noValidate>
+      <EditorForm onSubmit={() => save.mutate()}>
         <Card title="Objective">
-          <div className={styles.sections}>
-            <div className={styles.fieldRow}>
+          <Sections>
+            <FieldRow>
               <TextField
                 label="Name"
                 value={draft.name}
@@ -90,37 +93,24 @@ export function NewSloPage() {
                 placeholder="Checkout available"
                 error={fieldError("/name")}
               />
-            </div>
-            <fieldset className={styles.fieldset}>
-              <legend className={styles.legend}>Scope</legend>
-              <div className={styles.fieldRow}>
-                <SelectField
-                  label="App"
+            </FieldRow>
+            <FieldGroup legend="Scope">
+              <FieldRow>
+                <AppSelect
+                  project={project}
+                  anyLabel="Whole project"
                   value={draft.app}
                   onChange={(event) => set({ app: event.target.value, environment: "", endpoints: [] })}
                   error={fieldError("/scope/app") ?? fieldError("/scope")}
-                >
-                  <option value="">Whole project</option>
-                  {(apps.data ?? []).map((app) => (
-                    <option key={app.slug} value={app.slug}>
-                      {app.name}
-                    </option>
-                  ))}
-                </SelectField>
-                <SelectField
-                  label="Environment"
+                />
+                <EnvironmentSelect
+                  project={project}
+                  app={draft.app}
+                  anyLabel="All environments"
                   value={draft.environment}
-                  disabled={draft.app === ""}
                   onChange={(event) => set({ environment: event.target.value })}
                   error={fieldError("/scope/environment")}
-                >
-                  <option value="">All environments</option>
-                  {(environments.data ?? []).map((environment) => (
-                    <option key={environment.id} value={environment.name}>
-                      {environment.name}
-                    </option>
-                  ))}
-                </SelectField>
+                />
                 {draft.perConsumer ? (
                   <TextField
                     label="Top consumers"
@@ -141,18 +131,18 @@ export function NewSloPage() {
                     error={fieldError("/scope/consumer")}
                   />
                 )}
-              </div>
+              </FieldRow>
               <Checkbox
                 label="One SLO per consumer: the same objective for each of the busiest consumers"
                 checked={draft.perConsumer}
                 onChange={(event) => set({ perConsumer: event.target.checked })}
               />
               {draft.app !== "" && (endpoints.data ?? []).length > 0 ? (
-                <fieldset className={styles.fieldset}>
-                  <legend className={styles.sub}>
-                    Endpoints (none ticked: every endpoint of the app; several: measured together)
-                  </legend>
-                  <div className={styles.checks}>
+                <FieldGroup
+                  minor
+                  legend="Endpoints (none ticked: every endpoint of the app; several: measured together)"
+                >
+                  <Checks wrap>
                     {(endpoints.data ?? []).map((endpoint) => {
                       const entry = `${endpoint.method} ${endpoint.path}`;
                       return (
@@ -164,13 +154,12 @@ export function NewSloPage() {
                         />
                       );
                     })}
-                  </div>
-                </fieldset>
+                  </Checks>
+                </FieldGroup>
               ) : null}
-            </fieldset>
-            <fieldset className={styles.fieldset}>
-              <legend className={styles.legend}>Indicator and target</legend>
-              <div className={styles.fieldRow}>
+            </FieldGroup>
+            <FieldGroup legend="Indicator and target">
+              <FieldRow>
                 <SelectField
                   label="Good requests"
                   value={draft.kind}
@@ -216,22 +205,21 @@ export function NewSloPage() {
                   }
                   error={fieldError("/window_days")}
                 >
-                  {SLO_WINDOW_DAYS.map((days) => (
-                    <option key={days} value={String(days)}>
-                      {days} days
-                    </option>
-                  ))}
+                  <Options
+                    items={SLO_WINDOW_DAYS}
+                    value={(days) => String(days)}
+                    label={(days) => `${days} days`}
+                  />
                 </SelectField>
-              </div>
-            </fieldset>
-            <fieldset className={styles.fieldset}>
-              <legend className={styles.legend}>Burn-rate alerts</legend>
+              </FieldRow>
+            </FieldGroup>
+            <FieldGroup legend="Burn-rate alerts">
               <Checkbox
                 label="Alert when the budget burns too fast"
                 checked={draft.alerting}
                 onChange={(event) => set({ alerting: event.target.checked })}
               />
-              <div className={styles.fieldRow}>
+              <FieldRow>
                 <TextField
                   label="Fast burn rate"
                   hint="Over 1 h and 5 min."
@@ -250,43 +238,24 @@ export function NewSloPage() {
                   onChange={(event) => set({ slowRate: event.target.value })}
                   error={fieldError("/alerting/slow/burn_rate")}
                 />
-              </div>
-              <fieldset className={styles.fieldset}>
-                <legend className={styles.sub}>Channels</legend>
-                {channels.data !== undefined && channels.data.length === 0 ? (
-                  <p className={styles.sub}>No channels yet: add them on the Alerts page.</p>
-                ) : (
-                  <div className={styles.checks}>
-                    {(channels.data ?? []).map((channel) => (
-                      <Checkbox
-                        key={channel.id}
-                        label={channel.name}
-                        checked={draft.channelIds.includes(channel.id)}
-                        onChange={(event) =>
-                          set({
-                            channelIds: event.target.checked
-                              ? [...draft.channelIds, channel.id]
-                              : draft.channelIds.filter((id) => id !== channel.id),
-                          })
-                        }
-                      />
-                    ))}
-                  </div>
-                )}
-              </fieldset>
-            </fieldset>
-          </div>
+              </FieldRow>
+              <FieldGroup minor legend="Channels">
+                <ChannelChecks
+                  wrap
+                  channels={channels.data}
+                  selected={draft.channelIds}
+                  onChange={(channelIds) => set({ channelIds })}
+                  none="No channels yet: add them on the Alerts page."
+                />
+              </FieldGroup>
+            </FieldGroup>
+          </Sections>
         </Card>
-        <FailureNotice error={save.error} fieldsInline />
-        {error && error.fieldErrors.length > 0 ? (
-          <Notice tone="danger" role="alert">
-            Check the fields marked above.
-          </Notice>
-        ) : null}
+        <FormProblems error={save.error} />
         <SubmitRow busy={save.isPending} disabled={!canWrite}>
           {draft.perConsumer ? "Create one SLO per consumer" : "Create SLO"}
         </SubmitRow>
-      </form>
+      </EditorForm>
     </Page>
   );
 }

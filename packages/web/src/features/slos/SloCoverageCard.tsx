@@ -8,6 +8,7 @@ import { Card } from "../../components/ui/Surface";
 import { slosQuery } from "./api";
 import { MeetingBadge, SloStateBadge } from "./SloParts";
 import { formatBudget, formatPercent, objectiveText } from "./slo-text";
+import text from "../../components/data/Text.module.css";
 import styles from "./Slos.module.css";
 
 export function SloCoverageCard({ project, covering }: { project: string; covering: SlosQuery }) {
@@ -21,14 +22,14 @@ export function SloCoverageCard({ project, covering }: { project: string; coveri
             {rows.map(({ slo, status }) => (
               <li key={slo.id} className={styles.item}>
                 <Link
-                  className={styles.name}
+                  className={text.name}
                   to="/projects/$project/slos/$sloId"
                   params={{ project, sloId: slo.id }}
                 >
                   {slo.name}
                 </Link>
-                <span className={styles.sub}>{objectiveText(slo)}</span>
-                <span className={styles.numeric}>
+                <span className={text.sub}>{objectiveText(slo)}</span>
+                <span className={text.numeric}>
                   {formatPercent(status?.attainment ?? null)} · budget left{" "}
                   {formatBudget(status?.error_budget.remaining ?? null)}
                 </span>

@@ -12,7 +12,7 @@ import { useDataPainted } from "../../lib/page-state";
 import { slosQuery } from "./api";
 import { MeetingBadge, SloStateBadge } from "./SloParts";
 import { formatBudget, formatPercent, scopeText, sliText } from "./slo-text";
-import styles from "./Slos.module.css";
+import text from "../../components/data/Text.module.css";
 
 const route = getRouteApi("/app/projects/$project/slos");
 
@@ -62,13 +62,13 @@ export function SlosPage() {
                   cell: ({ slo }) => (
                     <>
                       <Link
-                        className={styles.name}
+                        className={text.name}
                         to="/projects/$project/slos/$sloId"
                         params={{ project, sloId: slo.id }}
                       >
                         {slo.name}
                       </Link>
-                      <span className={styles.sub}>
+                      <span className={text.sub}>
                         {scopeText(slo.scope)} · {sliText(slo.sli)}
                       </span>
                     </>

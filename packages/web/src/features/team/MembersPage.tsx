@@ -8,8 +8,8 @@ import { Mail, UserPlus } from "lucide-react";
 import { useState } from "react";
 import { Avatar } from "../../components/ui/Avatar";
 import { Button } from "../../components/ui/Button";
-import { ConfirmDialog, ConfirmOn, Dialog } from "../../components/ui/Dialog";
-import { SelectField, TextField } from "../../components/ui/Field";
+import { ConfirmDialog, ConfirmOn, Dialog, DialogActions } from "../../components/ui/Dialog";
+import { SelectField, TextField, Options } from "../../components/ui/Field";
 import { Badge, EmptyState, ErrorPanel, FailureNotice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
@@ -180,11 +180,7 @@ function MembersTable({
                   disabled={changeRole.isPending}
                   onChange={(event) => changeRole.mutate({ member, role: event.target.value as Role })}
                 >
-                  {roles.map((role) => (
-                    <option key={role} value={role}>
-                      {ROLE_LABELS[role].label}
-                    </option>
-                  ))}
+                  <Options items={roles} value={(role) => role} label={(role) => ROLE_LABELS[role].label} />
                 </select>
               ) : (
                 <span data-role={member.role}>{ROLE_LABELS[member.role].label}</span>
@@ -372,12 +368,9 @@ function InviteDialog({
       description="They get an e-mail with a link that works once, for 7 days."
       onSubmit={() => invite.mutate()}
       footer={
-        <>
-          <Button onClick={() => close(false)}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={invite.isPending} disabled={email.trim() === ""}>
-            Send invitation
-          </Button>
-        </>
+        <DialogActions onCancel={() => close(false)} busy={invite.isPending} disabled={email.trim() === ""}>
+          Send invitation
+        </DialogActions>
       }
     >
       <TextField
@@ -397,11 +390,11 @@ function InviteDialog({
         onChange={(event) => setRole(event.target.value as Role)}
         hint={ROLE_LABELS[role].summary}
       >
-        {assignableRoles(access).map((option) => (
-          <option key={option} value={option}>
-            {ROLE_LABELS[option].label}
-          </option>
-        ))}
+        <Options
+          items={assignableRoles(access)}
+          value={(option) => option}
+          label={(option) => ROLE_LABELS[option].label}
+        />
       </SelectField>
       <FailureNotice error={invite.error} fieldsInline />
     </Dialog>
@@ -447,11 +440,11 @@ function TransferCard({
         <div className={styles.transferRow}>
           <SelectField label="New owner" value={target} onChange={(event) => setTarget(event.target.value)}>
             <option value="">Choose a member…</option>
-            {others.map((member) => (
-              <option key={member.user_id} value={member.user_id}>
-                {member.name ? `${member.name} (${member.email})` : member.email}
-              </option>
-            ))}
+            <Options
+              items={others}
+              value={(member) => member.user_id}
+              label={(member) => (member.name ? `${member.name} (${member.email})` : member.email)}
+            />
           </SelectField>
           <Button variant="dangerOutline" disabled={chosen === undefined} onClick={() => setConfirming(true)}>
             Transfer ownership

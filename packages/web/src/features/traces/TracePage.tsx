@@ -1,6 +1,7 @@
 // One trace: its span tree as a waterfall (rows in depth-first order, indented by depth, each bar
 // placed on the trace's time axis), the selected span's attributes, and the request and log
 // records carrying the trace id (a request opens the usual drawer). Selection lives in the URL.
+import { TraceLink } from "../../components/data/TraceLink";
 import type { LogRecord, RequestRecord, TraceDetail, TraceSpan } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
@@ -153,14 +154,9 @@ function TraceBody({
         title={`Logs (${trace.logs.length})`}
         actions={
           trace.logs.length > 0 ? (
-            <Link
-              className={buttonClass({ size: "sm" })}
-              to="/projects/$project/logs"
-              params={{ project }}
-              search={{ trace: trace.trace_id, range: "30d" }}
-            >
+            <TraceLink project={project} traceId={trace.trace_id} to="logs">
               Open in Logs
-            </Link>
+            </TraceLink>
           ) : undefined
         }
       >
@@ -236,7 +232,7 @@ function Waterfall({
                         </span>
                       </>
                     ) : null}
-                    <span className={styles.srOnly}>, depth {span.depth}</span>
+                    <span className="visually-hidden">, depth {span.depth}</span>
                   </button>
                 </td>
                 <td className={trafficStyles.mono}>{span.service_name || "—"}</td>
@@ -246,7 +242,7 @@ function Waterfall({
                       className={[styles.bar, isError ? styles.barError : ""].filter(Boolean).join(" ")}
                       style={{ left: `${left}%`, width: `${width}%` }}
                     />
-                    <span className={styles.srOnly}>starts {formatMs(span.offset_ms)} in</span>
+                    <span className="visually-hidden">starts {formatMs(span.offset_ms)} in</span>
                   </div>
                 </td>
                 <td className={styles.colDuration} data-duration="">

@@ -4,12 +4,12 @@
 import type { TraceSummary } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
+import { ListCard, NoneInWindow } from "../../components/data/ListCard";
 import { AlertOctagon } from "lucide-react";
 import trafficStyles from "../../components/data/Data.module.css";
-import { type Column, DataTable } from "../../components/data/DataTable";
+import type { Column } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
 import { formatMs } from "../../components/data/parts";
-import { QueryCard, Quiet, noItems } from "../../components/data/QueryView";
 import { UrlNumberFilter } from "../../components/data/UrlFilters";
 import { Page, PageHeader } from "../../components/ui/Surface";
 import { tracesQuery } from "../../lib/api-params";
@@ -19,7 +19,6 @@ import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { traceApi } from "./trace-api";
 import styles from "./Traces.module.css";
-import { SendDataHint } from "../../components/data/SendDataHint";
 
 const PAGE_SIZE = 50;
 
@@ -46,37 +45,22 @@ export function TracesPage() {
       <FilterBar search={search} window={window} onRefresh={refresh}>
         <UrlNumberFilter param="min_ms" label="Min duration ms" width="8" />
       </FilterBar>
-      <QueryCard
+      <ListCard
         title="Traces"
         query={traces}
         what="the traces"
-        rows={8}
-        empty={{
-          when: noItems,
-          show: (
-            <>
-              <Quiet>
-                No traces match between {formatDateTime(window.since, zone)} and{" "}
-                {formatDateTime(window.until, zone)}.
-              </Quiet>
-              <SendDataHint kind="traces" />
-            </>
-          ),
-        }}
-      >
-        {(data) => (
-          <DataTable
-            label="Traces"
-            rows={data.items}
-            columns={traceColumns(project, zone, appSlugOf)}
-            rowKey={(row) => row.trace_id}
-            rowData={(row) => ({ "data-trace-id": row.trace_id })}
-            onOpen={(row) => open(row.trace_id)}
-            pager={{ page, pageSize: PAGE_SIZE, total: data.total_count, what: "traces" }}
-            exportName={`${project}-traces`}
-          />
-        )}
-      </QueryCard>
+        skeletonRows={8}
+        empty={<NoneInWindow kind="traces" window={window} zone={zone} />}
+        page={page}
+        pageSize={PAGE_SIZE}
+        counted="traces"
+        label="Traces"
+        columns={traceColumns(project, zone, appSlugOf)}
+        rowKey={(row) => row.trace_id}
+        rowData={(row) => ({ "data-trace-id": row.trace_id })}
+        onOpen={(row) => open(row.trace_id)}
+        exportName={`${project}-traces`}
+      />
     </Page>
   );
 }

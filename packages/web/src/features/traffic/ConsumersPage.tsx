@@ -4,10 +4,11 @@ import type { ProjectConsumerStats } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import styles from "../../components/data/Data.module.css";
-import { type Column, DataTable } from "../../components/data/DataTable";
+import { ListCard } from "../../components/data/ListCard";
+import type { Column } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
 import { formatCount, formatMs, formatRate } from "../../components/data/parts";
-import { noItems, QueryCard, Quiet } from "../../components/data/QueryView";
+import { Quiet } from "../../components/data/QueryView";
 import { UrlTextFilter } from "../../components/data/UrlFilters";
 import { Page, PageHeader } from "../../components/ui/Surface";
 import { consumersOrder, consumersQuery } from "../../lib/api-params";
@@ -90,33 +91,29 @@ export function ConsumersPage() {
       <FilterBar search={search} window={window} onRefresh={refresh}>
         <UrlTextFilter param="q" label="Search consumers" type="search" placeholder="Id, name or group" />
       </FilterBar>
-      <QueryCard
+      <ListCard
         title="Consumers"
         query={consumers}
         what="the consumers"
-        rows={6}
-        empty={{ when: noItems, show: <Quiet>No consumer matches in this window.</Quiet> }}
-      >
-        {(data) => (
-          <DataTable
-            label="Consumers"
-            rows={data.items}
-            columns={columns}
-            rowKey={(row) => row.consumer_id || "(unknown)"}
-            order={order}
-            onOpen={(row) => {
-              if (row.consumer_id === "") return;
-              void navigate({
-                to: "/projects/$project/consumers/$consumer",
-                params: { project, consumer: row.consumer_id },
-                search: carried,
-              });
-            }}
-            pager={{ page: order.page, pageSize: PAGE_SIZE, total: data.total_count, what: "consumers" }}
-            exportName={`${project}-consumers`}
-          />
-        )}
-      </QueryCard>
+        skeletonRows={6}
+        empty={<Quiet>No consumer matches in this window.</Quiet>}
+        page={order.page}
+        pageSize={PAGE_SIZE}
+        counted="consumers"
+        label="Consumers"
+        columns={columns}
+        rowKey={(row) => row.consumer_id || "(unknown)"}
+        order={order}
+        onOpen={(row) => {
+          if (row.consumer_id === "") return;
+          void navigate({
+            to: "/projects/$project/consumers/$consumer",
+            params: { project, consumer: row.consumer_id },
+            search: carried,
+          });
+        }}
+        exportName={`${project}-consumers`}
+      />
     </Page>
   );
 }

@@ -9,10 +9,8 @@ import styles from "../../components/data/Data.module.css";
 import { DataTable } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
 import {
-  against,
   formatBytes,
   formatCount,
-  formatMs,
   formatRate,
   Kpi,
   KpiGrid,
@@ -35,6 +33,7 @@ import { SloCoverageCard } from "../slos";
 import { RecentRequests } from "./RecentRequests";
 import { TrafficCharts } from "./TrafficCharts";
 import { ValidationErrorsCard } from "./ValidationErrorsCard";
+import { TrafficKpis } from "./TrafficKpis";
 
 const TABS = [
   { id: "consumers", label: "Top consumers" },
@@ -103,36 +102,7 @@ export function EndpointPage() {
       <QueryView query={detail} what="the endpoint's figures" rows={2}>
         {(d) => (
           <KpiGrid label="Key figures">
-            <Kpi
-              label="Requests"
-              value={formatCount(d.total_requests)}
-              {...against(d, prev, "total_requests")}
-              betterWhen="neither"
-            />
-            <Kpi label="Requests / min" value={(d.total_requests / (window.ms / 60_000)).toFixed(2)} />
-            <Kpi
-              label="Error rate"
-              value={formatRate(d.error_rate)}
-              {...against(d, prev, "error_rate")}
-              unit="points"
-            />
-            <Kpi label="4xx" value={formatCount(d.client_errors)} {...against(d, prev, "client_errors")} />
-            <Kpi label="5xx" value={formatCount(d.server_errors)} {...against(d, prev, "server_errors")} />
-            <Kpi
-              label="p50"
-              value={formatMs(d.p50_response_time_ms)}
-              {...against(d, prev, "p50_response_time_ms")}
-            />
-            <Kpi
-              label="p95"
-              value={formatMs(d.p95_response_time_ms)}
-              {...against(d, prev, "p95_response_time_ms")}
-            />
-            <Kpi
-              label="p99"
-              value={formatMs(d.p99_response_time_ms)}
-              {...against(d, prev, "p99_response_time_ms")}
-            />
+            <TrafficKpis now={d} before={prev} minutes={window.ms / 60_000} />
             <Kpi
               label="Data transferred"
               value={formatBytes(d.total_request_bytes + d.total_response_bytes)}

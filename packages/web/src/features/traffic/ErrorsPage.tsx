@@ -4,11 +4,11 @@
 // grouped into issues by fingerprint.
 import { useQuery } from "@tanstack/react-query";
 import { TimeSeriesChart } from "../../components/charts";
-import { DataTable } from "../../components/data/DataTable";
+import { ListCard } from "../../components/data/ListCard";
 import { FilterBar } from "../../components/data/FilterBar";
 import { UrlChoiceFilter } from "../../components/data/UrlFilters";
 import { errorSeries, formatCount, previousOverlay, previousPeriodOf } from "../../components/data/parts";
-import { noItems, QueryCard, QueryView, Quiet } from "../../components/data/QueryView";
+import { QueryView, Quiet } from "../../components/data/QueryView";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { errorsOrder, errorsQuery, previousPeriodQuery, windowQuery } from "../../lib/api-params";
 import { intervalMs } from "../../lib/filters";
@@ -80,25 +80,21 @@ export function ErrorsPage() {
         </QueryView>
       </Card>
       <ErrorIssues project={project} search={search} window={window} />
-      <QueryCard
+      <ListCard
         title="By endpoint and status"
         query={errors}
         what="the errors"
-        rows={5}
-        empty={{ when: noItems, show: <Quiet>No failed requests in this window.</Quiet> }}
-      >
-        {(data) => (
-          <DataTable
-            label="Errors"
-            rows={data.items}
-            columns={errorColumns(project, zone, search)}
-            rowKey={errorKey}
-            order={order}
-            pager={{ page: order.page, pageSize: PAGE_SIZE, total: data.total_count, what: "groups" }}
-            exportName={`${project}-errors`}
-          />
-        )}
-      </QueryCard>
+        skeletonRows={5}
+        empty={<Quiet>No failed requests in this window.</Quiet>}
+        page={order.page}
+        pageSize={PAGE_SIZE}
+        counted="groups"
+        label="Errors"
+        columns={errorColumns(project, zone, search)}
+        rowKey={errorKey}
+        order={order}
+        exportName={`${project}-errors`}
+      />
     </Page>
   );
 }

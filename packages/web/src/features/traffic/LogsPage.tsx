@@ -2,19 +2,18 @@
 // newest first, coloured by level (the level is also written out), a drawer per record with a
 // link to its trace's requests, and a live tail (as the requests' live mode: page 1 refetched
 // every 5 s with the window left open) that can be paused without leaving it.
+import { TraceLink } from "../../components/data/TraceLink";
 import type { LogRecord } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import styles from "../../components/data/Data.module.css";
-import { DataTable } from "../../components/data/DataTable";
+import { ListCard, NoneInWindow } from "../../components/data/ListCard";
 import { DownloadLinks } from "../../components/data/DownloadLinks";
 import { Drawer } from "../../components/data/Drawer";
 import { FilterBar } from "../../components/data/FilterBar";
 import { Level, logColumns, logRowData } from "../../components/data/log-columns";
-import { noItems, QueryCard, Quiet } from "../../components/data/QueryView";
 import { UrlChoiceFilter, UrlTextFilter } from "../../components/data/UrlFilters";
-import { Button, buttonClass } from "../../components/ui/Button";
+import { Button } from "../../components/ui/Button";
 import { CodeBlock } from "../../components/ui/Code";
 import { Page, PageHeader } from "../../components/ui/Surface";
 import { Switch } from "../../components/ui/Switch";
@@ -25,7 +24,6 @@ import { formatDateTime } from "../../lib/format";
 import { useDataPage, useDataPainted } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
-import { SendDataHint } from "../../components/data/SendDataHint";
 import { RetentionNotice } from "./RetentionNotice";
 
 const PAGE_SIZE = 50;
@@ -87,38 +85,23 @@ export function LogsPage() {
         <UrlTextFilter param="trace" label="Trace id" width="20" />
       </FilterBar>
       <RetentionNotice project={project} retention={logs.data?.retention} what="logs" />
-      <QueryCard
+      <ListCard
         title="Logs"
         updating={logs.isPlaceholderData || logs.isRefetching}
         query={logs}
         what="the logs"
-        rows={8}
-        empty={{
-          when: noItems,
-          show: (
-            <>
-              <Quiet>
-                No logs match between {formatDateTime(window.since, zone)} and{" "}
-                {formatDateTime(window.until, zone)}.
-              </Quiet>
-              <SendDataHint kind="logs" />
-            </>
-          ),
-        }}
-      >
-        {(data) => (
-          <DataTable
-            label="Logs"
-            rows={data.items}
-            columns={logColumns(zone)}
-            rowKey={(row) => row.id}
-            rowData={logRowData}
-            onOpen={(row) => setSearch({ log: row.id })}
-            pager={{ page, pageSize: PAGE_SIZE, total: data.total_count, what: "logs" }}
-            exportName={false}
-          />
-        )}
-      </QueryCard>
+        skeletonRows={8}
+        empty={<NoneInWindow kind="logs" window={window} zone={zone} />}
+        page={page}
+        pageSize={PAGE_SIZE}
+        counted="logs"
+        label="Logs"
+        columns={logColumns(zone)}
+        rowKey={(row) => row.id}
+        rowData={logRowData}
+        onOpen={(row) => setSearch({ log: row.id })}
+        exportName={false}
+      />
       <Drawer
         open={open !== undefined}
         onClose={() => setSearch({ log: undefined })}
@@ -170,29 +153,15 @@ function LogBody({
       </dl>
       {record.trace_id !== "" ? (
         <div className={styles.links}>
-          <Link
-            className={buttonClass({ size: "sm" })}
-            to="/projects/$project/traces/$traceId"
-            params={{ project, traceId: record.trace_id }}
-          >
+          <TraceLink project={project} traceId={record.trace_id} to="trace">
             View trace
-          </Link>
-          <Link
-            className={buttonClass({ size: "sm" })}
-            to="/projects/$project/requests"
-            params={{ project }}
-            search={{ trace: record.trace_id, range: "30d" }}
-          >
+          </TraceLink>
+          <TraceLink project={project} traceId={record.trace_id} to="requests">
             Requests of this trace
-          </Link>
-          <Link
-            className={buttonClass({ size: "sm" })}
-            to="/projects/$project/logs"
-            params={{ project }}
-            search={{ trace: record.trace_id, range: "30d" }}
-          >
+          </TraceLink>
+          <TraceLink project={project} traceId={record.trace_id} to="logs">
             All logs of this trace
-          </Link>
+          </TraceLink>
         </div>
       ) : null}
       {record.payload !== "" ? <CodeBlock code={prettyPayload(record.payload)} label="Log payload" /> : null}

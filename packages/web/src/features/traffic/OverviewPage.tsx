@@ -4,19 +4,17 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { Rocket } from "lucide-react";
-import { DataTable } from "../../components/data/DataTable";
+import { ListCard } from "../../components/data/ListCard";
 import { FilterBar } from "../../components/data/FilterBar";
 import {
   against,
   formatBytes,
   formatCount,
-  formatMs,
-  formatRate,
   Kpi,
   KpiGrid,
   previousPeriodOf,
 } from "../../components/data/parts";
-import { noItems, QueryCard, QueryView, Quiet } from "../../components/data/QueryView";
+import { QueryView, Quiet } from "../../components/data/QueryView";
 import { UrlTextFilter } from "../../components/data/UrlFilters";
 import { buttonClass } from "../../components/ui/Button";
 import { EmptyState } from "../../components/ui/Feedback";
@@ -29,6 +27,7 @@ import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { endpointColumns, endpointKey } from "./columns";
 import { TrafficCharts } from "./TrafficCharts";
+import { TrafficKpis } from "./TrafficKpis";
 
 const PAGE_SIZE = 25;
 
@@ -94,36 +93,7 @@ export function OverviewPage() {
       >
         {(s) => (
           <KpiGrid label="Key figures">
-            <Kpi
-              label="Requests"
-              value={formatCount(s.total_requests)}
-              {...against(s, prev, "total_requests")}
-              betterWhen="neither"
-            />
-            <Kpi label="Requests / min" value={(s.total_requests / minutes).toFixed(2)} />
-            <Kpi
-              label="Error rate"
-              value={formatRate(s.error_rate)}
-              {...against(s, prev, "error_rate")}
-              unit="points"
-            />
-            <Kpi label="4xx" value={formatCount(s.client_errors)} {...against(s, prev, "client_errors")} />
-            <Kpi label="5xx" value={formatCount(s.server_errors)} {...against(s, prev, "server_errors")} />
-            <Kpi
-              label="p50"
-              value={formatMs(s.p50_response_time_ms)}
-              {...against(s, prev, "p50_response_time_ms")}
-            />
-            <Kpi
-              label="p95"
-              value={formatMs(s.p95_response_time_ms)}
-              {...against(s, prev, "p95_response_time_ms")}
-            />
-            <Kpi
-              label="p99"
-              value={formatMs(s.p99_response_time_ms)}
-              {...against(s, prev, "p99_response_time_ms")}
-            />
+            <TrafficKpis now={s} before={prev} minutes={minutes} />
             <Kpi
               label="Unique consumers"
               value={formatCount(s.unique_consumers)}
@@ -144,25 +114,21 @@ export function OverviewPage() {
         previous={previousPeriodOf(before, window.ms, search.compare)}
         onZoom={(range) => setSearch({ ...range, range: undefined, page: undefined })}
       />
-      <QueryCard
+      <ListCard
         title="Endpoints"
         query={endpoints}
         what="the endpoints"
-        rows={5}
-        empty={{ when: noItems, show: <Quiet>No endpoint matches in this window.</Quiet> }}
-      >
-        {(data) => (
-          <DataTable
-            label="Endpoints"
-            rows={data.items}
-            columns={endpointColumns(project, zone, true)}
-            rowKey={endpointKey}
-            order={order}
-            pager={{ page: order.page, pageSize: PAGE_SIZE, total: data.total_count, what: "endpoints" }}
-            exportName={`${project}-endpoints`}
-          />
-        )}
-      </QueryCard>
+        skeletonRows={5}
+        empty={<Quiet>No endpoint matches in this window.</Quiet>}
+        page={order.page}
+        pageSize={PAGE_SIZE}
+        counted="endpoints"
+        label="Endpoints"
+        columns={endpointColumns(project, zone, true)}
+        rowKey={endpointKey}
+        order={order}
+        exportName={`${project}-endpoints`}
+      />
     </Page>
   );
 }

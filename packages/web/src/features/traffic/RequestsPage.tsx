@@ -5,10 +5,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { ConsumerPicker } from "../../components/data/ConsumerPicker";
 import styles from "../../components/data/Data.module.css";
-import { DataTable } from "../../components/data/DataTable";
+import { ListCard, NoneInWindow } from "../../components/data/ListCard";
 import { DownloadLinks } from "../../components/data/DownloadLinks";
 import { FilterBar } from "../../components/data/FilterBar";
-import { noItems, QueryCard, QueryView, Quiet } from "../../components/data/QueryView";
+import { QueryView } from "../../components/data/QueryView";
 import { RequestDrawer } from "../../components/data/RequestDrawer";
 import { requestColumns, requestRowData } from "../../components/data/request-columns";
 import { UrlChoiceFilter, UrlNumberFilter, UrlTextFilter } from "../../components/data/UrlFilters";
@@ -16,14 +16,12 @@ import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { Switch } from "../../components/ui/Switch";
 import { requestsHistogramQuery, requestsOrder, requestsQuery, windowQuery } from "../../lib/api-params";
 import { HTTP_METHODS, STATUS_CLASSES } from "../../lib/filters";
-import { formatDateTime } from "../../lib/format";
 import { useDataPage, useDataPainted } from "../../lib/page-state";
 import { appsQuery } from "../../lib/queries";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { LatencyHistogram } from "./LatencyHistogram";
 import { RetentionNotice } from "./RetentionNotice";
-import { SendDataHint } from "../../components/data/SendDataHint";
 
 const PAGE_SIZE = 50;
 const LIVE_MS = 5000;
@@ -105,39 +103,24 @@ export function RequestsPage() {
         </QueryView>
       </Card>
       <RetentionNotice project={project} retention={requests.data?.retention} what="requests" />
-      <QueryCard
+      <ListCard
         title="Requests"
         updating={requests.isPlaceholderData || requests.isRefetching}
         query={requests}
         what="the requests"
-        rows={8}
-        empty={{
-          when: noItems,
-          show: (
-            <>
-              <Quiet>
-                No requests match between {formatDateTime(window.since, zone)} and{" "}
-                {formatDateTime(window.until, zone)}.
-              </Quiet>
-              <SendDataHint kind="requests" />
-            </>
-          ),
-        }}
-      >
-        {(data) => (
-          <DataTable
-            label="Requests"
-            rows={data.items}
-            columns={requestColumns({ zone, appSlugOf, sortable: true })}
-            order={order}
-            rowKey={(row) => row.id}
-            rowData={requestRowData}
-            onOpen={(row) => setSearch({ req: row.id })}
-            pager={{ page, pageSize: PAGE_SIZE, total: data.total_count, what: "requests" }}
-            exportName={false}
-          />
-        )}
-      </QueryCard>
+        skeletonRows={8}
+        empty={<NoneInWindow kind="requests" window={window} zone={zone} />}
+        page={page}
+        pageSize={PAGE_SIZE}
+        counted="requests"
+        label="Requests"
+        columns={requestColumns({ zone, appSlugOf, sortable: true })}
+        order={order}
+        rowKey={(row) => row.id}
+        rowData={requestRowData}
+        onOpen={(row) => setSearch({ req: row.id })}
+        exportName={false}
+      />
       <RequestDrawer
         project={project}
         id={search.req}
