@@ -8,7 +8,9 @@
 // CPU 1, so what receives the records never shares the app's core; autocannon, unpinned (pinned,
 // it was the bottleneck on a shared two-core machine), drives the app at
 // a fixed concurrency for the same time, variants in rotating order over several rounds. Prints
-// requests/s and its ratio to bare, p50/p99 latency, and the app process's CPU time per request
+// requests/s and its ratio to bare (the median of per-round ratios, each variant paired with the
+// bare run of its round, with their range: the ratio's noise), the capacity ratio (bare's CPU
+// per request over the variant's), p50/p99 latency, and the app process's CPU time per request
 // (all threads, from /proc/<pid>/task/*/schedstat, per 1-second window): p50 and p99 over the
 // windows, and what each variant adds to bare's (the variant's quantile minus bare's). Then 1 M
 // requests to a Fastify app whose Sightline is unreachable: RSS and heap growth. Knobs:
