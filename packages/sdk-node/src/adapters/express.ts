@@ -48,7 +48,7 @@ export function sightlineMiddleware(
   return function sightline_express(req, res, next) {
     const exchange = sightline.enabled ? observeNodeRequest(sightline, req, res, adapter, req) : undefined;
     if (exchange === undefined) next();
-    else runInScope(exchange, () => next());
+    else runInScope(exchange, next);
   };
 }
 

@@ -73,7 +73,7 @@ export function sightlinePlugin(
         return;
       }
       tag(request, exchange);
-      runInScope(exchange, () => next());
+      runInScope(exchange, next);
     });
     instance.addHook("onError", (request, _reply, error, next) => {
       sightline.recordError(exchangeOf(request), error);

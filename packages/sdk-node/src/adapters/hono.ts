@@ -58,9 +58,8 @@ export function sightlineHono(
       await next();
       return;
     }
-    const node = nodeBindings(c.env);
-    if (node !== undefined) {
-      const exchange = observeNodeRequest(sightline, node.incoming, node.outgoing, adapter, c);
+    if (isNodeHttp(c.env)) {
+      const exchange = observeNodeRequest(sightline, c.env.incoming, c.env.outgoing, adapter, c);
       if (exchange === undefined) {
         await next();
         return;
@@ -115,15 +114,12 @@ function honoRoute(c: HonoContextLike): string | undefined {
   return toTemplate(last.path);
 }
 
-function nodeBindings(env: unknown): { incoming: IncomingMessage; outgoing: ServerResponse } | undefined {
-  if (env === null || typeof env !== "object") return undefined;
-  const bindings = env as { incoming?: unknown; outgoing?: unknown };
-  const incoming = bindings.incoming as IncomingMessage | undefined;
-  const outgoing = bindings.outgoing as ServerResponse | undefined;
+/** @hono/node-server's bindings (no object built per request: this runs for every request). */
+function isNodeHttp(env: unknown): env is { incoming: IncomingMessage; outgoing: ServerResponse } {
+  if (env === null || typeof env !== "object") return false;
+  const { incoming, outgoing } = env as { incoming?: IncomingMessage; outgoing?: ServerResponse };
   // An HTTP/2 stream or anything else without node:http's response events is handled as fetch.
   if (incoming === undefined || outgoing === undefined || typeof outgoing.getHeader !== "function")
-    return undefined;
-  if (incoming.headers === undefined || readNodeHeader(incoming.headers, ":method") !== undefined)
-    return undefined;
-  return { incoming, outgoing };
+    return false;
+  return incoming.headers !== undefined && readNodeHeader(incoming.headers, ":method") === undefined;
 }

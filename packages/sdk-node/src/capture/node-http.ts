@@ -147,7 +147,14 @@ function onClose(this: Recorded): void {
   try {
     // An adapter may have named the route already (the NestJS interceptor does).
     exchange.route ??= adapter.route(native, req);
-    exchange.scheme = schemeOf(adapter.scheme?.(native), req, sightline.options.trustProxy !== false);
+    // Without X-Forwarded-Proto every framework answers with the socket's scheme: its getter
+    // (Express's reads the app's trust-proxy function) is only worth calling with one.
+    const forwarded = req.headers["x-forwarded-proto"] !== undefined;
+    exchange.scheme = schemeOf(
+      forwarded ? adapter.scheme?.(native) : undefined,
+      req,
+      forwarded && sightline.options.trustProxy !== false,
+    );
     const status = this.statusCode;
     if ((status === 400 || status === 422) && exchange.validationErrors === undefined && adapter.validation) {
       sightline.recordValidation(exchange, adapter.validation(native));

@@ -20,7 +20,7 @@ export function requestEncoder(settings: EncoderSettings): (ex: Exchange) => Req
     const query = ex.query === "" ? "" : `?${maskQuery(ex.query, settings.secretKeys)}`;
     const record: RequestRecordWire = {
       app_id: settings.app,
-      timestamp: new Date(ex.timestamp).toISOString(),
+      timestamp: isoTimestamp(ex.timestamp),
       environment: settings.environment,
       method: ex.method,
       path: (ex.path + query).slice(0, WIRE_LIMITS.pathLength),
@@ -51,6 +51,21 @@ export function requestEncoder(settings: EncoderSettings): (ex: Exchange) => Req
     if (ex.responseBody !== "") record.response_payload = ex.responseBody;
     return record;
   };
+}
+
+let cachedSecond = Number.NaN;
+let cachedPrefix = "";
+
+/** `Date#toISOString` of an epoch-ms integer, formatting the date and time once per second. */
+export function isoTimestamp(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedSecond) {
+    // Everything up to the milliseconds: "2026-11-26T04:40:07." (years past 9999 included).
+    cachedPrefix = new Date(second * 1000).toISOString().slice(0, -4);
+    cachedSecond = second;
+  }
+  const milli = ms - second * 1000;
+  return `${cachedPrefix}${milli < 10 ? "00" : milli < 100 ? "0" : ""}${milli}Z`;
 }
 
 /** Query values under secret-looking keys masked; the rest as sent. */

@@ -66,6 +66,8 @@ describe.each(eventsBackends())("anomaly alert rules on $name", (backend: Events
       metric: "request_count",
       window_seconds: 300,
       min_requests: 10,
+      // Two evaluations in a row, to see the pending step (the default for anomaly rules is 1).
+      for_evaluations: 2,
       channel_ids: [hook.id],
     });
     expect(traffic).toMatchObject({
@@ -129,8 +131,9 @@ describe.each(eventsBackends())("anomaly alert rules on $name", (backend: Events
       scope: { app: "billing" },
       metric: "request_count",
       window_seconds: 300,
-      for_evaluations: 1,
     });
+    // The default minimum duration of anomaly rules: one evaluation (ADR 0020).
+    expect(billing.for_evaluations).toBe(1);
     const spike = Array.from({ length: 500 }, () =>
       request(new Date(fx.clock.now().getTime() - 30_000), { app_id: "billing" }),
     );

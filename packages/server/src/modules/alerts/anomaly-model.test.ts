@@ -75,9 +75,46 @@ describe("anomaly model", () => {
 
   it("never fires on changes smaller than the minimum change, however many requests", () => {
     const weeks = steadyWeeks(1_000_000);
-    const verdict = evaluateAnomaly(history(week(bucket(1_300_000), bucket(1_000_000)), weeks), counts);
+    const verdict = evaluateAnomaly(history(week(bucket(1_400_000), bucket(1_000_000)), weeks), counts);
     expect(verdict.upper).toBeGreaterThanOrEqual(1_000_000 * (1 + ANOMALY_MODEL.minRelativeChange));
     expect(verdict.breach).toBe(false);
+    // The same factor down: ÷1.5 is as large a change as ×1.5, so 70 % of the traffic is inside.
+    const lower = evaluateAnomaly(history(week(bucket(700_000), bucket(1_000_000)), weeks), counts);
+    expect(lower.lower).toBeLessThanOrEqual(
+      (lower.expected as number) / (1 + ANOMALY_MODEL.minRelativeChange),
+    );
+    expect(lower.breach).toBe(false);
+  });
+
+  it("fires on traffic falling to 60 % at high volume (the minimum change is a factor both ways)", () => {
+    const weeks = steadyWeeks(100_000);
+    const verdict = evaluateAnomaly(history(week(bucket(60_000), bucket(100_000)), weeks), counts);
+    expect(verdict.lower).toBeGreaterThan(60_000);
+    expect(verdict).toMatchObject({ status: "below", breach: true });
+  });
+
+  it("takes a week running 30 % above a month ago as its level, not as an incident", () => {
+    const weeks = [1, 2, 3, 4].map(() => week(bucket(1000)));
+    const busier = evaluateAnomaly(history(week(bucket(1300), bucket(1300)), weeks), counts);
+    expect(busier.expected).toBeCloseTo((1000 * 1301) / 1001, 9);
+    expect(busier).toMatchObject({ status: "normal", breach: false });
+  });
+
+  it("is not blinded by a past week's incident: that week's deviations alone are large", () => {
+    const calm = [1000, 1040, 960, 1020].map((v, k) => ({
+      current: bucket(v),
+      recent: Array.from({ length: LEVEL }, (_, j) => bucket(v + ((j + k) % 3) * 20)),
+    }));
+    // Four weeks ago the whole stretch ran at five times the traffic (a long incident then).
+    const spoiled = calm.map((w, k) =>
+      k === 3 ? { current: bucket(5000), recent: w.recent.map((b) => bucket(b.requests * 5)) } : w,
+    );
+    const clean = evaluateAnomaly(history(week(bucket(1000), bucket(1000)), calm), counts);
+    const withIncident = evaluateAnomaly(history(week(bucket(1000), bucket(1000)), spoiled), counts);
+    expect(withIncident.upper as number).toBeLessThan(1.25 * (clean.upper as number));
+    // And a real incident now still fires.
+    const now = evaluateAnomaly(history(week(bucket(2500), bucket(1000)), spoiled), counts);
+    expect(now).toMatchObject({ status: "above", breach: true });
   });
 
   it("honours the direction: a latency drop does not fire an `up` rule", () => {

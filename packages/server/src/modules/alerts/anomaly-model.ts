@@ -62,25 +62,35 @@ export const ANOMALY_MODEL = {
   minWeeks: 2,
   /** The span before the window whose level, against the same span in past weeks, scales each week. */
   levelSeconds: 7_200,
-  /** Level windows whose ratio to a past week is beyond ×/÷ this are incidents, not level. */
-  levelClamp: 1.25,
+  /** The last stretch of the level windows of which at least one must be alike (see levelRatio). */
+  nearSeconds: 1_800,
+  /**
+   * Level windows whose ratio to a past week is beyond ×/÷ this are incidents, not level. As
+   * large as the smallest change that fires (1 + minRelativeChange would be 1.5; a little less):
+   * a week that runs 30 % above a month ago (trend, a busy day) is a level, and a change big
+   * enough to fire is never taken for one.
+   */
+  levelClamp: 1.4,
   /** Half-width of the band in noise units, per sensitivity. */
-  bandWidth: { high: 4.5, medium: 5.5, low: 7 } satisfies Record<AnomalySensitivity, number>,
-  /** Smallest change that can fire: relative for counts and latency, percentage points for errors. */
-  minRelativeChange: 0.4,
+  bandWidth: { high: 5.5, medium: 6.5, low: 8 } satisfies Record<AnomalySensitivity, number>,
+  /**
+   * Smallest change that can fire: for counts and latency a factor (× or ÷ 1.5: symmetric, as
+   * traffic halving is as large a change as traffic doubling), for errors percentage points.
+   */
+  minRelativeChange: 0.5,
   minErrorRatePoints: 1,
   /** Relative noise of a p95 from n requests is about latencyNoise / √n (log-normal-like tails). */
   latencyNoise: 1.5,
   /** Error rates are compared on (rate + this) so a level ratio of 0.1 % to 0.2 % is not ×2. */
   errorRateSmoothing: 0.5,
   /**
-   * The spread is read from the upper quartile of the deviations, not their median: latency and
-   * error bursts have heavier tails than normal noise, and the band is about the tail. Not
-   * higher: a past week's incident fills up to a quarter of the deviations.
+   * The spread is the median of the leave-one-out deviations (each past week against the median
+   * of the others) read as a standard deviation: the median |x − median of k others| of normal
+   * noise, per number of weeks (the median of the others is itself noisy, so it is more than
+   * |N(0,1)|'s 0.674). The median, not a higher quantile: a past week's incident spoils that
+   * week's deviations only, up to a quarter of them, which moves the median little.
    */
-  spreadQuantile: 0.75,
-  /** The normal deviate of that quantile of |deviation| (|N(0,1)| has its 75th percentile at 1.15). */
-  spreadQuantileDeviate: 1.1503,
+  spreadDeviate: { 2: 0.954, 3: 0.826, 4: 0.809 } as Readonly<Record<number, number>>,
 } as const;
 
 /** Windows allowed for anomaly rules: each divides an hour, so weeks and levels are whole windows. */
@@ -134,25 +144,33 @@ function fromNoise(metric: AnomalyMetric, y: number, requests: number): number {
 /**
  * How this week's level windows compare with a past week's same windows: the median of the
  * window-by-window ratios within ×/÷ levelClamp. A window beyond that is an incident (or a past
- * week's incident), not a level, and is left out; with fewer than a third left, no scaling (1).
+ * week's incident), not a level, and is left out. Null — the two weeks were unlike each other
+ * (an incident then, or one under way now) — with fewer than a third left, or none of the
+ * windows of the last half hour (an incident that began less than two hours before).
  * Error rates are compared on (rate + errorRateSmoothing) so 0.1 % against 0.2 % is not ×2.
  */
 function levelRatio(
   metric: AnomalyMetric,
   now: readonly BucketStats[],
   then: readonly BucketStats[],
-): number {
+): number | null {
   const shift =
     metric === "request_count" ? 1 : metric === "error_rate" ? ANOMALY_MODEL.errorRateSmoothing : 0;
   const ratios: number[] = [];
+  // Level windows are newest first: those of the last half hour are the first `near`.
+  const near = Math.max(1, Math.round(now.length * (ANOMALY_MODEL.nearSeconds / ANOMALY_MODEL.levelSeconds)));
+  let nearAlike = 0;
   for (let index = 0; index < now.length; index += 1) {
     const a = valueOf(metric, now[index] as BucketStats);
     const b = then[index] === undefined ? null : valueOf(metric, then[index] as BucketStats);
     if (a === null || b === null || b + shift <= 0 || a + shift <= 0) continue;
     const ratio = (a + shift) / (b + shift);
-    if (Math.abs(Math.log(ratio)) <= Math.log(ANOMALY_MODEL.levelClamp)) ratios.push(ratio);
+    if (ratio <= ANOMALY_MODEL.levelClamp && ratio * ANOMALY_MODEL.levelClamp >= 1) {
+      ratios.push(ratio);
+      if (index < near) nearAlike += 1;
+    }
   }
-  return ratios.length === 0 || ratios.length * 3 < now.length ? 1 : median(ratios);
+  return ratios.length === 0 || ratios.length * 3 < now.length || nearAlike === 0 ? null : median(ratios);
 }
 
 /** A past week's value brought to this week's level. */
@@ -162,19 +180,15 @@ function scaled(metric: AnomalyMetric, value: number, ratio: number): number {
   return clamp((value + smoothing) * ratio - smoothing, 0, 100);
 }
 
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
+/** The median (the mean of the middle two for an even count); NaN for none. Numeric sort of a
+ *  typed copy: most lists are a handful of weeks or windows, evaluated every minute per rule. */
+export function median(values: ArrayLike<number>): number {
+  const sorted = Float64Array.from(values).sort();
+  const n = sorted.length;
+  const middle = n >> 1;
+  return n % 2 === 1
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-/** The spread in noise units: the spreadQuantile-th |deviation| read as that many sds. */
-function spreadOf(deviations: readonly number[]): number {
-  const sorted = [...deviations].sort((a, b) => a - b);
-  const rank = Math.min(sorted.length - 1, Math.floor(ANOMALY_MODEL.spreadQuantile * sorted.length));
-  return (sorted[rank] as number) / ANOMALY_MODEL.spreadQuantileDeviate;
 }
 
 function clamp(value: number, low: number, high: number): number {
@@ -187,7 +201,7 @@ const hasTraffic = (week: WeekBuckets) =>
 export function evaluateAnomaly(history: AnomalyHistory, params: AnomalyParams): AnomalyVerdict {
   const { metric } = params;
   const value = valueOf(metric, history.now.current);
-  const weeks = history.weeks.filter(hasTraffic);
+  const withTraffic = history.weeks.filter(hasTraffic);
   const warming: AnomalyVerdict = {
     status: "warming_up",
     value,
@@ -196,48 +210,38 @@ export function evaluateAnomaly(history: AnomalyHistory, params: AnomalyParams):
     upper: null,
     score: null,
     breach: false,
-    weeksUsed: weeks.length,
+    weeksUsed: withTraffic.length,
   };
-  if (weeks.length < ANOMALY_MODEL.minWeeks) return warming;
+  if (withTraffic.length < ANOMALY_MODEL.minWeeks) return warming;
 
-  // Each past week, scaled by how this week's last hours compare with that week's same hours.
-  const ratios = weeks.map((week) => levelRatio(metric, history.now.recent, week.recent));
-  const samples = weeks.flatMap((week, k) => {
-    const past = valueOf(metric, week.current);
-    return past === null ? [] : [scaled(metric, past, ratios[k] as number)];
-  });
+  // Each past week, scaled by how this week's last hours compare with that week's same hours. A
+  // week whose last hours were unlike this week's is left out — it was in an incident then (its
+  // value now would be one too) — unless too few weeks would remain: then none is scaled, as when
+  // this week is the odd one (an incident under way for hours).
+  const levels = withTraffic.map((week) => levelRatio(metric, history.now.recent, week.recent));
+  const alike = withTraffic.filter((_, k) => levels[k] !== null);
+  const weeks = alike.length >= ANOMALY_MODEL.minWeeks ? alike : withTraffic;
+  const ratios =
+    alike.length >= ANOMALY_MODEL.minWeeks
+      ? (levels.filter((r) => r !== null) as number[])
+      : weeks.map(() => 1);
+  const samples: number[] = [];
+  for (let k = 0; k < weeks.length; k += 1) {
+    const past = valueOf(metric, (weeks[k] as WeekBuckets).current);
+    if (past !== null) samples.push(scaled(metric, past, ratios[k] as number));
+  }
   if (samples.length < ANOMALY_MODEL.minWeeks) return warming;
   const expected = median(samples);
-
-  // How far the past weeks' windows (this one and the level windows before it) strayed from
-  // their median across weeks, in noise units: how much the weeks disagree. This week's own
-  // windows are left out, as an incident under way would widen the band it is judged by. At
-  // least 1: sampling noise alone.
-  const deviations: number[] = [];
-  const slots = history.now.recent.length + 1;
-  for (let slot = 0; slot < slots; slot += 1) {
-    const bucketOf = (week: WeekBuckets) => (slot === 0 ? week.current : week.recent[slot - 1]);
-    const past = weeks.flatMap((week, k) => {
-      const bucket = bucketOf(week);
-      const observed = bucket === undefined ? null : valueOf(metric, bucket);
-      return bucket === undefined || observed === null
-        ? []
-        : [{ value: scaled(metric, observed, ratios[k] as number), requests: bucket.requests }];
-    });
-    if (past.length < ANOMALY_MODEL.minWeeks) continue;
-    const reference = median(past.map((item) => item.value));
-    const spread = (observed: number, requests: number) =>
-      Math.abs(toNoise(metric, observed, requests) - toNoise(metric, reference, requests));
-    for (const item of past) deviations.push(spread(item.value, item.requests));
-  }
-  const sd = Math.max(1, deviations.length === 0 ? 1 : spreadOf(deviations));
+  const sd = disagreement(metric, history.now.recent.length + 1, weeks, ratios);
 
   const requests = history.now.current.requests;
   const width = ANOMALY_MODEL.bandWidth[params.sensitivity];
   const centre = toNoise(metric, expected, requests);
   const minChange =
     metric === "error_rate" ? ANOMALY_MODEL.minErrorRatePoints : ANOMALY_MODEL.minRelativeChange * expected;
-  const lower = Math.max(0, Math.min(fromNoise(metric, centre - width * sd, requests), expected - minChange));
+  const lowerEdge =
+    metric === "error_rate" ? expected - minChange : expected / (1 + ANOMALY_MODEL.minRelativeChange);
+  const lower = Math.max(0, Math.min(fromNoise(metric, centre - width * sd, requests), lowerEdge));
   const upperRaw = Math.max(fromNoise(metric, centre + width * sd, requests), expected + minChange);
   const upper = metric === "error_rate" ? Math.min(100, upperRaw) : upperRaw;
   const score = value === null ? null : (toNoise(metric, value, requests) - centre) / sd;
@@ -252,6 +256,48 @@ export function evaluateAnomaly(history: AnomalyHistory, params: AnomalyParams):
     (status === "above" && params.direction !== "down") || (status === "below" && params.direction !== "up");
   if (!enough) return { ...band, status: "low_volume", value, breach: false };
   return { ...band, status, value, breach: watched };
+}
+
+/**
+ * How much the past weeks disagree, in noise units, over the evaluated window and the level
+ * windows: each past week's (scaled) value against the median of the other weeks — the question
+ * the band asks of this week — and the median of those deviations read as a standard deviation.
+ * This week's own windows are left out, as an incident under way would widen the band it is
+ * judged by; a past week's incident spoils only its own deviations. At least 1: sampling noise.
+ */
+function disagreement(
+  metric: AnomalyMetric,
+  slots: number,
+  weeks: readonly WeekBuckets[],
+  ratios: readonly number[],
+): number {
+  const deviations: number[] = [];
+  const values: number[] = [];
+  const counts: number[] = [];
+  const others: number[] = [];
+  for (let slot = 0; slot < slots; slot += 1) {
+    values.length = 0;
+    counts.length = 0;
+    for (let k = 0; k < weeks.length; k += 1) {
+      const week = weeks[k] as WeekBuckets;
+      const bucket = slot === 0 ? week.current : week.recent[slot - 1];
+      if (bucket === undefined) continue;
+      const observed = valueOf(metric, bucket);
+      if (observed === null) continue;
+      values.push(scaled(metric, observed, ratios[k] as number));
+      counts.push(bucket.requests);
+    }
+    if (values.length < ANOMALY_MODEL.minWeeks) continue;
+    for (let i = 0; i < values.length; i += 1) {
+      others.length = 0;
+      for (let j = 0; j < values.length; j += 1) if (j !== i) others.push(values[j] as number);
+      const n = counts[i] as number;
+      deviations.push(Math.abs(toNoise(metric, values[i] as number, n) - toNoise(metric, median(others), n)));
+    }
+  }
+  if (deviations.length === 0) return 1;
+  const deviate = ANOMALY_MODEL.spreadDeviate[Math.min(weeks.length, ANOMALY_MODEL.weeks)] ?? 0.809;
+  return Math.max(1, median(deviations) / deviate);
 }
 
 /** The model's history for the window ending `offset` buckets before the range's end. */

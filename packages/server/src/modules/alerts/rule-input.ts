@@ -62,7 +62,7 @@ export const CONDITION_FIELDS = [
 ] as const satisfies ReadonlyArray<keyof RuleDefinition>;
 
 /** Defaults of anomaly rules (ADR 0020): a band judged on 20 requests or more, held 2 evaluations. */
-export const ANOMALY_DEFAULTS = { sensitivity: "medium", minRequests: 20, forEvaluations: 2 } as const;
+export const ANOMALY_DEFAULTS = { sensitivity: "medium", minRequests: 20, forEvaluations: 1 } as const;
 
 /** Errors and latency matter when they rise; traffic matters both ways. */
 export function defaultDirection(metric: AlertMetric): AnomalyDirection {
