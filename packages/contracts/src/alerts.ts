@@ -246,7 +246,7 @@ export const CreateAlertRuleBodySchema = Type.Object(
         direction: "both",
         window_seconds: 300,
         min_requests: 20,
-        for_evaluations: 2,
+        for_evaluations: 1,
       },
       {
         name: "Checkout silent",

@@ -4,7 +4,7 @@ import type { AlertRule, TimeseriesPoint } from "@sightline/contracts";
 import { describe, expect, it } from "vitest";
 import { bucketingFor, previewRequest, previewSeries, type PreviewRule, unsupportedReason } from "./preview";
 import { bandChartData } from "./band";
-import { bodyFromDraft, createBodyFromDraft, draftFromRule, NEW_RULE } from "./rule-draft";
+import { bodyFromDraft, createBodyFromDraft, draftFromRule, kindChange, NEW_RULE } from "./rule-draft";
 import { conditionText, formatWindow, stateBadges } from "./rule-text";
 
 function point(minute: number, fields: Partial<TimeseriesPoint> = {}): TimeseriesPoint {
@@ -299,5 +299,17 @@ describe("anomaly band chart", () => {
     expect(data.lower).toEqual([80, 82, 70]);
     expect(data.outside).toBe(1);
     expect(data.withoutBand).toBe(1);
+  });
+});
+
+describe("changing a draft's kind", () => {
+  it("takes each kind's own defaults: anomaly and silence fire on the first evaluation", () => {
+    const anomaly = { ...NEW_RULE, ...kindChange(NEW_RULE, "anomaly") };
+    expect(anomaly).toMatchObject({ kind: "anomaly", for_evaluations: "1", window_minutes: "5" });
+    const silence = { ...anomaly, ...kindChange(anomaly, "silence") };
+    expect(silence).toMatchObject({ kind: "silence", for_evaluations: "1", window_minutes: "10", route: "" });
+    expect({ ...silence, ...kindChange(silence, "threshold") }.for_evaluations).toBe(
+      NEW_RULE.for_evaluations,
+    );
   });
 });

@@ -92,8 +92,11 @@ export function kindChange(draft: RuleDraft, kind: AlertRuleKind): Partial<RuleD
     kind,
     metric,
     direction: defaultDirection(metric),
+    // Anomaly rules fire on the first evaluation outside the band (ADR 0020: the windows of
+    // successive evaluations overlap, so a second one mostly adds delay).
+    for_evaluations: kind === "threshold" ? NEW_RULE.for_evaluations : "1",
     ...(kind === "anomaly" && !ANOMALY_WINDOW_MINUTES.includes(minutes) ? { window_minutes: "5" } : {}),
-    ...(kind === "silence" ? { method: "", route: "", window_minutes: "10", for_evaluations: "1" } : {}),
+    ...(kind === "silence" ? { method: "", route: "", window_minutes: "10" } : {}),
   };
 }
 
