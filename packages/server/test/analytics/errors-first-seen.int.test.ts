@@ -25,6 +25,10 @@ describe.each(eventsBackends())("errors first seen on $name", (backend: EventsBa
   const threeDaysAgo = minutesBefore(3 * 24 * 60);
   const hourAgo = minutesBefore(60);
   const halfHourAgo = minutesBefore(30);
+  const sixDaysAgo = minutesBefore(6 * 24 * 60);
+  const fiveDaysAgo = minutesBefore(5 * 24 * 60);
+  const twentyMinutesAgo = minutesBefore(20);
+  const tenMinutesAgo = minutesBefore(10);
 
   beforeAll(async () => {
     fx = await createQueryFixture(backend);
@@ -37,6 +41,17 @@ describe.each(eventsBackends())("errors first seen on $name", (backend: EventsBa
         request(hourAgo, { path: "/orders/2", route: "/orders/{id}", status_code: 503 }),
         // New: first failing inside the window.
         request(halfHourAgo, { path: "/refunds", route: "/refunds", method: "POST", status_code: 500 }),
+        // One consumer's: failing for another consumer for days but new for acme, and failing for
+        // acme for days (the consumer filter reads raw rows, bounded by what the rollup knows).
+        request(fiveDaysAgo, { path: "/payments", method: "POST", status_code: 502, consumer_id: "globex" }),
+        request(twentyMinutesAgo, {
+          path: "/payments",
+          method: "POST",
+          status_code: 502,
+          consumer_id: "acme",
+        }),
+        request(sixDaysAgo, { path: "/invoices", status_code: 500, consumer_id: "acme" }),
+        request(tenMinutesAgo, { path: "/invoices", status_code: 500, consumer_id: "acme" }),
       ],
       fx.key,
     );
@@ -62,6 +77,20 @@ describe.each(eventsBackends())("errors first seen on $name", (backend: EventsBa
         is_new,
       })),
     ).toEqual([
+      {
+        path: "/invoices",
+        count: 1,
+        first_seen_at: sixDaysAgo.toISOString(),
+        last_seen_at: tenMinutesAgo.toISOString(),
+        is_new: false,
+      },
+      {
+        path: "/payments",
+        count: 1,
+        first_seen_at: fiveDaysAgo.toISOString(),
+        last_seen_at: twentyMinutesAgo.toISOString(),
+        is_new: false,
+      },
       {
         path: "/orders/{id}",
         count: 1,
@@ -90,6 +119,34 @@ describe.each(eventsBackends())("errors first seen on $name", (backend: EventsBa
         first_seen_at: threeDaysAgo.toISOString(),
         is_new: true,
       }),
+    ]);
+  });
+
+  it("gives one consumer's groups their first occurrence for that consumer", async () => {
+    const items = await groups({ consumer: "acme", sort_by: "first_seen_at", sort_dir: "asc" });
+    expect(
+      items.map(({ path, count, first_seen_at, last_seen_at, is_new }) => ({
+        path,
+        count,
+        first_seen_at,
+        last_seen_at,
+        is_new,
+      })),
+    ).toEqual([
+      {
+        path: "/invoices",
+        count: 1,
+        first_seen_at: sixDaysAgo.toISOString(),
+        last_seen_at: tenMinutesAgo.toISOString(),
+        is_new: false,
+      },
+      {
+        path: "/payments",
+        count: 1,
+        first_seen_at: twentyMinutesAgo.toISOString(),
+        last_seen_at: twentyMinutesAgo.toISOString(),
+        is_new: true,
+      },
     ]);
   });
 });

@@ -504,6 +504,8 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
           statusClasses: next() < 0.5 ? [4, 5] : [5],
           ...(next() < 0.3 ? { statusCodes: [404] } : {}),
           ...(next() < 0.3 ? { endpointSearch: "ite" } : {}),
+          // A consumer, which the rollup cannot answer: raw rows, their look-back bounded by it.
+          ...(next() < 0.4 ? { consumerId: `c${Math.floor(next() * 40)}` } : {}),
         };
         await expectSameLists(events, label, next);
         const errorSort = { by: "count" as const, direction: "desc" as const };

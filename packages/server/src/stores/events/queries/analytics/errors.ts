@@ -5,7 +5,7 @@ import type { ErrorSortKey } from "@sightline/contracts";
 import { API_REQUESTS, ERRORS_HOURLY, type EventsExecutor } from "../../index.js";
 import { type RequestFilter, requestFilterClause } from "../request-filter.js";
 import type { RollupCoverage } from "../rollups/coverage.js";
-import { type MergedKey, mergedSource, planWindow } from "../rollups/merged.js";
+import { type MergedKey, mergedSource, planWindow, servedPart } from "../rollups/merged.js";
 import { SqlParams } from "../sql.js";
 import { qualified } from "../tenant.js";
 
@@ -60,9 +60,16 @@ export async function errorGroupsPage(
   // The same filter over everything retained up to the window's end: every group of the window
   // has a row there, holding its first occurrence. Either part is read from the errors rollup
   // where it holds whole hours (the caller confines statuses to >= 400, as the rollup does).
-  const retainedFilter = { ...filter, since: retainedSince };
   const nowMs = Date.now();
+  let retainedFilter = { ...filter, since: retainedSince };
   const retainedSplit = await planWindow(ERRORS_HOURLY, retainedFilter, coverage, nowMs);
+  if (retainedSplit === undefined) {
+    // Read raw over everything retained, that is every row of the project (a consumer filter):
+    // start where the rollup says the window's groups can first have occurred instead.
+    const bound = await firstSeenBound(events, filter, retainedSince, coverage, nowMs);
+    if (bound !== undefined && bound > (retainedSince ?? Number.NEGATIVE_INFINITY))
+      retainedFilter = { ...filter, since: bound };
+  }
   const windowSplit = await planWindow(ERRORS_HOURLY, filter, coverage, nowMs);
   const retainedFrom =
     retainedSplit === undefined
@@ -138,4 +145,33 @@ export async function errorGroupsPage(
     })),
     total: (rows[0] as { total_groups: number }).total_groups,
   };
+}
+
+/**
+ * No later than any first occurrence of the window's groups under `filter`, read from the errors
+ * rollup for the part of `filter` it answers (dropping, say, the consumer): that part matches
+ * every row `filter` does, so each group first occurred there no later. The window's groups are
+ * read raw (one window, not the retention). Undefined when the rollup cannot answer it.
+ */
+async function firstSeenBound(
+  events: EventsExecutor,
+  filter: RequestFilter & { readonly since: number },
+  retainedSince: number | undefined,
+  coverage: RollupCoverage | undefined,
+  nowMs: number,
+): Promise<number | undefined> {
+  const served = servedPart(ERRORS_HOURLY, { ...filter, since: retainedSince });
+  const split = await planWindow(ERRORS_HOURLY, served, coverage, nowMs);
+  if (split === undefined) return undefined;
+  const params = new SqlParams();
+  const source = mergedSource(events, ERRORS_HOURLY, served, split, MERGED_KEYS, ["first_seen"], params);
+  const [row] = await events.query<{ bound: number | string; groups: number | string }>(
+    `SELECT toUnixTimestamp64Milli(min(c_first_seen)) AS bound, count() AS groups FROM ${source} ` +
+      `WHERE (${KEYS}) IN (SELECT ${KEYS} FROM ${qualified(events, API_REQUESTS)} ` +
+      `${requestFilterClause(filter, params)})`,
+    params.values,
+  );
+  if (row === undefined) return undefined;
+  // No group in the window: nothing before it is needed.
+  return Number(row.groups) === 0 ? filter.since : Number(row.bound);
 }

@@ -41,6 +41,19 @@ export function rollupServes(rollup: Rollup, filter: RequestFilter): boolean {
   });
 }
 
+/**
+ * `filter` without the conditions `rollup` cannot answer: it matches every row `filter` matches
+ * (and more), so a minimum read over it is a lower bound of the minimum over `filter`.
+ */
+export function servedPart<F extends RequestFilter>(rollup: Rollup, filter: F): F {
+  const served = new Set<FilterField>([...BASE_FIELDS, ...(SERVED_FIELDS[rollup.table.name] ?? [])]);
+  const kept = { ...filter };
+  for (const field of Object.keys(kept) as FilterField[]) {
+    if (!served.has(field)) delete (kept as Partial<RequestFilter>)[field];
+  }
+  return kept;
+}
+
 /** Whether `filter` asks for failed requests only (statuses >= 400), as a rollup of them holds. */
 function withinErrors(filter: RequestFilter): boolean {
   const codes = filter.statusCodes ?? [];
