@@ -22,6 +22,9 @@ const [framework, variant, workload = "hello"] = process.argv.slice(2);
 const WORK_MS = workload === "work" ? 0.5 : 0;
 // The frameworks and SDKs as the SDK's test suites install them.
 const load = createRequire(new URL("../packages/sdk-node/package.json", import.meta.url));
+// @sightline/node itself: this checkout's build, or another build of it (BENCH_SDK_PACKAGE, the
+// path of its package.json) so `bench:sdk-cpu` can set two versions side by side in one run.
+const loadSdk = process.env.BENCH_SDK_PACKAGE ? createRequire(process.env.BENCH_SDK_PACKAGE) : load;
 
 interface Started {
   port: number;
@@ -41,7 +44,7 @@ const order = (id: string) => {
 };
 
 function sightlineClient() {
-  const { createSightline } = load("@sightline/node") as typeof Core;
+  const { createSightline } = loadSdk("@sightline/node") as typeof Core;
   // Key, app and URL from SIGHTLINE_*; otherwise the SDK's defaults.
   return createSightline({ logger: { warn: () => undefined } });
 }
@@ -74,7 +77,7 @@ async function express(): Promise<Started> {
   const app = (load("express") as typeof createExpress)();
   const stats = await instrument({
     sightline: (sdk) =>
-      app.use((load("@sightline/node/express") as typeof ExpressAdapter).sightlineMiddleware(sdk)),
+      app.use((loadSdk("@sightline/node/express") as typeof ExpressAdapter).sightlineMiddleware(sdk)),
     apitally: (config) => (load("apitally/express") as typeof ApitallyExpress).useApitally(app, config),
   });
   app.get("/orders/:id", (req, res) => {
@@ -87,7 +90,7 @@ async function fastify(): Promise<Started> {
   const app = (load("fastify") as typeof createFastify)();
   const stats = await instrument({
     sightline: (sdk) =>
-      app.register((load("@sightline/node/fastify") as typeof FastifyAdapter).sightlinePlugin(sdk)),
+      app.register((loadSdk("@sightline/node/fastify") as typeof FastifyAdapter).sightlinePlugin(sdk)),
     apitally: (config) =>
       app.register((load("apitally/fastify") as typeof ApitallyFastify).apitallyPlugin, config),
   });
@@ -100,7 +103,7 @@ async function hono(): Promise<Started> {
   const { Hono } = load("hono") as typeof HonoModule;
   const app = new Hono();
   const stats = await instrument({
-    sightline: (sdk) => app.use((load("@sightline/node/hono") as typeof HonoAdapter).sightlineHono(sdk)),
+    sightline: (sdk) => app.use((loadSdk("@sightline/node/hono") as typeof HonoAdapter).sightlineHono(sdk)),
     apitally: (config) => (load("apitally/hono") as typeof ApitallyHono).useApitally(app, config),
   });
   app.get("/orders/:id", (c) => c.json(order(c.req.param("id"))));

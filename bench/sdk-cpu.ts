@@ -1,0 +1,159 @@
+// npm run bench:sdk-cpu — the app-process CPU time @sightline/node adds per request, measured
+// finely enough to compare two builds of the SDK in one run on a noisy shared machine. For each
+// framework, one app process per variant (bare; this checkout's SDK to a null sink; optionally a
+// second build, BENCH_SDK_BEFORE = the path of its package.json) stays up for the whole run, app
+// pinned to CPU 0 and sink to CPU 1 (taskset, when there is one). Each round drives every app,
+// in rotating order, with the same number of requests from autocannon in this process, and reads
+// the app's on-CPU nanoseconds (all threads, /proc/<pid>/task/*/schedstat) before and after —
+// trailing record shipping included. Per round, each variant's µs per request minus bare's of the
+// same round is its added CPU; printed: the median of those paired differences and their range.
+// On-CPU time, unlike throughput, barely moves when other processes take turns on the core.
+// Knobs: BENCH_FRAMEWORKS (express,fastify,hono), BENCH_REQUESTS (20000 a round),
+// BENCH_ROUNDS (9), BENCH_CONNECTIONS (16), BENCH_WORKLOAD (hello), BENCH_SDK_BEFORE (none).
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { readdirSync, readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+const FRAMEWORKS = (process.env.BENCH_FRAMEWORKS ?? "express,fastify,hono").split(",");
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const WORKLOAD = process.env.BENCH_WORKLOAD ?? "hello";
+const BEFORE = process.env.BENCH_SDK_BEFORE;
+
+const APP = fileURLToPath(new URL("./sdk-app.ts", import.meta.url));
+const SINK = fileURLToPath(new URL("./sdk-sink.ts", import.meta.url));
+const PIN = cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
+const pinned = (cpu: number, argv: string[]): [string, string[]] =>
+  PIN ? ["taskset", ["-c", String(cpu), ...argv]] : [argv[0] as string, argv.slice(1)];
+
+interface Variant {
+  name: string;
+  mode: "bare" | "sightline";
+  sdkPackage?: string;
+}
+const VARIANTS: Variant[] = [
+  { name: "bare", mode: "bare" },
+  { name: "sdk", mode: "sightline" },
+  ...(BEFORE ? [{ name: "sdk-before", mode: "sightline" as const, sdkPackage: BEFORE }] : []),
+];
+
+const say = (text = "") => process.stdout.write(`${text}\n`);
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+/** Nanoseconds on CPU of every thread of a process. */
+function cpuNs(pid: number | undefined): number {
+  let total = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return total;
+}
+
+async function startSink(): Promise<{ child: ChildProcess; url: string }> {
+  const [command, args] = pinned(1, [process.execPath, "--import", "tsx", SINK]);
+  const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    out += chunk.toString();
+    if (out.includes("\n")) break;
+  }
+  return { child, url: (JSON.parse(out.slice(0, out.indexOf("\n"))) as { url: string }).url };
+}
+
+async function startApp(framework: string, variant: Variant, sink: string) {
+  const [command, args] = pinned(0, [
+    process.execPath,
+    "--import",
+    "tsx",
+    APP,
+    framework,
+    variant.mode,
+    WORKLOAD,
+  ]);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    SIGHTLINE_URL: sink,
+    SIGHTLINE_API_KEY: "sl_bench",
+    SIGHTLINE_APP: "bench",
+    SIGHTLINE_ENVIRONMENT: "bench",
+  };
+  if (variant.sdkPackage !== undefined) env.BENCH_SDK_PACKAGE = variant.sdkPackage;
+  const child = spawn(command, args, { env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const [message] = (await once(child, "message")) as [{ port: number }];
+  return { child, url: `http://127.0.0.1:${message.port}/orders/42` };
+}
+
+/** µs of app CPU per request over `REQUESTS` requests (and the shipping that trails them). */
+async function measure(app: { child: ChildProcess; url: string }): Promise<number> {
+  const before = cpuNs(app.child.pid);
+  const result = await autocannon({ url: app.url, connections: CONNECTIONS, amount: REQUESTS });
+  // The SDK flushes its queue on a short timer: let the last batch go before reading.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const spent = cpuNs(app.child.pid) - before;
+  if (result.errors + result.non2xx > 0) throw new Error(`errors while driving ${app.url}`);
+  return spent / 1000 / result.requests.total;
+}
+
+say(
+  `bench:sdk-cpu  ${REQUESTS} requests a round, ${ROUNDS} rounds, ${CONNECTIONS} connections, workload ${WORKLOAD}; ` +
+    `node ${process.version}, ${PIN ? "app on CPU 0, sink on CPU 1" : "not pinned"}, load average ${load()}`,
+);
+const sink = await startSink();
+try {
+  for (const framework of FRAMEWORKS) {
+    const apps = [];
+    for (const variant of VARIANTS) apps.push(await startApp(framework, variant, sink.url));
+    try {
+      for (const app of apps) await autocannon({ url: app.url, connections: CONNECTIONS, amount: REQUESTS });
+      const perRound: number[][] = VARIANTS.map(() => []);
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (let i = 0; i < apps.length; i += 1) {
+          const index = (i + round) % apps.length;
+          perRound[index]?.push(await measure(apps[index] as { child: ChildProcess; url: string }));
+        }
+      }
+      const bare = perRound[0] as number[];
+      say(`\n${framework} / ${WORKLOAD} (load average ${load()})`);
+      say("variant      CPU µs/req (median)   added µs (median of paired, range)   ratio to bare");
+      VARIANTS.forEach((variant, index) => {
+        const own = perRound[index] as number[];
+        const added = own.map((v, round) => v - (bare[round] as number));
+        const ratios = own.map((v, round) => v / (bare[round] as number));
+        say(
+          `${variant.name.padEnd(12)} ${median(own).toFixed(1).padStart(19)}   ` +
+            `${median(added).toFixed(1).padStart(8)} (${Math.min(...added).toFixed(1)} – ${Math.max(...added).toFixed(1)})`.padEnd(
+              37,
+            ) +
+            `   ${median(ratios).toFixed(3)}`,
+        );
+      });
+    } finally {
+      for (const app of apps) {
+        app.child.kill("SIGTERM");
+        await once(app.child, "exit");
+      }
+    }
+  }
+} finally {
+  sink.child.kill("SIGTERM");
+  await once(sink.child, "exit");
+}
