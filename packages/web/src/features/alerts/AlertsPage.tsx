@@ -2,9 +2,9 @@
 // notification channels. Admins and owners get the controls; everyone else reads.
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
-import { BellRing, Plus } from "lucide-react";
-import { buttonClass } from "../../components/ui/Button";
+import { BellRing } from "lucide-react";
 import { EmptyState, loadingOrFailed, Notice } from "../../components/ui/Feedback";
+import { NewLink } from "../../components/ui/NewLink";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { WhenCell } from "../../components/data/cells";
 import { DataTable } from "../../components/data/DataTable";
@@ -22,14 +22,9 @@ export function AlertsPage() {
   const canWrite = useProjectAccess(project).can("alerts:write");
   const rules = useQuery(rulesQuery(project));
   const newRule = (
-    <Link
-      className={buttonClass({ variant: "primary" })}
-      to="/projects/$project/alerts/new"
-      params={{ project }}
-    >
-      <Plus size={16} aria-hidden="true" />
+    <NewLink to="/projects/$project/alerts/new" project={project}>
       New rule
-    </Link>
+    </NewLink>
   );
 
   return (

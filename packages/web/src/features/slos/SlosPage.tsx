@@ -1,16 +1,16 @@
 // The project's SLOs: each objective with its attainment, error budget left, burn-rate state,
 // window and target, and for admins and owners the way to create one (or one per consumer).
 import { useQuery } from "@tanstack/react-query";
-import { getRouteApi, Link } from "@tanstack/react-router";
-import { Gauge, Plus } from "lucide-react";
+import { getRouteApi } from "@tanstack/react-router";
+import { Gauge } from "lucide-react";
 import { DataTable } from "../../components/data/DataTable";
-import { buttonClass } from "../../components/ui/Button";
 import { EmptyState, loadingOrFailed, Notice } from "../../components/ui/Feedback";
+import { NewLink } from "../../components/ui/NewLink";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { useProjectAccess } from "../../lib/access";
 import { useDataPainted } from "../../lib/page-state";
 import { slosQuery } from "./api";
-import { MeetingBadge, SloStateBadge } from "./SloParts";
+import { MeetingBadge, SloLink, SloStateBadge } from "./SloParts";
 import { formatBudget, formatPercent, scopeText, sliText } from "./slo-text";
 import text from "../../components/data/Text.module.css";
 
@@ -22,14 +22,9 @@ export function SlosPage() {
   const slos = useQuery(slosQuery(project));
   useDataPainted(slos.isSuccess);
   const newSlo = (
-    <Link
-      className={buttonClass({ variant: "primary" })}
-      to="/projects/$project/slos/new"
-      params={{ project }}
-    >
-      <Plus size={16} aria-hidden="true" />
+    <NewLink to="/projects/$project/slos/new" project={project}>
       New SLO
-    </Link>
+    </NewLink>
   );
 
   return (
@@ -61,13 +56,7 @@ export function SlosPage() {
                   header: "SLO",
                   cell: ({ slo }) => (
                     <>
-                      <Link
-                        className={text.name}
-                        to="/projects/$project/slos/$sloId"
-                        params={{ project, sloId: slo.id }}
-                      >
-                        {slo.name}
-                      </Link>
+                      <SloLink project={project} slo={slo} />
                       <span className={text.sub}>
                         {scopeText(slo.scope)} · {sliText(slo.sli)}
                       </span>

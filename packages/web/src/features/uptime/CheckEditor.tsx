@@ -16,6 +16,7 @@ import { channelsQuery } from "../alerts";
 import { checkQuery, uptimeApi, uptimeKeys } from "./api";
 import { bodyFromDraft, type CheckDraft, draftFromCheck, NEW_CHECK } from "./check-draft";
 import styles from "./Uptime.module.css";
+import { NameField } from "../../components/forms/NameFields";
 
 const newRoute = getRouteApi("/app/projects/$project/uptime/new");
 const editRoute = getRouteApi("/app/projects/$project/uptime/$checkId/edit");
@@ -111,12 +112,10 @@ function CheckEditor({ project, check }: { project: string; check: UptimeCheck |
           <Card title="Target">
             <Stack>
               <Grid2>
-                <TextField
+                <NameField
                   label="Check name"
                   value={draft.name}
-                  onChange={(event) => set({ name: event.target.value })}
-                  maxLength={100}
-                  required
+                  onValue={(name) => set({ name })}
                   placeholder="Public API health"
                   error={fieldError("/name")}
                 />
