@@ -11,7 +11,7 @@ import { EditorForm, FieldGroup, FieldRow, FormProblems, Sections } from "../../
 import { ScopeAppEnvironment } from "../../components/forms/ScopeSelects";
 import { Button, buttonClass } from "../../components/ui/Button";
 import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
-import { Notice } from "../../components/ui/Feedback";
+import { Notice, ReadOnlyNotice } from "../../components/ui/Feedback";
 import { PageQuery } from "../../components/data/QueryView";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
@@ -94,11 +94,9 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
         title={rule === null ? "New alert rule" : `Edit “${rule.name}”`}
         description="A rule fires when its condition holds for the chosen number of evaluations in a row (one a minute by default), and notifies its channels again when it resolves."
       />
-      {!canWrite ? (
-        <Notice tone="info" role="status">
-          Only admins and owners of the project create and change alert rules.
-        </Notice>
-      ) : null}
+      <ReadOnlyNotice canWrite={canWrite}>
+        Only admins and owners of the project create and change alert rules.
+      </ReadOnlyNotice>
       <EditorForm onSubmit={() => save.mutate()}>
         <Card title="Rule">
           <Sections>

@@ -16,7 +16,7 @@ import {
 } from "../../components/forms/Form";
 import { ScopeAppEnvironment } from "../../components/forms/ScopeSelects";
 import { Checkbox, SelectField, TextField, Options } from "../../components/ui/Field";
-import { Notice } from "../../components/ui/Feedback";
+import { ReadOnlyNotice } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader, SubmitRow } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
 import { isApiError } from "../../lib/api-client";
@@ -76,11 +76,7 @@ export function NewSloPage() {
         title="New SLO"
         description="The share of good requests you promise over a rolling window. The error budget is what the rest may fail; burn-rate alerts tell you when it goes too fast."
       />
-      {!canWrite ? (
-        <Notice tone="info" role="status">
-          Only admins and owners of the project create SLOs.
-        </Notice>
-      ) : null}
+      <ReadOnlyNotice canWrite={canWrite}>Only admins and owners of the project create SLOs.</ReadOnlyNotice>
       <EditorForm onSubmit={() => save.mutate()}>
         <Card title="Objective">
           <Sections>

@@ -7,7 +7,13 @@ import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { Button, buttonClass } from "../../components/ui/Button";
 import { Checkbox, SelectField, TextAreaField, TextField } from "../../components/ui/Field";
-import { ErrorPanel, FailureNotice, Notice, SkeletonRows } from "../../components/ui/Feedback";
+import {
+  ErrorPanel,
+  FailureNotice,
+  Notice,
+  ReadOnlyNotice,
+  SkeletonRows,
+} from "../../components/ui/Feedback";
 import { Card, Grid2, Page, PageHeader, Row, Stack } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
 import { useProjectAccess } from "../../lib/access";
@@ -102,11 +108,9 @@ function CheckEditor({ project, check }: { project: string; check: UptimeCheck |
         title={check === null ? "New uptime check" : `Edit “${check.name}”`}
         description="Sightline calls the URL on a schedule from outside your app; after the chosen number of failures in a row the check is down and its channels hear about it, and again when it recovers."
       />
-      {!canWrite ? (
-        <Notice tone="info" role="status">
-          Only admins and owners of the project create and change uptime checks.
-        </Notice>
-      ) : null}
+      <ReadOnlyNotice canWrite={canWrite}>
+        Only admins and owners of the project create and change uptime checks.
+      </ReadOnlyNotice>
       <form onSubmit={submit} noValidate>
         <Stack>
           <Card title="Target">
