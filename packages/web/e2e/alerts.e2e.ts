@@ -12,10 +12,10 @@ import {
   startHttpReceiver,
 } from "../../server/test/support/http-receiver";
 import { seriousAxeViolations } from "./support/axe";
-import { type Opened, sameOriginHeaders, signInFast } from "./support/browser";
+import { type Opened, sameOriginHeaders } from "./support/browser";
 import { screenshot } from "./support/screenshots";
-import { type Api, apiAs, ingest, record, seedCheckout } from "./support/seed";
-import { inBothThemes, signedInApi } from "./support/people";
+import { type Api, ingest, record, seedCheckout } from "./support/seed";
+import { inBothThemes, signedInApi, signedInViewer } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 const dialogOf = (page: Page) => page.getByRole("dialog");
@@ -369,13 +369,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("alerts", () => {
   });
 
   it("shows a viewer the rules, history and channels without any control", async () => {
-    // Signed in before the invitation, so the sign-in helper reads the sign-in mail, not that one.
     const viewer = await suite.open({ colorScheme: "dark" });
-    await signInFast(viewer.context, suite.server, "viewer@example.com");
-    await api.post("/projects/shop/invitations", { email: "viewer@example.com", role: "viewer" });
-    const viewerApi = apiAs(viewer.context.request, suite.server);
-    const { invitations } = await viewerApi.get<{ invitations: Array<{ id: string }> }>("/users/invitations");
-    await viewerApi.post("/invitations/accept", { id: invitations[0]?.id });
+    await signedInViewer(suite, viewer, "viewer@example.com", api);
 
     const { page } = viewer;
     await page.goto("/projects/shop/alerts");

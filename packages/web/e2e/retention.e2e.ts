@@ -8,6 +8,7 @@ import { seriousAxeViolations } from "./support/axe";
 import { type Opened, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
 import { type Api, apiAs, ingest, record } from "./support/seed";
+import { signedInViewer } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 async function checkPage(page: Page, name: string, theme: "light" | "dark"): Promise<void> {
@@ -70,13 +71,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("project retention", () => {
   });
 
   it("shows a viewer the retention without a control", async () => {
-    // Signed in before the invitation, so the sign-in helper reads the sign-in mail, not that one.
     const viewer = await suite.open({ colorScheme: "dark" });
-    await signInFast(viewer.context, suite.server, "viewer@example.com");
-    await api.post("/projects/shop/invitations", { email: "viewer@example.com", role: "viewer" });
-    const viewerApi = apiAs(viewer.context.request, suite.server);
-    const { invitations } = await viewerApi.get<{ invitations: Array<{ id: string }> }>("/users/invitations");
-    await viewerApi.post("/invitations/accept", { id: invitations[0]?.id });
+    await signedInViewer(suite, viewer, "viewer@example.com", api);
 
     const { page } = viewer;
     await page.goto("/projects/shop/settings");

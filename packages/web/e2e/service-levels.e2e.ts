@@ -9,6 +9,7 @@ import { seriousAxeViolations } from "./support/axe";
 import { type Opened, signInFast } from "./support/browser";
 import { screenshot } from "./support/screenshots";
 import { type Api, apiAs, ingest, record } from "./support/seed";
+import { signedInViewer } from "./support/people";
 import { browserSuite } from "./support/suite";
 
 async function checkPage(page: Page, name: string, theme: "light" | "dark"): Promise<void> {
@@ -159,11 +160,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("service levels", () => {
 
     // A viewer reads the check, without the controls; the form says who may change it.
     const viewer = await suite.open();
-    await signInFast(viewer.context, suite.server, "viewer@example.com");
-    await api.post("/projects/shop/invitations", { email: "viewer@example.com", role: "viewer" });
-    const viewerApi = apiAs(viewer.context.request, suite.server);
-    const { invitations } = await viewerApi.get<{ invitations: Array<{ id: string }> }>("/users/invitations");
-    await viewerApi.post("/invitations/accept", { id: invitations[0]?.id });
+    await signedInViewer(suite, viewer, "viewer@example.com", api);
     await viewer.page.goto("/projects/shop/uptime");
     await viewer.page.getByRole("link", { name: "Orders health" }).waitFor();
     expect(await viewer.page.getByRole("link", { name: "New check" }).count()).toBe(0);

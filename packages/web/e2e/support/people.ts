@@ -1,5 +1,6 @@
-// Signed-in browser contexts of the suite: the API as that person, the same person in both
-// themes for the accessibility and screenshot checks, and the owner of the usual checkout app.
+// Signed-in browser contexts of the suite: the API as that person, a viewer invited into a
+// project, the same person in both themes for the accessibility and screenshot checks, and the
+// owner of the usual checkout app.
 import type { CreatedApiKey } from "@sightline/contracts";
 import { beforeAll } from "vitest";
 import { type Opened, signInFast } from "./browser";
@@ -10,6 +11,25 @@ import type { BrowserSuite } from "./suite";
 export async function signedInApi(suite: BrowserSuite, opened: Opened, email: string): Promise<Api> {
   await signInFast(opened.context, suite.server, email);
   return apiAs(opened.context.request, suite.server);
+}
+
+/**
+ * Signs `opened` in as `email`, then makes that person a viewer of `project` by an invitation
+ * `ownerApi` sends and the person accepts; signed in first, so the sign-in helper reads the
+ * sign-in mail, not the invitation's. Returns the API as the viewer.
+ */
+export async function signedInViewer(
+  suite: BrowserSuite,
+  opened: Opened,
+  email: string,
+  ownerApi: Api,
+  project = "shop",
+): Promise<Api> {
+  const api = await signedInApi(suite, opened, email);
+  await ownerApi.post(`/projects/${project}/invitations`, { email, role: "viewer" });
+  const { invitations } = await api.get<{ invitations: Array<{ id: string }> }>("/users/invitations");
+  await api.post("/invitations/accept", { id: invitations[0]?.id });
+  return api;
 }
 
 export type Theme = "light" | "dark";

@@ -1,6 +1,6 @@
 // A card over one page of a list query: the QueryCard states (failure, skeleton, "Updating…",
 // the empty answer) around a DataTable of the page's items with its pager; and the empty answer
-// of the explorers (Requests, Logs, Traces).
+// of the explorers (Requests, Logs, Traces) and their list card.
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import type { TimeWindow } from "../../lib/filters";
@@ -83,5 +83,39 @@ export function NoneInWindow({
       </Quiet>
       <SendDataHint kind={kind} />
     </>
+  );
+}
+
+/** How many rows a page of an explorer holds. */
+export const EXPLORER_PAGE_SIZE = 50;
+
+const EXPLORER_TITLES: Record<SentKind, string> = { requests: "Requests", logs: "Logs", traces: "Traces" };
+
+/** The list of an explorer: a page of its kind, titled and counted after it, with its empty answer. */
+export function ExplorerCard<Row extends object>({
+  kind,
+  window,
+  zone,
+  ...card
+}: Omit<
+  ListCardProps<Row>,
+  "title" | "label" | "what" | "skeletonRows" | "empty" | "pageSize" | "counted"
+> & {
+  kind: SentKind;
+  window: TimeWindow;
+  zone: string | undefined;
+}) {
+  const title = EXPLORER_TITLES[kind];
+  return (
+    <ListCard
+      {...card}
+      title={title}
+      label={title}
+      what={`the ${kind}`}
+      skeletonRows={8}
+      empty={<NoneInWindow kind={kind} window={window} zone={zone} />}
+      pageSize={EXPLORER_PAGE_SIZE}
+      counted={kind}
+    />
   );
 }

@@ -1,9 +1,10 @@
 // How a traffic region shows one query: the failure panel, a skeleton until the first answer,
 // what to show when the answer is empty, else the content built from the data; and the card
-// whose title says "Updating…" while new filters load over the previous figures.
+// whose title says "Updating…" while new filters load over the previous figures; and the card
+// over a whole list of a project's things (rules, SLOs).
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { ErrorPanel, SkeletonRows } from "../ui/Feedback";
+import { ErrorPanel, loadingOrFailed, SkeletonRows } from "../ui/Feedback";
 import { Card, Page } from "../ui/Surface";
 import { Failed, Updating } from "./parts";
 import styles from "./Data.module.css";
@@ -78,6 +79,35 @@ export function QueryCard<T>({
     >
       <QueryView {...view} />
     </Card>
+  );
+}
+
+/**
+ * A card over a whole list: a card of skeleton rows while it loads, the error with Retry if it
+ * failed, the empty state when there is nothing, else the list.
+ */
+export function ListQueryCard<Row>({
+  query,
+  title,
+  what,
+  labelledBy,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<Row[]>;
+  title: string;
+  /** What the query loads, as the failure panel names it ("the SLOs"). */
+  what: string;
+  labelledBy: string;
+  empty: ReactNode;
+  children: (rows: Row[]) => ReactNode;
+}) {
+  return (
+    loadingOrFailed(query, { title, what }) ?? (
+      <Card title={title} labelledBy={labelledBy}>
+        {query.data?.length === 0 ? empty : children(query.data ?? [])}
+      </Card>
+    )
   );
 }
 

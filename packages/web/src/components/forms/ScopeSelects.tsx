@@ -1,5 +1,6 @@
 // The app and environment pickers of a scope, each loading its own list: the environments are
-// those of the chosen app, and the picker is disabled until an app is chosen.
+// those of the chosen app, and the picker is disabled until an app is chosen; and the pair as an
+// editor's scope shows it (the whole project and all environments by default).
 import { useQuery } from "@tanstack/react-query";
 import { appsQuery, environmentsQuery } from "../../lib/queries";
 import { SelectField, type SelectFieldProps, Options } from "../ui/Field";
@@ -31,5 +32,42 @@ export function EnvironmentSelect({ project, app, anyLabel, ...select }: PickerP
         label={(environment) => environment.name}
       />
     </SelectField>
+  );
+}
+
+/** The app and environment of an editor's scope, each with the server's message for it. */
+export function ScopeAppEnvironment({
+  project,
+  app,
+  environment,
+  onApp,
+  onEnvironment,
+  fieldError,
+}: {
+  project: string;
+  app: string;
+  environment: string;
+  onApp: (app: string) => void;
+  onEnvironment: (environment: string) => void;
+  fieldError: (pointer: string) => string | undefined;
+}) {
+  return (
+    <>
+      <AppSelect
+        project={project}
+        anyLabel="Whole project"
+        value={app}
+        onChange={(event) => onApp(event.target.value)}
+        error={fieldError("/scope/app") ?? fieldError("/scope")}
+      />
+      <EnvironmentSelect
+        project={project}
+        app={app}
+        anyLabel="All environments"
+        value={environment}
+        onChange={(event) => onEnvironment(event.target.value)}
+        error={fieldError("/scope/environment")}
+      />
+    </>
   );
 }

@@ -6,18 +6,16 @@ import { Button, buttonClass } from "../ui/Button";
 import { EmptyState } from "../ui/Feedback";
 import styles from "./Shell.module.css";
 
+const toProjects = (
+  <Link to="/projects" className={buttonClass({ variant: "primary" })}>
+    Go to your projects
+  </Link>
+);
+
 export function NotFoundPage() {
   return (
     <main className={styles.centerPage}>
-      <EmptyState
-        icon={Compass}
-        title="Page not found"
-        action={
-          <Link to="/projects" className={buttonClass({ variant: "primary" })}>
-            Go to your projects
-          </Link>
-        }
-      >
+      <EmptyState icon={Compass} title="Page not found" action={toProjects}>
         There is nothing at this address. It may have moved, or the link may be mistyped.
       </EmptyState>
     </main>
@@ -47,15 +45,7 @@ export function RouteErrorPage({ error }: { error: unknown }) {
 /** A project slug that does not exist or that the person cannot see: one page, whatever the child. */
 export function ProjectUnavailablePage({ slug }: { slug: string }) {
   return (
-    <EmptyState
-      icon={Compass}
-      title="Project not found or no access"
-      action={
-        <Link to="/projects" className={buttonClass({ variant: "primary" })}>
-          Go to your projects
-        </Link>
-      }
-    >
+    <EmptyState icon={Compass} title="Project not found or no access" action={toProjects}>
       There is no project “{slug}” that you are a member of. Check the address, or ask a project owner to
       invite you.
     </EmptyState>

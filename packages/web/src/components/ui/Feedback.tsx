@@ -161,3 +161,12 @@ export function loadingOrFailed(
     return <ErrorPanel what={what} error={query.error} onRetry={() => void query.refetch()} />;
   return null;
 }
+
+/** What a reader without the right to change a page is told, in place of its controls. */
+export function ReadOnlyNotice({ canWrite, children }: { canWrite: boolean; children: ReactNode }) {
+  return canWrite ? null : (
+    <Notice tone="info" role="status">
+      {children}
+    </Notice>
+  );
+}

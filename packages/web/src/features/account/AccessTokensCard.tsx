@@ -13,7 +13,8 @@ import { useState } from "react";
 import { Button } from "../../components/ui/Button";
 import { Mono } from "../../components/ui/Code";
 import { ConfirmOn, Dialog, DialogActions, SecretShownOnceDialog } from "../../components/ui/Dialog";
-import { Checkbox, SelectField, TextField, Options } from "../../components/ui/Field";
+import { NameField, WHERE_USED } from "../../components/forms/NameFields";
+import { Checkbox, SelectField, Options } from "../../components/ui/Field";
 import { Badge, Notice } from "../../components/ui/Feedback";
 import { Card, Stack } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
@@ -209,15 +210,13 @@ function CreateTokenDialog({
       }
     >
       <Stack>
-        <TextField
+        <NameField
           label="Token name"
           value={name}
-          onChange={(event) => setName(event.target.value)}
+          onValue={setName}
           placeholder="nightly report"
-          maxLength={100}
-          required
           autoFocus
-          hint="Say where it is used, so you know what breaks if you revoke it."
+          hint={WHERE_USED}
           error={error?.fieldMessage("/name")}
         />
         <SelectField label="Expires after" value={expiry} onChange={(event) => setExpiry(event.target.value)}>

@@ -2,12 +2,13 @@
 // notification channels. Admins and owners get the controls; everyone else reads.
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
-import { BellRing, Plus } from "lucide-react";
-import { buttonClass } from "../../components/ui/Button";
-import { EmptyState, loadingOrFailed, Notice } from "../../components/ui/Feedback";
-import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { BellRing } from "lucide-react";
+import { EmptyState, ReadOnlyNotice } from "../../components/ui/Feedback";
+import { NewLink } from "../../components/ui/NewLink";
+import { Page, PageHeader } from "../../components/ui/Surface";
 import { WhenCell } from "../../components/data/cells";
 import { DataTable } from "../../components/data/DataTable";
+import { ListQueryCard } from "../../components/data/QueryView";
 import { useProjectAccess } from "../../lib/access";
 import { rulesQuery } from "./api";
 import text from "../../components/data/Text.module.css";
@@ -22,14 +23,9 @@ export function AlertsPage() {
   const canWrite = useProjectAccess(project).can("alerts:write");
   const rules = useQuery(rulesQuery(project));
   const newRule = (
-    <Link
-      className={buttonClass({ variant: "primary" })}
-      to="/projects/$project/alerts/new"
-      params={{ project }}
-    >
-      <Plus size={16} aria-hidden="true" />
+    <NewLink to="/projects/$project/alerts/new" project={project}>
       New rule
-    </Link>
+    </NewLink>
   );
 
   return (
@@ -39,55 +35,57 @@ export function AlertsPage() {
         description="Rules watch error rate, latency and traffic, and notify your channels when something starts failing and when it recovers."
         actions={canWrite ? newRule : undefined}
       />
-      {!canWrite ? (
-        <Notice tone="info" role="status">
-          You can see the rules, their history and the channels. Admins and owners of the project change them.
-        </Notice>
-      ) : null}
-      {loadingOrFailed(rules, { title: "Rules", what: "the alert rules" }) ?? (
-        <Card title="Rules" labelledBy="rules-title">
-          {rules.data?.length === 0 ? (
-            <EmptyState icon={BellRing} title="No alert rules yet" action={canWrite ? newRule : undefined}>
-              A rule watches a metric of the project, an app or an endpoint, and tells you when it crosses a
-              threshold.
-            </EmptyState>
-          ) : (
-            <DataTable
-              label="Alert rules"
-              rows={rules.data ?? []}
-              rowKey={(rule) => rule.id}
-              columns={[
-                {
-                  header: "Rule",
-                  cell: (rule) => (
-                    <>
-                      <Link
-                        className={text.name}
-                        to="/projects/$project/alerts/$alertId"
-                        params={{ project, alertId: rule.id }}
-                      >
-                        {rule.name}
-                      </Link>
-                      <span className={text.sub}>{scopeText(rule.scope)}</span>
-                    </>
-                  ),
-                },
-                { header: "State", cell: (rule) => <StateBadges rule={rule} /> },
-                { header: "Condition", cell: (rule) => conditionText(rule) },
-                {
-                  header: "Last value",
-                  numeric: true,
-                  cell: (rule) => formatMetricValue(rule.metric, rule.last_value),
-                },
-                {
-                  header: "Evaluated",
-                  cell: (rule) => <WhenCell iso={rule.last_evaluated_at} zone={undefined} never="Not yet" />,
-                },
-              ]}
-            />
-          )}
-        </Card>
-      )}
+      <ReadOnlyNotice canWrite={canWrite}>
+        You can see the rules, their history and the channels. Admins and owners of the project change them.
+      </ReadOnlyNotice>
+      <ListQueryCard
+        query={rules}
+        title="Rules"
+        what="the alert rules"
+        labelledBy="rules-title"
+        empty={
+          <EmptyState icon={BellRing} title="No alert rules yet" action={canWrite ? newRule : undefined}>
+            A rule watches a metric of the project, an app or an endpoint, and tells you when it crosses a
+            threshold.
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <DataTable
+            label="Alert rules"
+            rows={rows}
+            rowKey={(rule) => rule.id}
+            columns={[
+              {
+                header: "Rule",
+                cell: (rule) => (
+                  <>
+                    <Link
+                      className={text.name}
+                      to="/projects/$project/alerts/$alertId"
+                      params={{ project, alertId: rule.id }}
+                    >
+                      {rule.name}
+                    </Link>
+                    <span className={text.sub}>{scopeText(rule.scope)}</span>
+                  </>
+                ),
+              },
+              { header: "State", cell: (rule) => <StateBadges rule={rule} /> },
+              { header: "Condition", cell: (rule) => conditionText(rule) },
+              {
+                header: "Last value",
+                numeric: true,
+                cell: (rule) => formatMetricValue(rule.metric, rule.last_value),
+              },
+              {
+                header: "Evaluated",
+                cell: (rule) => <WhenCell iso={rule.last_evaluated_at} zone={undefined} never="Not yet" />,
+              },
+            ]}
+          />
+        )}
+      </ListQueryCard>
       <ChannelsCard project={project} canWrite={canWrite} />
     </Page>
   );

@@ -23,6 +23,7 @@ import { useToast } from "../../components/ui/Toast";
 import { isApiError } from "../../lib/api-client";
 import { alertKeys, alertsApi, channelsQuery } from "./api";
 import styles from "./Alerts.module.css";
+import { NameField } from "../../components/forms/NameFields";
 
 const TYPE_LABELS: Record<ChannelType, string> = { email: "E-mail", webhook: "Webhook", slack: "Slack" };
 
@@ -247,14 +248,12 @@ function ChannelDialog({
         </DialogActions>
       }
     >
-      <TextField
+      <NameField
         label="Channel name"
         value={draft.name}
-        onChange={(event) => set({ name: event.target.value })}
-        maxLength={100}
-        required
-        autoFocus
+        onValue={(name) => set({ name })}
         placeholder="On-call"
+        autoFocus
         error={error?.fieldMessage("/name")}
       />
       {channel === null ? (

@@ -8,10 +8,10 @@ import { ANOMALY_DIRECTIONS, ANOMALY_SENSITIVITIES } from "@sightline/contracts/
 import { useState } from "react";
 import { ChannelChecks } from "../../components/forms/ChannelChecks";
 import { EditorForm, FieldGroup, FieldRow, FormProblems, Sections } from "../../components/forms/Form";
-import { AppSelect, EnvironmentSelect } from "../../components/forms/ScopeSelects";
+import { ScopeAppEnvironment } from "../../components/forms/ScopeSelects";
 import { Button, buttonClass } from "../../components/ui/Button";
 import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
-import { Notice } from "../../components/ui/Feedback";
+import { Notice, ReadOnlyNotice } from "../../components/ui/Feedback";
 import { PageQuery } from "../../components/data/QueryView";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
@@ -37,6 +37,7 @@ import {
   windowSecondsOf,
 } from "./rule-draft";
 import { COMPARATOR_WORDS, METRIC_LABELS, metricUnit } from "./rule-text";
+import { NameField } from "../../components/forms/NameFields";
 
 const newRoute = getRouteApi("/app/projects/$project/alerts/new");
 const editRoute = getRouteApi("/app/projects/$project/alerts/$alertId/edit");
@@ -93,43 +94,30 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
         title={rule === null ? "New alert rule" : `Edit “${rule.name}”`}
         description="A rule fires when its condition holds for the chosen number of evaluations in a row (one a minute by default), and notifies its channels again when it resolves."
       />
-      {!canWrite ? (
-        <Notice tone="info" role="status">
-          Only admins and owners of the project create and change alert rules.
-        </Notice>
-      ) : null}
+      <ReadOnlyNotice canWrite={canWrite}>
+        Only admins and owners of the project create and change alert rules.
+      </ReadOnlyNotice>
       <EditorForm onSubmit={() => save.mutate()}>
         <Card title="Rule">
           <Sections>
             <FieldRow>
-              <TextField
+              <NameField
                 label="Rule name"
                 value={draft.name}
-                onChange={(event) => set({ name: event.target.value })}
-                maxLength={100}
-                required
+                onValue={(name) => set({ name })}
                 placeholder="Checkout failing"
                 error={fieldError("/name")}
               />
             </FieldRow>
             <FieldGroup legend="Scope">
               <FieldRow>
-                <AppSelect
-                  project={project}
-                  anyLabel="Whole project"
-                  value={draft.app}
-                  onChange={(event) =>
-                    set({ app: event.target.value, environment: "", method: "", route: "" })
-                  }
-                  error={fieldError("/scope/app") ?? fieldError("/scope")}
-                />
-                <EnvironmentSelect
+                <ScopeAppEnvironment
                   project={project}
                   app={draft.app}
-                  anyLabel="All environments"
-                  value={draft.environment}
-                  onChange={(event) => set({ environment: event.target.value })}
-                  error={fieldError("/scope/environment")}
+                  environment={draft.environment}
+                  onApp={(app) => set({ app, environment: "", method: "", route: "" })}
+                  onEnvironment={(environment) => set({ environment })}
+                  fieldError={fieldError}
                 />
                 <SelectField
                   label="Endpoint"

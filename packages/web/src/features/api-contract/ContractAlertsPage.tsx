@@ -11,7 +11,7 @@ import { QueryCard } from "../../components/data/QueryView";
 import { Button } from "../../components/ui/Button";
 import { ConfirmDialog } from "../../components/ui/Dialog";
 import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
-import { EmptyState, FailureNotice, Notice } from "../../components/ui/Feedback";
+import { EmptyState, FailureNotice, ReadOnlyNotice } from "../../components/ui/Feedback";
 import { Card, SubmitRow } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
 import { useProjectAccess } from "../../lib/access";
@@ -45,11 +45,9 @@ export function ContractAlertsPage() {
 
   return (
     <>
-      {!canWrite ? (
-        <Notice tone="info" role="status">
-          Admins and owners of the project create and delete contract-change rules.
-        </Notice>
-      ) : null}
+      <ReadOnlyNotice canWrite={canWrite}>
+        Admins and owners of the project create and delete contract-change rules.
+      </ReadOnlyNotice>
       <QueryCard
         title="Contract-change rules"
         query={rules}

@@ -4,6 +4,7 @@ import type { App as AppRecord, Framework } from "@sightline/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { FrameworkSelect } from "../../components/forms/FrameworkSelect";
+import { NameField } from "../../components/forms/NameFields";
 import { TextField } from "../../components/ui/Field";
 import { FailureNotice } from "../../components/ui/Feedback";
 import { Grid2, Stack } from "../../components/ui/Surface";
@@ -67,15 +68,13 @@ export function CreateAppFields({
   return (
     <form id={formId} onSubmit={submit}>
       <Stack>
-        <TextField
+        <NameField
           label="App name"
           value={name}
-          onChange={(event) => setName(event.target.value)}
-          required
-          maxLength={100}
+          onValue={setName}
+          error={problem?.fieldMessage("/name")}
           placeholder="Checkout API"
           hint="The service that handles the requests, e.g. Checkout API."
-          error={problem?.fieldMessage("/name")}
           autoFocus
         />
         <Grid2>

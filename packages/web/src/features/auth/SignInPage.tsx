@@ -7,12 +7,12 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Button } from "../../components/ui/Button";
 import { Checkbox, TextField } from "../../components/ui/Field";
 import { Notice } from "../../components/ui/Feedback";
-import { type ApiError, isApiError } from "../../lib/api-client";
 import { sessionQuery } from "../../lib/queries";
 import { rememberReturnTo, takeReturnTo } from "../../lib/return-to";
 import type { SignInReason } from "../../lib/search";
 import styles from "./Auth.module.css";
 import { signInWithLink, signInWithPassword } from "./auth-api";
+import { AuthSubmit, EmailField, ProblemNotice } from "./AuthForm";
 import { AuthHeading, AuthLayout, LinkSent } from "./AuthLayout";
 import { useSendLink } from "./useSendLink";
 
@@ -125,19 +125,7 @@ export function SignInPage() {
     withCode.mutate(String(new FormData(event.currentTarget).get("code") ?? "").trim());
   };
 
-  const emailField = (
-    <TextField
-      label="E-mail address"
-      type="email"
-      name="email"
-      autoComplete="email"
-      required
-      value={email}
-      onChange={(event) => setEmail(event.target.value)}
-      placeholder="you@company.com"
-      autoFocus={mode !== "code"}
-    />
-  );
+  const emailField = <EmailField value={email} onValue={setEmail} name="email" autoFocus={mode !== "code"} />;
   const remember = (
     <Checkbox
       label="Keep me signed in for 30 days"
@@ -157,17 +145,13 @@ export function SignInPage() {
           />
           <form className={styles.form} onSubmit={submitLink} noValidate={false}>
             {emailField}
-            {sendLink.isError ? <ProblemNotice error={sendLink.error} waitSeconds={waitSeconds} /> : null}
-            <Button
-              type="submit"
-              variant="primary"
-              className={styles.submit}
-              busy={sendLink.isPending}
-              disabled={waitSeconds > 0}
+            <AuthSubmit
+              attempt={sendLink}
+              waitSeconds={waitSeconds}
+              icon={<Mail size={16} aria-hidden="true" />}
             >
-              <Mail size={16} aria-hidden="true" />
-              {waitSeconds > 0 ? `Try again in ${waitSeconds} s` : "Email me a sign-in link"}
-            </Button>
+              Email me a sign-in link
+            </AuthSubmit>
           </form>
         </>
       ) : null}
@@ -187,10 +171,7 @@ export function SignInPage() {
               required
             />
             {remember}
-            {withPassword.isError ? <ProblemNotice error={withPassword.error} waitSeconds={0} /> : null}
-            <Button type="submit" variant="primary" className={styles.submit} busy={withPassword.isPending}>
-              Sign in
-            </Button>
+            <AuthSubmit attempt={withPassword}>Sign in</AuthSubmit>
           </form>
         </>
       ) : null}
@@ -210,10 +191,7 @@ export function SignInPage() {
               autoFocus
             />
             {remember}
-            {withCode.isError ? <ProblemNotice error={withCode.error} waitSeconds={0} /> : null}
-            <Button type="submit" variant="primary" className={styles.submit} busy={withCode.isPending}>
-              Sign in
-            </Button>
+            <AuthSubmit attempt={withCode}>Sign in</AuthSubmit>
           </form>
         </>
       ) : null}
@@ -242,18 +220,3 @@ export function SignInPage() {
 }
 
 /** The server's word on a failed sign-in step; a rate limit says how long to wait. */
-export function ProblemNotice({ error, waitSeconds }: { error: unknown; waitSeconds: number }) {
-  const apiError = isApiError(error) ? (error as ApiError) : undefined;
-  if (apiError?.status === 429 && waitSeconds > 0) {
-    return (
-      <Notice tone="warning" role="alert" title="Too many attempts">
-        {apiError.detail} You can try again in {waitSeconds} s.
-      </Notice>
-    );
-  }
-  return (
-    <Notice tone="danger" role="alert">
-      {apiError ? apiError.detail : "Something went wrong; try again."}
-    </Notice>
-  );
-}

@@ -4,13 +4,13 @@ import { useMutation } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import { ArrowRight, LinkIcon, Unlink } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { Button } from "../../components/ui/Button";
-import { Checkbox, TextField } from "../../components/ui/Field";
+import { Checkbox } from "../../components/ui/Field";
 import { isApiError } from "../../lib/api-client";
 import styles from "./Auth.module.css";
 import { signInWithLink } from "./auth-api";
 import { AuthHeading, AuthLayout, LinkSent } from "./AuthLayout";
-import { ProblemNotice, useSignedIn } from "./SignInPage";
+import { AuthSubmit, EmailField } from "./AuthForm";
+import { useSignedIn } from "./SignInPage";
 import { useSendLink } from "./useSendLink";
 
 const route = getRouteApi("/auth/verify");
@@ -51,11 +51,10 @@ export function VerifyPage() {
           checked={rememberMe}
           onChange={(event) => setRememberMe(event.target.checked)}
         />
-        {verify.isError ? <ProblemNotice error={verify.error} waitSeconds={0} /> : null}
-        <Button type="submit" variant="primary" className={styles.submit} busy={verify.isPending} autoFocus>
+        <AuthSubmit attempt={verify} autoFocus>
           Continue
           <ArrowRight size={16} aria-hidden="true" />
-        </Button>
+        </AuthSubmit>
       </form>
     </AuthLayout>
   );
@@ -85,25 +84,10 @@ function DeadLink() {
         subtitle="Sign-in links work once, within 15 minutes. Enter your e-mail address and we'll send a fresh one."
       />
       <form className={styles.form} onSubmit={submit}>
-        <TextField
-          label="E-mail address"
-          type="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          placeholder="you@company.com"
-        />
-        {send.isError ? <ProblemNotice error={send.error} waitSeconds={waitSeconds} /> : null}
-        <Button
-          type="submit"
-          variant="primary"
-          className={styles.submit}
-          busy={send.isPending}
-          disabled={waitSeconds > 0}
-        >
-          {waitSeconds > 0 ? `Try again in ${waitSeconds} s` : "Send a new link"}
-        </Button>
+        <EmailField value={email} onValue={setEmail} />
+        <AuthSubmit attempt={send} waitSeconds={waitSeconds}>
+          Send a new link
+        </AuthSubmit>
       </form>
       <div className={styles.sentActions}>
         <Link to="/auth/sign-in">Back to sign in</Link>

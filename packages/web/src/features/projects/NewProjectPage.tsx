@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { Button, buttonClass } from "../../components/ui/Button";
-import { TextAreaField, TextField } from "../../components/ui/Field";
+import { DescriptionField, NameField } from "../../components/forms/NameFields";
 import { FailureNotice } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader, Stack } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
@@ -42,24 +42,19 @@ export function NewProjectPage() {
       <Card>
         <form onSubmit={submit}>
           <Stack>
-            <TextField
+            <NameField
               label="Project name"
               value={name}
-              onChange={(event) => setName(event.target.value)}
-              required
-              maxLength={100}
+              onValue={setName}
+              error={error?.fieldMessage("/name")}
               placeholder="Shop"
               autoFocus
-              error={error?.fieldMessage("/name")}
             />
-            <TextAreaField
-              label="Description"
-              optional
+            <DescriptionField
               value={description}
-              onChange={(event) => setDescription(event.target.value)}
-              maxLength={2000}
-              placeholder="Public REST API of the shop"
+              onValue={setDescription}
               error={error?.fieldMessage("/description")}
+              placeholder="Public REST API of the shop"
             />
             <FailureNotice error={error} fieldsInline />
             <div className={styles.formActions}>

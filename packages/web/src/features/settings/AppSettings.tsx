@@ -3,14 +3,15 @@ import type { AppListItem, App as AppRecord, Framework, UpdateAppBody } from "@s
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { Rocket } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { FrameworkSelect } from "../../components/forms/FrameworkSelect";
 import { buttonClass } from "../../components/ui/Button";
 import { Mono } from "../../components/ui/Code";
-import { TextAreaField, TextField } from "../../components/ui/Field";
-import { FailureNotice, loadingOrFailed } from "../../components/ui/Feedback";
+import { DescriptionField, NameField } from "../../components/forms/NameFields";
+import { TextField } from "../../components/ui/Field";
+import { loadingOrFailed } from "../../components/ui/Feedback";
 import { useToast } from "../../components/ui/Toast";
-import { Card, Grid2, Stack, SubmitRow } from "../../components/ui/Surface";
+import { Card, Grid2 } from "../../components/ui/Surface";
 import { useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
 import { appQuery, keys } from "../../lib/queries";
@@ -19,7 +20,7 @@ import { AppKeysCard } from "./AppKeysCard";
 import { EndpointsCard } from "./EndpointsCard";
 import { EnvironmentsCard } from "./EnvironmentsCard";
 import { DangerZoneCard } from "./DangerZoneCard";
-import styles from "./Settings.module.css";
+import { SettingsForm } from "./SettingsForm";
 
 const route = getRouteApi("/app/projects/$project/settings/apps/$app");
 
@@ -66,15 +67,13 @@ function DetailsCard({ project, app, canEdit }: { project: string; app: AppRecor
     description.trim() !== app.description ||
     framework !== app.framework ||
     icon !== app.icon;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () =>
     save.mutate({
       name: name.trim(),
       description: description.trim(),
       framework: framework as Framework,
       icon,
     });
-  };
   return (
     <Card
       title={app.name}
@@ -95,48 +94,34 @@ function DetailsCard({ project, app, canEdit }: { project: string; app: AppRecor
         </Link>
       }
     >
-      <form onSubmit={submit}>
-        {/* A disabled fieldset: viewers read the details; members and up change them. */}
-        <fieldset className={styles.fieldset} disabled={!canEdit}>
-          <Stack>
-            <Grid2>
-              <TextField
-                label="App name"
-                value={name}
-                onChange={(event) => setName(event.target.value)}
-                required
-                maxLength={100}
-                error={error?.fieldMessage("/name")}
-              />
-              <FrameworkSelect value={framework} onFramework={setFramework} />
-            </Grid2>
-            <TextAreaField
-              label="Description"
-              optional
-              value={description}
-              onChange={(event) => setDescription(event.target.value)}
-              maxLength={2000}
-              error={error?.fieldMessage("/description")}
-            />
-            <TextField
-              label="Icon"
-              optional
-              value={icon}
-              onChange={(event) => setIcon(event.target.value)}
-              maxLength={32}
-              placeholder="An emoji, e.g. a shopping cart"
-              hint="Shown next to the app's name."
-              error={error?.fieldMessage("/icon")}
-            />
-            <FailureNotice error={error} fieldsInline />
-            {canEdit ? (
-              <SubmitRow busy={save.isPending} disabled={!dirty || name.trim() === ""}>
-                Save changes
-              </SubmitRow>
-            ) : null}
-          </Stack>
-        </fieldset>
-      </form>
+      {/* A disabled fieldset: viewers read the details; members and up change them. */}
+      <SettingsForm
+        onSubmit={submit}
+        canEdit={canEdit}
+        error={error}
+        busy={save.isPending}
+        disabled={!dirty || name.trim() === ""}
+      >
+        <Grid2>
+          <NameField label="App name" value={name} onValue={setName} error={error?.fieldMessage("/name")} />
+          <FrameworkSelect value={framework} onFramework={setFramework} />
+        </Grid2>
+        <DescriptionField
+          value={description}
+          onValue={setDescription}
+          error={error?.fieldMessage("/description")}
+        />
+        <TextField
+          label="Icon"
+          optional
+          value={icon}
+          onChange={(event) => setIcon(event.target.value)}
+          maxLength={32}
+          placeholder="An emoji, e.g. a shopping cart"
+          hint="Shown next to the app's name."
+          error={error?.fieldMessage("/icon")}
+        />
+      </SettingsForm>
     </Card>
   );
 }

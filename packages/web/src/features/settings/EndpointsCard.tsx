@@ -6,12 +6,13 @@ import { Route, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { IconButton } from "../../components/ui/Button";
 import { ConfirmOn } from "../../components/ui/Dialog";
-import { EmptyState, ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
+import { EmptyState, Notice } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
 import { Switch } from "../../components/ui/Switch";
 import { table } from "../../components/ui/Table";
 import { Actions, WhenCell } from "../../components/data/cells";
 import { DataTable } from "../../components/data/DataTable";
+import { QueryView } from "../../components/data/QueryView";
 import { useToast } from "../../components/ui/Toast";
 import { useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
@@ -49,79 +50,85 @@ export function EndpointsCard({ project, app }: { project: string; app: AppRecor
       title="Endpoints"
       description="The routes this app serves, as its records report them. Switch off the ones you do not want to track."
     >
-      {endpoints.isPending ? (
-        <SkeletonRows rows={3} label="Loading endpoints" />
-      ) : endpoints.isError ? (
-        <ErrorPanel what="the endpoints" error={endpoints.error} onRetry={() => void refresh()} />
-      ) : endpoints.data.length === 0 ? (
-        <EmptyState icon={Route} title="No endpoints yet">
-          Endpoints appear here by themselves as request records arrive, one per method and route.
-        </EmptyState>
-      ) : (
-        <>
-          {update.isError ? (
-            <Notice tone="danger" role="alert">
-              {isApiError(update.error) ? update.error.detail : "The change could not be saved."}
-            </Notice>
-          ) : null}
-          <DataTable
-            label="Endpoints"
-            rows={endpoints.data}
-            rowKey={(endpoint) => endpoint.id}
-            rowClass={(endpoint) => (endpoint.is_active ? undefined : table.revoked)}
-            columns={[
-              {
-                header: "Method",
-                cell: (endpoint) => <span className={styles.method}>{endpoint.method}</span>,
-              },
-              { header: "Route", className: styles.path, cell: (endpoint) => endpoint.path },
-              {
-                header: "Description",
-                cell: (endpoint) =>
-                  canEdit ? (
-                    <DescriptionInput
-                      key={endpoint.updated_at}
-                      endpoint={endpoint}
-                      onSave={(description) => update.mutate({ id: endpoint.id, description })}
-                    />
-                  ) : (
-                    endpoint.description || <span className={table.muted}>No description</span>
-                  ),
-              },
-              {
-                header: "Last seen",
-                cell: (endpoint) => <WhenCell iso={endpoint.last_seen_at} zone={undefined} />,
-              },
-              {
-                header: "Tracked",
-                cell: (endpoint) => (
-                  <Switch
-                    checked={endpoint.is_active}
-                    label={`Track ${endpoint.method} ${endpoint.path}`}
-                    disabled={update.isPending || !canEdit}
-                    onChange={(checked) => update.mutate({ id: endpoint.id, is_active: checked })}
-                  />
-                ),
-              },
-              {
-                header: "Actions",
-                hiddenHeader: true,
-                cell: (endpoint) => (
-                  <Actions>
-                    {canEdit ? (
-                      <IconButton
-                        label={`Delete ${endpoint.method} ${endpoint.path}`}
-                        icon={Trash2}
-                        onClick={() => setDeleting(endpoint)}
+      <QueryView
+        query={endpoints}
+        what="the endpoints"
+        rows={3}
+        empty={{
+          when: (rows) => rows.length === 0,
+          show: (
+            <EmptyState icon={Route} title="No endpoints yet">
+              Endpoints appear here by themselves as request records arrive, one per method and route.
+            </EmptyState>
+          ),
+        }}
+      >
+        {(rows) => (
+          <>
+            {update.isError ? (
+              <Notice tone="danger" role="alert">
+                {isApiError(update.error) ? update.error.detail : "The change could not be saved."}
+              </Notice>
+            ) : null}
+            <DataTable
+              label="Endpoints"
+              rows={rows}
+              rowKey={(endpoint) => endpoint.id}
+              rowClass={(endpoint) => (endpoint.is_active ? undefined : table.revoked)}
+              columns={[
+                {
+                  header: "Method",
+                  cell: (endpoint) => <span className={styles.method}>{endpoint.method}</span>,
+                },
+                { header: "Route", className: styles.path, cell: (endpoint) => endpoint.path },
+                {
+                  header: "Description",
+                  cell: (endpoint) =>
+                    canEdit ? (
+                      <DescriptionInput
+                        key={endpoint.updated_at}
+                        endpoint={endpoint}
+                        onSave={(description) => update.mutate({ id: endpoint.id, description })}
                       />
-                    ) : null}
-                  </Actions>
-                ),
-              },
-            ]}
-          />
-        </>
-      )}
+                    ) : (
+                      endpoint.description || <span className={table.muted}>No description</span>
+                    ),
+                },
+                {
+                  header: "Last seen",
+                  cell: (endpoint) => <WhenCell iso={endpoint.last_seen_at} zone={undefined} />,
+                },
+                {
+                  header: "Tracked",
+                  cell: (endpoint) => (
+                    <Switch
+                      checked={endpoint.is_active}
+                      label={`Track ${endpoint.method} ${endpoint.path}`}
+                      disabled={update.isPending || !canEdit}
+                      onChange={(checked) => update.mutate({ id: endpoint.id, is_active: checked })}
+                    />
+                  ),
+                },
+                {
+                  header: "Actions",
+                  hiddenHeader: true,
+                  cell: (endpoint) => (
+                    <Actions>
+                      {canEdit ? (
+                        <IconButton
+                          label={`Delete ${endpoint.method} ${endpoint.path}`}
+                          icon={Trash2}
+                          onClick={() => setDeleting(endpoint)}
+                        />
+                      ) : null}
+                    </Actions>
+                  ),
+                },
+              ]}
+            />
+          </>
+        )}
+      </QueryView>
       <ConfirmOn
         target={deleting}
         onClose={() => setDeleting(null)}

@@ -8,7 +8,8 @@ import { Button, IconButton } from "../../components/ui/Button";
 import { Mono } from "../../components/ui/Code";
 import { ConfirmOn } from "../../components/ui/Dialog";
 import { TextField } from "../../components/ui/Field";
-import { ErrorPanel, Notice, SkeletonRows } from "../../components/ui/Feedback";
+import { Notice } from "../../components/ui/Feedback";
+import { QueryView } from "../../components/data/QueryView";
 import { Card } from "../../components/ui/Surface";
 import { HiddenHeader, table } from "../../components/ui/Table";
 import { useToast } from "../../components/ui/Toast";
@@ -77,107 +78,105 @@ export function EnvironmentsCard({ project, app }: { project: string; app: AppRe
       title="Environments"
       description="Where the app runs. Records name their environment; new names appear here by themselves."
     >
-      {environments.isPending ? (
-        <SkeletonRows rows={2} label="Loading environments" />
-      ) : environments.isError ? (
-        <ErrorPanel what="the environments" error={environments.error} onRetry={() => void refresh()} />
-      ) : (
-        <>
-          {list.length === 0 ? (
-            <p className={styles.dangerMeta}>
-              No environments yet. Add one below, or send a record that names one.
-            </p>
-          ) : (
-            <div className={table.wrap}>
-              <table className={table.table}>
-                <thead>
-                  <tr>
-                    <th scope="col">Colour</th>
-                    <th scope="col">Environment</th>
-                    <th scope="col">Slug</th>
-                    <th scope="col">Order</th>
-                    <HiddenHeader label="Actions" />
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((env, index) => (
-                    <tr key={env.id}>
-                      <td>
-                        <ColourInput
-                          key={env.updated_at}
-                          project={project}
-                          app={app.slug}
-                          env={env}
-                          onSaved={refresh}
-                          disabled={!canEdit}
-                        />
-                      </td>
-                      <td>
-                        <span className={styles.envName}>{env.name}</span>
-                      </td>
-                      <td>
-                        <Mono>{env.slug}</Mono>
-                      </td>
-                      <td>
-                        {canEdit ? (
-                          <span className={styles.orderButtons}>
-                            <IconButton
-                              label={`Move ${env.name} up`}
-                              icon={ArrowUp}
-                              disabled={index === 0 || reorder.isPending}
-                              onClick={() => reorder.mutate(moved(list, index, index - 1))}
-                            />
-                            <IconButton
-                              label={`Move ${env.name} down`}
-                              icon={ArrowDown}
-                              disabled={index === list.length - 1 || reorder.isPending}
-                              onClick={() => reorder.mutate(moved(list, index, index + 1))}
-                            />
-                          </span>
-                        ) : (
-                          index + 1
-                        )}
-                      </td>
-                      <td>
-                        <div className={table.actions}>
-                          {canEdit ? (
-                            <IconButton
-                              label={`Delete environment ${env.name}`}
-                              icon={Trash2}
-                              onClick={() => setDeleting(env)}
-                            />
-                          ) : null}
-                        </div>
-                      </td>
+      <QueryView query={environments} what="the environments" rows={2}>
+        {() => (
+          <>
+            {list.length === 0 ? (
+              <p className={styles.dangerMeta}>
+                No environments yet. Add one below, or send a record that names one.
+              </p>
+            ) : (
+              <div className={table.wrap}>
+                <table className={table.table}>
+                  <thead>
+                    <tr>
+                      <th scope="col">Colour</th>
+                      <th scope="col">Environment</th>
+                      <th scope="col">Slug</th>
+                      <th scope="col">Order</th>
+                      <HiddenHeader label="Actions" />
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          {reorder.isError ? (
-            <Notice tone="danger" role="alert">
-              {isApiError(reorder.error) ? reorder.error.detail : "The order could not be saved."}
-            </Notice>
-          ) : null}
-          {canEdit ? (
-            <form className={styles.addRow} onSubmit={submit}>
-              <TextField
-                label="New environment"
-                value={name}
-                onChange={(event) => setName(event.target.value)}
-                placeholder="e.g. staging"
-                maxLength={64}
-                error={addError?.detail}
-                hint={`Up to ${RESOURCE_LIMITS_ENVIRONMENTS} per app.`}
-              />
-              <Button type="submit" busy={add.isPending} disabled={name.trim() === ""}>
-                Add environment
-              </Button>
-            </form>
-          ) : null}
-        </>
-      )}
+                  </thead>
+                  <tbody>
+                    {list.map((env, index) => (
+                      <tr key={env.id}>
+                        <td>
+                          <ColourInput
+                            key={env.updated_at}
+                            project={project}
+                            app={app.slug}
+                            env={env}
+                            onSaved={refresh}
+                            disabled={!canEdit}
+                          />
+                        </td>
+                        <td>
+                          <span className={styles.envName}>{env.name}</span>
+                        </td>
+                        <td>
+                          <Mono>{env.slug}</Mono>
+                        </td>
+                        <td>
+                          {canEdit ? (
+                            <span className={styles.orderButtons}>
+                              <IconButton
+                                label={`Move ${env.name} up`}
+                                icon={ArrowUp}
+                                disabled={index === 0 || reorder.isPending}
+                                onClick={() => reorder.mutate(moved(list, index, index - 1))}
+                              />
+                              <IconButton
+                                label={`Move ${env.name} down`}
+                                icon={ArrowDown}
+                                disabled={index === list.length - 1 || reorder.isPending}
+                                onClick={() => reorder.mutate(moved(list, index, index + 1))}
+                              />
+                            </span>
+                          ) : (
+                            index + 1
+                          )}
+                        </td>
+                        <td>
+                          <div className={table.actions}>
+                            {canEdit ? (
+                              <IconButton
+                                label={`Delete environment ${env.name}`}
+                                icon={Trash2}
+                                onClick={() => setDeleting(env)}
+                              />
+                            ) : null}
+                          </div>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            {reorder.isError ? (
+              <Notice tone="danger" role="alert">
+                {isApiError(reorder.error) ? reorder.error.detail : "The order could not be saved."}
+              </Notice>
+            ) : null}
+            {canEdit ? (
+              <form className={styles.addRow} onSubmit={submit}>
+                <TextField
+                  label="New environment"
+                  value={name}
+                  onChange={(event) => setName(event.target.value)}
+                  placeholder="e.g. staging"
+                  maxLength={64}
+                  error={addError?.detail}
+                  hint={`Up to ${RESOURCE_LIMITS_ENVIRONMENTS} per app.`}
+                />
+                <Button type="submit" busy={add.isPending} disabled={name.trim() === ""}>
+                  Add environment
+                </Button>
+              </form>
+            ) : null}
+          </>
+        )}
+      </QueryView>
       <ConfirmOn
         target={deleting}
         onClose={() => setDeleting(null)}

@@ -3,12 +3,12 @@
 import type { Project, ProjectListItem, UpdateProjectBody } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Mono } from "../../components/ui/Code";
-import { TextAreaField, TextField } from "../../components/ui/Field";
-import { FailureNotice, loadingOrFailed } from "../../components/ui/Feedback";
+import { DescriptionField, NameField } from "../../components/forms/NameFields";
+import { loadingOrFailed } from "../../components/ui/Feedback";
 import { useToast } from "../../components/ui/Toast";
-import { Card, Stack, SubmitRow } from "../../components/ui/Surface";
+import { Card } from "../../components/ui/Surface";
 import { useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
 import { keys, projectQuery } from "../../lib/queries";
@@ -16,6 +16,7 @@ import { projectsApi } from "../../lib/resources-api";
 import { RetentionCard } from "./RetentionCard";
 import { DangerZoneCard } from "./DangerZoneCard";
 import styles from "./Settings.module.css";
+import { SettingsForm } from "./SettingsForm";
 
 const route = getRouteApi("/app/projects/$project/settings/");
 
@@ -50,50 +51,31 @@ function GeneralForm({ project, canEdit }: { project: Project; canEdit: boolean 
   });
   const error = isApiError(save.error) ? save.error : undefined;
   const dirty = name.trim() !== project.name || description.trim() !== project.description;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate({ name: name.trim(), description: description.trim() });
-  };
+  const submit = () => save.mutate({ name: name.trim(), description: description.trim() });
   return (
     <Card title="General" description="How the project appears in the dashboard.">
-      <form onSubmit={submit}>
-        {/* Admins and owners change the project; everyone else reads it. */}
-        <fieldset className={styles.fieldset} disabled={!canEdit}>
-          <Stack>
-            <TextField
-              label="Project name"
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              required
-              maxLength={100}
-              error={error?.fieldMessage("/name")}
-            />
-            <TextAreaField
-              label="Description"
-              optional
-              value={description}
-              onChange={(event) => setDescription(event.target.value)}
-              maxLength={2000}
-              error={error?.fieldMessage("/description")}
-            />
-            <div className={styles.readOnly}>
-              <span className={styles.readOnlyLabel}>Slug</span>
-              <span>
-                <Mono>{project.slug}</Mono>{" "}
-                <span className={styles.dangerMeta}>
-                  Used in URLs and by SDKs; renaming never changes it.
-                </span>
-              </span>
-            </div>
-            <FailureNotice error={error} fieldsInline />
-            {canEdit ? (
-              <SubmitRow busy={save.isPending} disabled={!dirty || name.trim() === ""}>
-                Save changes
-              </SubmitRow>
-            ) : null}
-          </Stack>
-        </fieldset>
-      </form>
+      {/* Admins and owners change the project; everyone else reads it. */}
+      <SettingsForm
+        onSubmit={submit}
+        canEdit={canEdit}
+        error={error}
+        busy={save.isPending}
+        disabled={!dirty || name.trim() === ""}
+      >
+        <NameField label="Project name" value={name} onValue={setName} error={error?.fieldMessage("/name")} />
+        <DescriptionField
+          value={description}
+          onValue={setDescription}
+          error={error?.fieldMessage("/description")}
+        />
+        <div className={styles.readOnly}>
+          <span className={styles.readOnlyLabel}>Slug</span>
+          <span>
+            <Mono>{project.slug}</Mono>{" "}
+            <span className={styles.dangerMeta}>Used in URLs and by SDKs; renaming never changes it.</span>
+          </span>
+        </div>
+      </SettingsForm>
     </Card>
   );
 }

@@ -6,7 +6,7 @@ import { type ReactNode, useState } from "react";
 import { Button } from "../../components/ui/Button";
 import { Mono } from "../../components/ui/Code";
 import { ConfirmOn, Dialog, DialogActions, SecretShownOnceDialog } from "../../components/ui/Dialog";
-import { TextField } from "../../components/ui/Field";
+import { NameField, WHERE_USED } from "../../components/forms/NameFields";
 import { Badge, Notice } from "../../components/ui/Feedback";
 import { table } from "../../components/ui/Table";
 import { Actions, WhenCell } from "../../components/data/cells";
@@ -137,15 +137,13 @@ export function CreateKeyDialog({
         </DialogActions>
       }
     >
-      <TextField
+      <NameField
         label="Key name"
         value={name}
-        onChange={(event) => setName(event.target.value)}
+        onValue={setName}
         placeholder="production ingest"
-        maxLength={100}
-        required
         autoFocus
-        hint="Say where it is used, so you know what breaks if you revoke it."
+        hint={WHERE_USED}
         error={error?.fieldMessage("/name")}
       />
       {extraFields}

@@ -3,14 +3,15 @@
 // how long the analytics rollups outlive them.
 import type { ProjectRetention, RetentionKind, UpdateProjectRetentionBody } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { TextField } from "../../components/ui/Field";
-import { FailureNotice, loadingOrFailed } from "../../components/ui/Feedback";
-import { Card, Stack, SubmitRow } from "../../components/ui/Surface";
+import { loadingOrFailed } from "../../components/ui/Feedback";
+import { Card } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
 import { isApiError } from "../../lib/api-client";
 import { retentionKey, retentionQuery, updateRetention } from "./retention-api";
 import styles from "./Settings.module.css";
+import { SettingsForm } from "./SettingsForm";
 
 const KINDS: ReadonlyArray<{ kind: RetentionKind; label: string; what: string }> = [
   { kind: "requests", label: "Requests", what: "request records, with their payloads and headers" },
@@ -57,53 +58,48 @@ function RetentionForm({
   });
   const error = isApiError(save.error) ? save.error : undefined;
   const changed = KINDS.filter(({ kind }) => days[kind].trim() !== String(retention[`${kind}_days`]));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const body: UpdateProjectRetentionBody = {};
     for (const { kind } of changed) body[`${kind}_days`] = Number(days[kind]);
     save.mutate(body);
   };
   return (
     <Card title={TITLE} description={DESCRIPTION}>
-      <form onSubmit={submit}>
-        <fieldset className={styles.fieldset} disabled={!canEdit}>
-          <Stack>
-            <div className={styles.retentionGrid}>
-              {KINDS.map(({ kind, label, what }) => (
-                <TextField
-                  key={kind}
-                  label={`${label} (days)`}
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  max={retention.max[`${kind}_days`]}
-                  step={1}
-                  required
-                  value={days[kind]}
-                  onChange={(event) => setDays((current) => ({ ...current, [kind]: event.target.value }))}
-                  hint={`Keeps ${what}; at most ${retention.max[`${kind}_days`]} on this server.`}
-                  error={error?.fieldMessage(`/${kind}_days`)}
-                />
-              ))}
-            </div>
-            <div className={styles.readOnly}>
-              <span className={styles.readOnlyLabel}>Analytics rollups</span>
-              <span className={styles.dangerMeta}>
-                Hourly figures for the overview and the errors breakdown are kept {retention.rollups_days}{" "}
-                days (a server setting), so analytics keep working after raw records expire.
-              </span>
-            </div>
-            <FailureNotice error={error} fieldsInline />
-            {canEdit ? (
-              <SubmitRow busy={save.isPending} disabled={changed.length === 0}>
-                Save retention
-              </SubmitRow>
-            ) : (
-              <span className={styles.dangerMeta}>Owners and admins change the retention.</span>
-            )}
-          </Stack>
-        </fieldset>
-      </form>
+      <SettingsForm
+        onSubmit={submit}
+        canEdit={canEdit}
+        error={error}
+        busy={save.isPending}
+        disabled={changed.length === 0}
+        saveLabel="Save retention"
+        readOnly={<span className={styles.dangerMeta}>Owners and admins change the retention.</span>}
+      >
+        <div className={styles.retentionGrid}>
+          {KINDS.map(({ kind, label, what }) => (
+            <TextField
+              key={kind}
+              label={`${label} (days)`}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={retention.max[`${kind}_days`]}
+              step={1}
+              required
+              value={days[kind]}
+              onChange={(event) => setDays((current) => ({ ...current, [kind]: event.target.value }))}
+              hint={`Keeps ${what}; at most ${retention.max[`${kind}_days`]} on this server.`}
+              error={error?.fieldMessage(`/${kind}_days`)}
+            />
+          ))}
+        </div>
+        <div className={styles.readOnly}>
+          <span className={styles.readOnlyLabel}>Analytics rollups</span>
+          <span className={styles.dangerMeta}>
+            Hourly figures for the overview and the errors breakdown are kept {retention.rollups_days} days (a
+            server setting), so analytics keep working after raw records expire.
+          </span>
+        </div>
+      </SettingsForm>
     </Card>
   );
 }

@@ -14,9 +14,9 @@ import {
   FormProblems,
   Sections,
 } from "../../components/forms/Form";
-import { AppSelect, EnvironmentSelect } from "../../components/forms/ScopeSelects";
+import { ScopeAppEnvironment } from "../../components/forms/ScopeSelects";
 import { Checkbox, SelectField, TextField, Options } from "../../components/ui/Field";
-import { Notice } from "../../components/ui/Feedback";
+import { ReadOnlyNotice } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader, SubmitRow } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
 import { isApiError } from "../../lib/api-client";
@@ -24,6 +24,7 @@ import { useProjectAccess } from "../../lib/access";
 import { endpointsQuery, channelsListQuery } from "./form-queries";
 import { sloKeys, slosApi } from "./api";
 import { createBodyOf, NEW_SLO, perConsumerBodyOf, type SloDraft } from "./slo-text";
+import { NameField } from "../../components/forms/NameFields";
 
 const route = getRouteApi("/app/projects/$project/slos/new");
 
@@ -75,41 +76,28 @@ export function NewSloPage() {
         title="New SLO"
         description="The share of good requests you promise over a rolling window. The error budget is what the rest may fail; burn-rate alerts tell you when it goes too fast."
       />
-      {!canWrite ? (
-        <Notice tone="info" role="status">
-          Only admins and owners of the project create SLOs.
-        </Notice>
-      ) : null}
+      <ReadOnlyNotice canWrite={canWrite}>Only admins and owners of the project create SLOs.</ReadOnlyNotice>
       <EditorForm onSubmit={() => save.mutate()}>
         <Card title="Objective">
           <Sections>
             <FieldRow>
-              <TextField
+              <NameField
                 label="Name"
                 value={draft.name}
-                onChange={(event) => set({ name: event.target.value })}
-                maxLength={100}
-                required
+                onValue={(name) => set({ name })}
                 placeholder="Checkout available"
                 error={fieldError("/name")}
               />
             </FieldRow>
             <FieldGroup legend="Scope">
               <FieldRow>
-                <AppSelect
-                  project={project}
-                  anyLabel="Whole project"
-                  value={draft.app}
-                  onChange={(event) => set({ app: event.target.value, environment: "", endpoints: [] })}
-                  error={fieldError("/scope/app") ?? fieldError("/scope")}
-                />
-                <EnvironmentSelect
+                <ScopeAppEnvironment
                   project={project}
                   app={draft.app}
-                  anyLabel="All environments"
-                  value={draft.environment}
-                  onChange={(event) => set({ environment: event.target.value })}
-                  error={fieldError("/scope/environment")}
+                  environment={draft.environment}
+                  onApp={(app) => set({ app, environment: "", endpoints: [] })}
+                  onEnvironment={(environment) => set({ environment })}
+                  fieldError={fieldError}
                 />
                 {draft.perConsumer ? (
                   <TextField

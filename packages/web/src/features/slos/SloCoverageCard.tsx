@@ -2,11 +2,10 @@
 // card on the endpoint and consumer pages (nothing when no SLO covers it).
 import type { SlosQuery } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "@tanstack/react-router";
 import { QueryView } from "../../components/data/QueryView";
 import { Card } from "../../components/ui/Surface";
 import { slosQuery } from "./api";
-import { MeetingBadge, SloStateBadge } from "./SloParts";
+import { MeetingBadge, SloLink, SloStateBadge } from "./SloParts";
 import { formatBudget, formatPercent, objectiveText } from "./slo-text";
 import text from "../../components/data/Text.module.css";
 import styles from "./Slos.module.css";
@@ -21,13 +20,7 @@ export function SloCoverageCard({ project, covering }: { project: string; coveri
           <ul className={styles.list} aria-label="SLOs covering this">
             {rows.map(({ slo, status }) => (
               <li key={slo.id} className={styles.item}>
-                <Link
-                  className={text.name}
-                  to="/projects/$project/slos/$sloId"
-                  params={{ project, sloId: slo.id }}
-                >
-                  {slo.name}
-                </Link>
+                <SloLink project={project} slo={slo} />
                 <span className={text.sub}>{objectiveText(slo)}</span>
                 <span className={text.numeric}>
                   {formatPercent(status?.attainment ?? null)} · budget left{" "}

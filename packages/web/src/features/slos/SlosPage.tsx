@@ -1,16 +1,17 @@
 // The project's SLOs: each objective with its attainment, error budget left, burn-rate state,
 // window and target, and for admins and owners the way to create one (or one per consumer).
 import { useQuery } from "@tanstack/react-query";
-import { getRouteApi, Link } from "@tanstack/react-router";
-import { Gauge, Plus } from "lucide-react";
+import { getRouteApi } from "@tanstack/react-router";
+import { Gauge } from "lucide-react";
 import { DataTable } from "../../components/data/DataTable";
-import { buttonClass } from "../../components/ui/Button";
-import { EmptyState, loadingOrFailed, Notice } from "../../components/ui/Feedback";
-import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { ListQueryCard } from "../../components/data/QueryView";
+import { EmptyState, ReadOnlyNotice } from "../../components/ui/Feedback";
+import { NewLink } from "../../components/ui/NewLink";
+import { Page, PageHeader } from "../../components/ui/Surface";
 import { useProjectAccess } from "../../lib/access";
 import { useDataPainted } from "../../lib/page-state";
 import { slosQuery } from "./api";
-import { MeetingBadge, SloStateBadge } from "./SloParts";
+import { MeetingBadge, SloLink, SloStateBadge } from "./SloParts";
 import { formatBudget, formatPercent, scopeText, sliText } from "./slo-text";
 import text from "../../components/data/Text.module.css";
 
@@ -22,14 +23,9 @@ export function SlosPage() {
   const slos = useQuery(slosQuery(project));
   useDataPainted(slos.isSuccess);
   const newSlo = (
-    <Link
-      className={buttonClass({ variant: "primary" })}
-      to="/projects/$project/slos/new"
-      params={{ project }}
-    >
-      <Plus size={16} aria-hidden="true" />
+    <NewLink to="/projects/$project/slos/new" project={project}>
       New SLO
-    </Link>
+    </NewLink>
   );
 
   return (
@@ -39,67 +35,63 @@ export function SlosPage() {
         description="Objectives for the share of good requests over a rolling window, the error budget they leave, and burn-rate alerts when it is spent too fast."
         actions={canWrite ? newSlo : undefined}
       />
-      {!canWrite ? (
-        <Notice tone="info" role="status">
-          You can see the SLOs and their budgets. Admins and owners of the project change them.
-        </Notice>
-      ) : null}
-      {loadingOrFailed(slos, { title: "SLOs", what: "the SLOs" }) ?? (
-        <Card title="SLOs" labelledBy="slos-title">
-          {slos.data?.length === 0 ? (
-            <EmptyState icon={Gauge} title="No SLOs yet" action={canWrite ? newSlo : undefined}>
-              An SLO promises a level, such as 99.9 % of checkout calls answered without a server error over
-              30 days, and tracks the budget of failures that leaves.
-            </EmptyState>
-          ) : (
-            <DataTable
-              label="SLOs"
-              rows={slos.data ?? []}
-              rowKey={(row) => row.slo.id}
-              columns={[
-                {
-                  header: "SLO",
-                  cell: ({ slo }) => (
-                    <>
-                      <Link
-                        className={text.name}
-                        to="/projects/$project/slos/$sloId"
-                        params={{ project, sloId: slo.id }}
-                      >
-                        {slo.name}
-                      </Link>
-                      <span className={text.sub}>
-                        {scopeText(slo.scope)} · {sliText(slo.sli)}
-                      </span>
-                    </>
-                  ),
-                },
-                {
-                  header: "Attainment",
-                  numeric: true,
-                  cell: ({ status }) => formatPercent(status?.attainment ?? null),
-                },
-                { header: "Target", numeric: true, cell: ({ slo }) => formatPercent(slo.target) },
-                {
-                  header: "Budget left",
-                  numeric: true,
-                  cell: ({ status }) => formatBudget(status?.error_budget.remaining ?? null),
-                },
-                {
-                  header: "Status",
-                  cell: ({ slo, status }) => (
-                    <>
-                      <SloStateBadge state={status?.state ?? slo.state} />{" "}
-                      {status ? <MeetingBadge meeting={status.meeting} /> : null}
-                    </>
-                  ),
-                },
-                { header: "Window", numeric: true, cell: ({ slo }) => `${slo.window_days} days` },
-              ]}
-            />
-          )}
-        </Card>
-      )}
+      <ReadOnlyNotice canWrite={canWrite}>
+        You can see the SLOs and their budgets. Admins and owners of the project change them.
+      </ReadOnlyNotice>
+      <ListQueryCard
+        query={slos}
+        title="SLOs"
+        what="the SLOs"
+        labelledBy="slos-title"
+        empty={
+          <EmptyState icon={Gauge} title="No SLOs yet" action={canWrite ? newSlo : undefined}>
+            An SLO promises a level, such as 99.9 % of checkout calls answered without a server error over 30
+            days, and tracks the budget of failures that leaves.
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <DataTable
+            label="SLOs"
+            rows={rows}
+            rowKey={(row) => row.slo.id}
+            columns={[
+              {
+                header: "SLO",
+                cell: ({ slo }) => (
+                  <>
+                    <SloLink project={project} slo={slo} />
+                    <span className={text.sub}>
+                      {scopeText(slo.scope)} · {sliText(slo.sli)}
+                    </span>
+                  </>
+                ),
+              },
+              {
+                header: "Attainment",
+                numeric: true,
+                cell: ({ status }) => formatPercent(status?.attainment ?? null),
+              },
+              { header: "Target", numeric: true, cell: ({ slo }) => formatPercent(slo.target) },
+              {
+                header: "Budget left",
+                numeric: true,
+                cell: ({ status }) => formatBudget(status?.error_budget.remaining ?? null),
+              },
+              {
+                header: "Status",
+                cell: ({ slo, status }) => (
+                  <>
+                    <SloStateBadge state={status?.state ?? slo.state} />{" "}
+                    {status ? <MeetingBadge meeting={status.meeting} /> : null}
+                  </>
+                ),
+              },
+              { header: "Window", numeric: true, cell: ({ slo }) => `${slo.window_days} days` },
+            ]}
+          />
+        )}
+      </ListQueryCard>
     </Page>
   );
 }

@@ -15,6 +15,7 @@ import { Card } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
 import { Actions, WhenCell } from "../../components/data/cells";
 import { DataTable } from "../../components/data/DataTable";
+import { QueryView } from "../../components/data/QueryView";
 import { useToast } from "../../components/ui/Toast";
 import { type ProjectAccess, ROLE_LABELS, ROLE_ORDER, useProjectAccess } from "../../lib/access";
 import { isApiError } from "../../lib/api-client";
@@ -265,57 +266,59 @@ function InvitationsCard({ project, access }: { project: string; access: Project
       title="Pending invitations"
       description="Each link works once, for 7 days. Revoking one stops its link at once."
     >
-      {invitations.isPending ? (
-        <SkeletonRows rows={2} label="Loading invitations" />
-      ) : invitations.isError ? (
-        <ErrorPanel
-          what="the invitations"
-          error={invitations.error}
-          onRetry={() => void invitations.refetch()}
-        />
-      ) : invitations.data.invitations.length === 0 ? (
-        <EmptyState icon={Mail} title="No pending invitations">
-          People you invite appear here until they accept or decline.
-        </EmptyState>
-      ) : (
-        <DataTable
-          label="Pending invitations"
-          rows={invitations.data.invitations}
-          rowKey={(invitation) => invitation.id}
-          columns={[
-            { header: "E-mail", className: table.strong, cell: (invitation) => invitation.email },
-            { header: "Role", cell: (invitation) => ROLE_LABELS[invitation.role].label },
-            {
-              header: "Invited by",
-              className: table.muted,
-              cell: (invitation) =>
-                invitation.invited_by.name || invitation.invited_by.email || "Deleted user",
-            },
-            {
-              header: "Expires",
-              cell: (invitation) => <WhenCell iso={invitation.expires_at} zone={timeZone} />,
-            },
-            {
-              header: "Actions",
-              hiddenHeader: true,
-              cell: (invitation) => (
-                <Actions>
-                  {invitation.role !== "owner" || access.can("owners:manage") ? (
-                    <Button
-                      size="sm"
-                      variant="dangerOutline"
-                      onClick={() => setRevoking(invitation)}
-                      aria-label={`Revoke invitation to ${invitation.email}`}
-                    >
-                      Revoke
-                    </Button>
-                  ) : null}
-                </Actions>
-              ),
-            },
-          ]}
-        />
-      )}
+      <QueryView
+        query={invitations}
+        what="the invitations"
+        rows={2}
+        empty={{
+          when: (data) => data.invitations.length === 0,
+          show: (
+            <EmptyState icon={Mail} title="No pending invitations">
+              People you invite appear here until they accept or decline.
+            </EmptyState>
+          ),
+        }}
+      >
+        {(data) => (
+          <DataTable
+            label="Pending invitations"
+            rows={data.invitations}
+            rowKey={(invitation) => invitation.id}
+            columns={[
+              { header: "E-mail", className: table.strong, cell: (invitation) => invitation.email },
+              { header: "Role", cell: (invitation) => ROLE_LABELS[invitation.role].label },
+              {
+                header: "Invited by",
+                className: table.muted,
+                cell: (invitation) =>
+                  invitation.invited_by.name || invitation.invited_by.email || "Deleted user",
+              },
+              {
+                header: "Expires",
+                cell: (invitation) => <WhenCell iso={invitation.expires_at} zone={timeZone} />,
+              },
+              {
+                header: "Actions",
+                hiddenHeader: true,
+                cell: (invitation) => (
+                  <Actions>
+                    {invitation.role !== "owner" || access.can("owners:manage") ? (
+                      <Button
+                        size="sm"
+                        variant="dangerOutline"
+                        onClick={() => setRevoking(invitation)}
+                        aria-label={`Revoke invitation to ${invitation.email}`}
+                      >
+                        Revoke
+                      </Button>
+                    ) : null}
+                  </Actions>
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryView>
       <ConfirmOn
         target={revoking}
         onClose={() => setRevoking(null)}

@@ -4,7 +4,7 @@
 import type { TraceSummary } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { ListCard, NoneInWindow } from "../../components/data/ListCard";
+import { EXPLORER_PAGE_SIZE, ExplorerCard } from "../../components/data/ListCard";
 import { AlertOctagon } from "lucide-react";
 import trafficStyles from "../../components/data/Data.module.css";
 import type { Column } from "../../components/data/DataTable";
@@ -20,15 +20,13 @@ import { useTimeZone } from "../../lib/use-time-zone";
 import { traceApi } from "./trace-api";
 import styles from "./Traces.module.css";
 
-const PAGE_SIZE = 50;
-
 export function TracesPage() {
   const { project, search, window, refresh } = useDataPage();
   const navigate = useNavigate();
   const zone = useTimeZone();
   const page = search.page ?? 1;
   const traces = useQuery(
-    traceApi.traces(project, { ...tracesQuery(search, window), page, page_size: PAGE_SIZE }),
+    traceApi.traces(project, { ...tracesQuery(search, window), page, page_size: EXPLORER_PAGE_SIZE }),
   );
   useDataPainted(traces.isSuccess);
   const apps = useQuery(appsQuery(project));
@@ -45,16 +43,12 @@ export function TracesPage() {
       <FilterBar search={search} window={window} onRefresh={refresh}>
         <UrlNumberFilter param="min_ms" label="Min duration ms" width="8" />
       </FilterBar>
-      <ListCard
-        title="Traces"
+      <ExplorerCard
+        kind="traces"
+        window={window}
+        zone={zone}
         query={traces}
-        what="the traces"
-        skeletonRows={8}
-        empty={<NoneInWindow kind="traces" window={window} zone={zone} />}
         page={page}
-        pageSize={PAGE_SIZE}
-        counted="traces"
-        label="Traces"
         columns={traceColumns(project, zone, appSlugOf)}
         rowKey={(row) => row.trace_id}
         rowData={(row) => ({ "data-trace-id": row.trace_id })}

@@ -7,7 +7,8 @@ import type { LogRecord } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import styles from "../../components/data/Data.module.css";
-import { ListCard, NoneInWindow } from "../../components/data/ListCard";
+import { EXPLORER_PAGE_SIZE, ExplorerCard } from "../../components/data/ListCard";
+import { LiveToggle } from "../../components/data/LiveToggle";
 import { DownloadLinks } from "../../components/data/DownloadLinks";
 import { Drawer } from "../../components/data/Drawer";
 import { FilterBar } from "../../components/data/FilterBar";
@@ -16,7 +17,6 @@ import { UrlChoiceFilter, UrlTextFilter } from "../../components/data/UrlFilters
 import { Button } from "../../components/ui/Button";
 import { CodeBlock } from "../../components/ui/Code";
 import { Page, PageHeader } from "../../components/ui/Surface";
-import { Switch } from "../../components/ui/Switch";
 import { logsQuery } from "../../lib/api-params";
 import { prettyPayload } from "../../lib/curl";
 import { LOG_LEVELS } from "@sightline/contracts/vocabulary";
@@ -26,7 +26,6 @@ import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { RetentionNotice } from "./RetentionNotice";
 
-const PAGE_SIZE = 50;
 const LIVE_MS = 5000;
 
 export function LogsPage() {
@@ -39,7 +38,7 @@ export function LogsPage() {
   const tailing = live && !paused;
   const filters = logsQuery(search, window, live);
   const logs = useQuery({
-    ...trafficApi.logs(project, { ...filters, page, page_size: PAGE_SIZE }),
+    ...trafficApi.logs(project, { ...filters, page, page_size: EXPLORER_PAGE_SIZE }),
     refetchInterval: tailing ? LIVE_MS : false,
   });
   useDataPainted(logs.isSuccess);
@@ -53,24 +52,22 @@ export function LogsPage() {
         actions={
           <>
             <DownloadLinks project={project} kind="logs" params={filters} />
-            <span className={styles.liveToggle}>
-              <span aria-hidden="true" className={tailing ? styles.live : undefined}>
-                {tailing ? "Live · every 5 s" : live ? "Paused" : "Live tail"}
-              </span>
-              <Switch
-                label="Live tail: show new logs as they arrive"
-                checked={search.live === true}
-                onChange={(checked) => {
-                  setPaused(false);
-                  setSearch({ live: checked ? true : undefined, page: undefined }, { replace: true });
-                }}
-              />
+            <LiveToggle
+              label="Live tail: show new logs as they arrive"
+              state={tailing ? "Live · every 5 s" : live ? "Paused" : "Live tail"}
+              beating={tailing}
+              checked={search.live === true}
+              onChange={(checked) => {
+                setPaused(false);
+                setSearch({ live: checked ? true : undefined, page: undefined }, { replace: true });
+              }}
+            >
               {live ? (
                 <Button size="sm" onClick={() => setPaused(!paused)}>
                   {paused ? "Resume" : "Pause"}
                 </Button>
               ) : null}
-            </span>
+            </LiveToggle>
           </>
         }
       />
@@ -85,17 +82,13 @@ export function LogsPage() {
         <UrlTextFilter param="trace" label="Trace id" width="20" />
       </FilterBar>
       <RetentionNotice project={project} retention={logs.data?.retention} what="logs" />
-      <ListCard
-        title="Logs"
+      <ExplorerCard
+        kind="logs"
+        window={window}
+        zone={zone}
         updating={logs.isPlaceholderData || logs.isRefetching}
         query={logs}
-        what="the logs"
-        skeletonRows={8}
-        empty={<NoneInWindow kind="logs" window={window} zone={zone} />}
         page={page}
-        pageSize={PAGE_SIZE}
-        counted="logs"
-        label="Logs"
         columns={logColumns(zone)}
         rowKey={(row) => row.id}
         rowData={logRowData}

@@ -4,8 +4,8 @@
 // visible, and the detail drawer (`req=` in the URL, so an open record can be shared).
 import { useQuery } from "@tanstack/react-query";
 import { ConsumerPicker } from "../../components/data/ConsumerPicker";
-import styles from "../../components/data/Data.module.css";
-import { ListCard, NoneInWindow } from "../../components/data/ListCard";
+import { EXPLORER_PAGE_SIZE, ExplorerCard } from "../../components/data/ListCard";
+import { LiveToggle } from "../../components/data/LiveToggle";
 import { DownloadLinks } from "../../components/data/DownloadLinks";
 import { FilterBar } from "../../components/data/FilterBar";
 import { QueryView } from "../../components/data/QueryView";
@@ -13,7 +13,6 @@ import { RequestDrawer } from "../../components/data/RequestDrawer";
 import { requestColumns, requestRowData } from "../../components/data/request-columns";
 import { UrlChoiceFilter, UrlNumberFilter, UrlTextFilter } from "../../components/data/UrlFilters";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { Switch } from "../../components/ui/Switch";
 import { requestsHistogramQuery, requestsOrder, requestsQuery, windowQuery } from "../../lib/api-params";
 import { HTTP_METHODS, STATUS_CLASSES } from "../../lib/filters";
 import { useDataPage, useDataPainted } from "../../lib/page-state";
@@ -23,7 +22,6 @@ import { useTimeZone } from "../../lib/use-time-zone";
 import { LatencyHistogram } from "./LatencyHistogram";
 import { RetentionNotice } from "./RetentionNotice";
 
-const PAGE_SIZE = 50;
 const LIVE_MS = 5000;
 const STATUS_CHOICES = [...STATUS_CLASSES, { value: "4xx,5xx", label: "4xx and 5xx" }];
 
@@ -40,7 +38,7 @@ export function RequestsPage() {
       sort_by: order.sort,
       sort_dir: order.dir,
       page,
-      page_size: PAGE_SIZE,
+      page_size: EXPLORER_PAGE_SIZE,
     }),
     refetchInterval: live ? LIVE_MS : false,
   });
@@ -60,18 +58,15 @@ export function RequestsPage() {
         actions={
           <>
             <DownloadLinks project={project} kind="requests" params={filters} />
-            <span className={styles.liveToggle}>
-              <span aria-hidden="true" className={live ? styles.live : undefined}>
-                {live ? "Live · every 5 s" : "Live"}
-              </span>
-              <Switch
-                label="Live mode: show new requests as they arrive"
-                checked={search.live === true}
-                onChange={(checked) =>
-                  setSearch({ live: checked ? true : undefined, page: undefined }, { replace: true })
-                }
-              />
-            </span>
+            <LiveToggle
+              label="Live mode: show new requests as they arrive"
+              state={live ? "Live · every 5 s" : "Live"}
+              beating={live}
+              checked={search.live === true}
+              onChange={(checked) =>
+                setSearch({ live: checked ? true : undefined, page: undefined }, { replace: true })
+              }
+            />
           </>
         }
       />
@@ -103,17 +98,13 @@ export function RequestsPage() {
         </QueryView>
       </Card>
       <RetentionNotice project={project} retention={requests.data?.retention} what="requests" />
-      <ListCard
-        title="Requests"
+      <ExplorerCard
+        kind="requests"
+        window={window}
+        zone={zone}
         updating={requests.isPlaceholderData || requests.isRefetching}
         query={requests}
-        what="the requests"
-        skeletonRows={8}
-        empty={<NoneInWindow kind="requests" window={window} zone={zone} />}
         page={page}
-        pageSize={PAGE_SIZE}
-        counted="requests"
-        label="Requests"
         columns={requestColumns({ zone, appSlugOf, sortable: true })}
         order={order}
         rowKey={(row) => row.id}

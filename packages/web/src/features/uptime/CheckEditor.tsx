@@ -7,7 +7,13 @@ import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { Button, buttonClass } from "../../components/ui/Button";
 import { Checkbox, SelectField, TextAreaField, TextField } from "../../components/ui/Field";
-import { ErrorPanel, FailureNotice, Notice, SkeletonRows } from "../../components/ui/Feedback";
+import {
+  ErrorPanel,
+  FailureNotice,
+  Notice,
+  ReadOnlyNotice,
+  SkeletonRows,
+} from "../../components/ui/Feedback";
 import { Card, Grid2, Page, PageHeader, Row, Stack } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
 import { useProjectAccess } from "../../lib/access";
@@ -16,6 +22,7 @@ import { channelsQuery } from "../alerts";
 import { checkQuery, uptimeApi, uptimeKeys } from "./api";
 import { bodyFromDraft, type CheckDraft, draftFromCheck, NEW_CHECK } from "./check-draft";
 import styles from "./Uptime.module.css";
+import { NameField } from "../../components/forms/NameFields";
 
 const newRoute = getRouteApi("/app/projects/$project/uptime/new");
 const editRoute = getRouteApi("/app/projects/$project/uptime/$checkId/edit");
@@ -101,22 +108,18 @@ function CheckEditor({ project, check }: { project: string; check: UptimeCheck |
         title={check === null ? "New uptime check" : `Edit “${check.name}”`}
         description="Sightline calls the URL on a schedule from outside your app; after the chosen number of failures in a row the check is down and its channels hear about it, and again when it recovers."
       />
-      {!canWrite ? (
-        <Notice tone="info" role="status">
-          Only admins and owners of the project create and change uptime checks.
-        </Notice>
-      ) : null}
+      <ReadOnlyNotice canWrite={canWrite}>
+        Only admins and owners of the project create and change uptime checks.
+      </ReadOnlyNotice>
       <form onSubmit={submit} noValidate>
         <Stack>
           <Card title="Target">
             <Stack>
               <Grid2>
-                <TextField
+                <NameField
                   label="Check name"
                   value={draft.name}
-                  onChange={(event) => set({ name: event.target.value })}
-                  maxLength={100}
-                  required
+                  onValue={(name) => set({ name })}
                   placeholder="Public API health"
                   error={fieldError("/name")}
                 />

@@ -3,10 +3,10 @@
 import type { UptimeCheckWithUptime } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
-import { Activity, Plus } from "lucide-react";
+import { Activity } from "lucide-react";
 import { DataTable } from "../../components/data/DataTable";
-import { buttonClass } from "../../components/ui/Button";
 import { EmptyState, loadingOrFailed } from "../../components/ui/Feedback";
+import { NewLink } from "../../components/ui/NewLink";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
 import { useProjectAccess } from "../../lib/access";
@@ -30,14 +30,9 @@ export function UptimePage() {
         description="HTTP checks Sightline runs against your API on a schedule, and the share of them that succeeded."
         actions={
           canWrite ? (
-            <Link
-              className={buttonClass({ variant: "primary" })}
-              to="/projects/$project/uptime/new"
-              params={{ project }}
-            >
-              <Plus size={16} aria-hidden="true" />
+            <NewLink to="/projects/$project/uptime/new" project={project}>
               New check
-            </Link>
+            </NewLink>
           ) : null
         }
       />
