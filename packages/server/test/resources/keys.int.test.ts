@@ -115,7 +115,8 @@ describe.each(metadataBackends())("API keys on $name", (backend: MetadataBackend
     const app = (await api.get("/api/v1/apps/checkout")).json<{ id: string }>();
     expect(await ctx.deps.resources.ingestDirectory.authenticateKey(appKey.key)).toEqual({
       keyId: appKey.id,
-      project: { id: project.id, slug: "shop" },
+      // A new project follows the server's retention days (null: none of its own).
+      project: { id: project.id, slug: "shop", retention: { requests: null, logs: null, spans: null } },
       app: { id: app.id, slug: "checkout" },
     });
     expect(
