@@ -619,7 +619,8 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       const raw = await summary(events, filter);
       // Nothing backfilled yet: the rollups are complete only after the snapshot's newest day.
       expect(await coverage.completeFrom()).toBeGreaterThan(BASE + 59 * HOUR);
-      expect(await summary(events, filter, coverage)).toEqual(raw);
+      // Averages may differ in the last bit: the engine sums floats in whatever order its threads take.
+      expectSameTraffic({ ...(await summary(events, filter, coverage)) }, { ...raw }, "before backfill");
 
       const days: string[] = [];
       const first = await runRollupBackfill(events, {
