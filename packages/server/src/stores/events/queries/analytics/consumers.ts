@@ -59,23 +59,16 @@ export async function consumerStats(
       `GROUP BY consumer_id ORDER BY total_requests DESC, consumer_id ASC LIMIT ${params.bind(limit, "UInt32")}`,
     params.values,
   );
-  return rows.map((row) => {
-    const known = row.consumer_id !== "";
-    const name = known ? row.latest_name : "";
-    return {
-      consumer: name !== "" ? name : known ? row.consumer_id : "unknown",
-      consumer_id: row.consumer_id,
-      consumer_name: name,
-      consumer_group: known ? row.latest_group : "",
-      total_requests: row.total_requests,
-      error_count: row.error_count,
-      client_errors: row.client_errors,
-      server_errors: row.server_errors,
-      error_rate: errorRate(row.error_count, row.total_requests),
-      avg_response_time_ms: finite(row.avg_response_time_ms),
-      last_seen_at: row.last_seen_at,
-    };
-  });
+  return rows.map((row) => ({
+    ...consumerIdentity(row),
+    total_requests: row.total_requests,
+    error_count: row.error_count,
+    client_errors: row.client_errors,
+    server_errors: row.server_errors,
+    error_rate: errorRate(row.error_count, row.total_requests),
+    avg_response_time_ms: finite(row.avg_response_time_ms),
+    last_seen_at: row.last_seen_at,
+  }));
 }
 
 /** What each consumer sort key orders by, as SQL over the aliases of the page statement. */
@@ -207,13 +200,8 @@ const LABEL_SQL =
   "if(latest_name != '', latest_name, if(consumer_id != '', consumer_id, 'unknown')) AS label";
 
 function toProjectConsumer(row: ConsumerPageRow): ProjectConsumerStats {
-  const known = row.consumer_id !== "";
-  const name = known ? row.latest_name : "";
   return {
-    consumer: name !== "" ? name : known ? row.consumer_id : "unknown",
-    consumer_id: row.consumer_id,
-    consumer_name: name,
-    consumer_group: known ? row.latest_group : "",
+    ...consumerIdentity(row),
     ...toTrafficFigures(row),
     last_seen_at: row.last_seen_at,
   };
@@ -370,4 +358,20 @@ function consumerGroupsSql(
     `SELECT consumer_id, ${[COUNTS_SQL, ...optional].join(", ")}, max(timestamp) AS last_seen_at ` +
     `FROM ${qualified(events, API_REQUESTS)} ${where} GROUP BY consumer_id${having}`
   );
+}
+
+/** How a consumer is named: its newest name, else its id; requests without an id are "unknown". */
+function consumerIdentity(row: {
+  readonly consumer_id: string;
+  readonly latest_name: string;
+  readonly latest_group: string;
+}): { consumer: string; consumer_id: string; consumer_name: string; consumer_group: string } {
+  const known = row.consumer_id !== "";
+  const name = known ? row.latest_name : "";
+  return {
+    consumer: name !== "" ? name : known ? row.consumer_id : "unknown",
+    consumer_id: row.consumer_id,
+    consumer_name: name,
+    consumer_group: known ? row.latest_group : "",
+  };
 }
