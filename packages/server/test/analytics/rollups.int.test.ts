@@ -671,7 +671,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       expect(rolled.total_requests).toBe(raw.total_requests);
       // Running again finds nothing to do.
       expect(await runRollupBackfill(events, { coverage })).toBe("done");
-      expect(await summary(events, filter, coverage)).toEqual(rolled);
+      expectSameTraffic({ ...(await summary(events, filter, coverage)) }, { ...rolled }, "again");
     }, 180_000);
   });
 });
