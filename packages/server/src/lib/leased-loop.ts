@@ -8,6 +8,8 @@ import type { LeasesRepo } from "../stores/metadata/repos/leases.repo.js";
 import { newId } from "./ids.js";
 
 export interface LeasedLoop<T> {
+  /** This instance's name in the lease row. */
+  readonly instance: string;
   start(): void;
   /** One tick now: take or renew the lease and, when held, run a pass. Undefined when not held. */
   tick(): Promise<T | undefined>;
@@ -23,8 +25,10 @@ export function createLeasedLoop<T>(options: {
   intervalMs: number;
   /** How long a taken lease lasts: longer than a tick, and than a pass may take. */
   leaseMs: number;
-  /** Named in the log line of a failed tick. */
+  /** Names the loop in its log lines (lease taken or lost, a failed tick). */
   label: string;
+  /** Runs on every tick once the lease is settled, whether this instance holds it or not. */
+  everyTick?: () => void;
   pass: (now: Date, instance: string) => Promise<T>;
 }): LeasedLoop<T> {
   const { leases, lease, clock, logger, intervalMs, leaseMs } = options;
@@ -36,13 +40,21 @@ export function createLeasedLoop<T>(options: {
 
   async function tickOnce(): Promise<T | undefined> {
     const now = clock.now();
-    holding = await leases.acquire(
+    const held = await leases.acquire(
       lease,
       instance,
       toIsoTimestamp(now),
       toIsoTimestamp(new Date(now.getTime() + leaseMs)),
     );
-    if (!holding) return undefined;
+    if (held !== holding) {
+      holding = held;
+      logger.info({ instance }, `${options.label} lease ${held ? "acquired" : "lost"}`);
+    }
+    options.everyTick?.();
+    if (!held) {
+      logger.debug({ instance }, `${options.label} lease held by another instance`);
+      return undefined;
+    }
     return options.pass(now, instance);
   }
 
@@ -63,6 +75,7 @@ export function createLeasedLoop<T>(options: {
   }
 
   return {
+    instance,
     start: schedule,
     tick,
     async close() {
