@@ -6,14 +6,13 @@
 // read from system.query_log). Formats alternate within every round and each figure is the median
 // of the rounds; merges are stopped while inserts are timed, so the figures are the inserts' own.
 // Knobs: ENCODE_ROWS (rows per batch, default 3,200), ENCODE_ROUNDS (default 9), ENCODE_SERVER=0
-// skips the ClickHouse server (it takes a minute to start on a busy machine).
+// skips the ClickHouse server (it takes a minute to start on a busy machine). For instruction
+// counts, ENCODE_PIPELINE=<format>:<batches> only runs the request pipeline that many times in that
+// format: run it under `valgrind --tool=callgrind` with two batch counts and take the difference.
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  type BatchContext,
-  prepareBatch,
-} from "../packages/server/src/modules/ingest/ingest.pipeline.js";
+import { type BatchContext, prepareBatch } from "../packages/server/src/modules/ingest/ingest.pipeline.js";
 import type { RecordKind } from "../packages/server/src/modules/ingest/records.js";
 import { requestKind } from "../packages/server/src/modules/ingest/requests.records.js";
 import { spanKind } from "../packages/server/src/modules/ingest/spans.records.js";
@@ -117,7 +116,8 @@ async function pipeline(all: readonly Kind[]): Promise<Map<string, Map<InsertFor
 }
 
 async function stopMerges(events: EventsExecutor, all: readonly Kind[]): Promise<void> {
-  for (const kind of all) await events.command(`SYSTEM STOP MERGES ${events.database}.${kind.kind.table.name}`);
+  for (const kind of all)
+    await events.command(`SYSTEM STOP MERGES ${events.database}.${kind.kind.table.name}`);
 }
 
 async function insert(events: EventsExecutor, kind: Kind, chunk: RowChunk): Promise<void> {
@@ -194,12 +194,27 @@ async function server(all: readonly Kind[], bodies: Map<string, Map<InsertFormat
 }
 
 async function main(): Promise<void> {
-  say(`bench:encode — ${ROWS}-row batches, ${ROUNDS} rounds, load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+  const only = process.env.ENCODE_PIPELINE;
+  if (only !== undefined) {
+    const [format, batches] = only.split(":");
+    const requests = kinds()[0] as Kind;
+    for (let i = 0; i < Number(batches); i++) prepare(requests, format as InsertFormat);
+    return;
+  }
+  say(
+    `bench:encode — ${ROWS}-row batches, ${ROUNDS} rounds, load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ")}`,
+  );
   const all = kinds();
   const bodies = await pipeline(all);
   await chdb(all, bodies);
   if (process.env.ENCODE_SERVER !== "0") await server(all, bodies);
-  say(`load average at the end ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+  say(
+    `load average at the end ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ")}`,
+  );
 }
 
 await main();

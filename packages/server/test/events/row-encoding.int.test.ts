@@ -51,7 +51,7 @@ const MAPS: Record<string, string>[] = [
   {},
   { "http.method": "GET" },
   Object.fromEntries(STRINGS.slice(1, 9).map((value, i) => [`key ${i} ${value.slice(0, 20)}`, value])),
-  { "": "empty key", "ключ": "значение", "\u0000": "\\" },
+  { "": "empty key", ключ: "значение", "\u0000": "\\" },
 ];
 const ROWS = 16;
 
@@ -163,7 +163,9 @@ describe.each(eventsBackends())("RowBinary insert bodies on $name", ({ options }
   it("stores lone surrogates as U+FFFD, the form the HTTP layer repairs them to", async () => {
     const name = API_SPANS.columnNames.indexOf("name");
     await insertBoth(API_SPANS, (values) =>
-      values.map((row) => row.map((value, i) => (i === name ? String(value).replaceAll("\ufffd", "\ud800") : value))),
+      values.map((row) =>
+        row.map((value, i) => (i === name ? String(value).replaceAll("\ufffd", "\ud800") : value)),
+      ),
     );
     expect(await stored(store, API_SPANS, "p-binary")).toEqual(await stored(store, API_SPANS, "p-json"));
   });
@@ -175,7 +177,9 @@ describe("the RowBinary encoder", () => {
     const good = rows(API_SPANS, "p")[0] as unknown[];
     encoder.add(good);
     const statusCode = API_SPANS.columnNames.indexOf("status_code");
-    expect(() => encoder.add(good.map((value, i) => (i === statusCode ? 70_000 : value)))).toThrow(/status_code/);
+    expect(() => encoder.add(good.map((value, i) => (i === statusCode ? 70_000 : value)))).toThrow(
+      /status_code/,
+    );
     expect(() => encoder.add(good.map((value, i) => (i === 0 ? "not-a-uuid" : value)))).toThrow(/id/);
     expect(() => encoder.add(good.slice(1))).toThrow(/values/);
     // The refused rows left nothing behind: the body holds the one good row.

@@ -283,12 +283,12 @@ class ChdbExecutor implements EventsExecutor {
 
   /** The private directory binary insert bodies pass through (tmpfs when the host has one). */
   #spool(): Promise<string> {
-    this.#spoolDirectory ??= mkdtemp(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "sightline-chdb-")).then(
-      (directory) => {
-        if (!SAFE_PATH.test(directory)) throw new Error(`unusable spool directory ${directory}`);
-        return directory;
-      },
-    );
+    this.#spoolDirectory ??= mkdtemp(
+      join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "sightline-chdb-"),
+    ).then((directory) => {
+      if (!SAFE_PATH.test(directory)) throw new Error(`unusable spool directory ${directory}`);
+      return directory;
+    });
     return this.#spoolDirectory;
   }
 

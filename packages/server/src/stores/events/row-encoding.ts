@@ -159,7 +159,9 @@ function writersOf(table: EventsTable): readonly WriteValue[] {
 /** The writer of one (codec-less) ClickHouse type; throws for a type it cannot write. */
 export function writerOf(type: string): WriteValue {
   const inner = (prefix: string): string | undefined =>
-    type.startsWith(`${prefix}(`) && type.endsWith(")") ? type.slice(prefix.length + 1, -1).trim() : undefined;
+    type.startsWith(`${prefix}(`) && type.endsWith(")")
+      ? type.slice(prefix.length + 1, -1).trim()
+      : undefined;
   const lowCardinality = inner("LowCardinality");
   // LowCardinality changes the storage, not the RowBinary encoding.
   if (lowCardinality !== undefined) return writerOf(lowCardinality);
@@ -230,7 +232,8 @@ export function writerOf(type: string): WriteValue {
       return (out, value) => out.int64(integer(value, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
     case "Float64":
       return (out, value) => {
-        if (typeof value !== "number" || !Number.isFinite(value)) throw new TypeError("expected a finite number");
+        if (typeof value !== "number" || !Number.isFinite(value))
+          throw new TypeError("expected a finite number");
         // -0 + 0 is 0: the text form writes both zeros as `0`.
         out.float64(value + 0);
       };
@@ -269,7 +272,12 @@ function dateDays(value: unknown): number {
   }
   const ms = Date.parse(`${value}T00:00:00Z`);
   const days = ms / DAY_MS;
-  if (!Number.isInteger(days) || days < 0 || days > 0xffff || new Date(ms).toISOString().slice(0, 10) !== value) {
+  if (
+    !Number.isInteger(days) ||
+    days < 0 ||
+    days > 0xffff ||
+    new Date(ms).toISOString().slice(0, 10) !== value
+  ) {
     throw new TypeError("expected a date from 1970-01-01 to 2149-06-06");
   }
   lastDateText = value;
@@ -285,8 +293,8 @@ for (let i = 0; i < 16; i++) {
 }
 /** Offsets of the 32 hex digits of `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`. */
 const UUID_DIGITS = [
-  0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
-  34, 35,
+  0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+  33, 34, 35,
 ];
 
 /** A growable buffer written front to back. */
