@@ -266,10 +266,17 @@ class ChdbExecutor implements EventsExecutor {
    * statement, stored whole or not at all like any insert; the file is gone before it settles.
    */
   async #insertFromFile(table: string, batch: InsertBatch): Promise<void> {
-    const directory = await this.#spool();
-    const path = join(directory, `${(spooled += 1)}.bin`);
     const columns = batch.columns.map((column) => assertIdentifier(column, "column")).join(", ");
-    await writeFile(path, batch.body);
+    let path: string;
+    try {
+      path = join(await this.#spool(), `${(spooled += 1)}.bin`);
+      await writeFile(path, batch.body);
+    } catch (error) {
+      // A full or missing tmpfs is the host's trouble, like a down engine: 503, retry later.
+      throw new EventsStoreError("Events store insert failed: cannot write the insert body", "unavailable", {
+        cause: error,
+      });
+    }
     try {
       await this.writes.run((session) =>
         session.queryAsync(`INSERT INTO ${table} (${columns}) FROM INFILE '${path}' FORMAT RowBinary`, {
