@@ -171,6 +171,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       database: config.clickhouseDatabase,
       maxExecutionTime: config.clickhouseMaxExecutionTime,
       insertBatching: config.ingestServerBatching,
+      insertFormat: config.ingestInsertFormat,
       ddl: config.eventsDdl,
     });
     closers.push(() => opened.close());

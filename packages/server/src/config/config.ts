@@ -29,6 +29,8 @@ export interface Config {
   /** How a ClickHouse server batches inserts: "async" (server-side async inserts, acknowledged once
    *  flushed) or "client" (each group commit is its own part). chDB ignores it. */
   readonly ingestServerBatching: "async" | "client";
+  /** INGEST_INSERT_FORMAT: the body format of ingest's inserts on either engine. */
+  readonly ingestInsertFormat: "RowBinary" | "JSONCompactEachRow";
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly jwtSecret: string | undefined;
@@ -160,6 +162,12 @@ export const knobs: readonly Knob[] = [
     default: "async",
     description:
       "On a ClickHouse server: `async` sends inserts with `async_insert=1, wait_for_async_insert=1` (the server batches every instance's inserts into few parts and answers once they are stored); `client`: each instance's group commit is one part. Ignored by embedded chDB.",
+  },
+  {
+    name: "INGEST_INSERT_FORMAT",
+    default: "binary",
+    description:
+      "The body of ingest's inserts: `binary` (RowBinary, built straight from the records: about a fifth less CPU per record in the server and the engine; on embedded chDB it passes through a file in /dev/shm, or the temporary directory without one) or `json` (JSONCompactEachRow text, the format before 2026-11-26).",
   },
   {
     name: "CLICKHOUSE_DASHBOARD_TIMEOUT",
@@ -381,6 +389,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   }
   const ingestServerBatching = batchingRaw === "client" ? "client" : "async";
 
+  const insertFormatRaw = (read("INGEST_INSERT_FORMAT") ?? "binary").toLowerCase();
+  if (insertFormatRaw !== "binary" && insertFormatRaw !== "json") {
+    fail("INGEST_INSERT_FORMAT", "must be binary or json", 0);
+  }
+  const ingestInsertFormat = insertFormatRaw === "json" ? "JSONCompactEachRow" : "RowBinary";
+
   const smtpUrlRaw = read("SMTP_URL");
   const smtpUrl =
     smtpUrlRaw === undefined
@@ -471,6 +485,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     eventsDdl,
     clickhouseMaxExecutionTime,
     ingestServerBatching,
+    ingestInsertFormat,
     smtpUrl,
     mailFrom,
     jwtSecret,

@@ -13,6 +13,9 @@ import {
   EventsStoreError,
   type EventsStoreOptions,
   applyTableSettings,
+  createRowEncoder,
+  defineEventsTable,
+  type InsertFormat,
   type InsertBatching,
   openEventsExecutor,
   parseClickhouseUrl,
@@ -298,14 +301,22 @@ describe.runIf(clickhouse !== undefined)("fleet-safe inserts on a server", () =>
     return { store, database };
   }
 
-  const batch = (from: number, rows: number) => ({
-    table: "t",
-    columns: ["id", "s"],
-    body: Buffer.from(
-      Array.from({ length: rows }, (_, i) => `${JSON.stringify([from + i, "é😀"])}\n`).join(""),
-    ),
-    rowCount: rows,
+  const table = defineEventsTable({
+    name: "t",
+    columns: [
+      { name: "id", type: "UInt32", since: 1 },
+      { name: "s", type: "String", since: 1 },
+    ],
+    indexes: [],
+    orderBy: ["id"],
+    defaultRetentionDays: 1,
   });
+  /** Rows `from`…`from + rows - 1` in `format`: the token covers the bytes sent in either. */
+  const batch = (from: number, rows: number, format: InsertFormat = "JSONCompactEachRow") => {
+    const encoder = createRowEncoder(table, format);
+    for (let i = 0; i < rows; i++) encoder.add([from + i, "é😀"]);
+    return { table: "t", columns: table.columnNames, body: encoder.finish(), format, rowCount: rows };
+  };
 
   async function count(store: EventsExecutor, database: string): Promise<{ n: number; total: number }> {
     const [row] = await store.query<{ n: number; total: number }>(
@@ -321,38 +332,46 @@ describe.runIf(clickhouse !== undefined)("fleet-safe inserts on a server", () =>
     }
   });
 
-  it.each(["async", "client"] as const)(
-    "with %s batching, acknowledges an insert once its rows are readable and stores a resent batch once",
-    async (batching) => {
+  it.each([
+    ["async", "JSONCompactEachRow"],
+    ["client", "JSONCompactEachRow"],
+    ["async", "RowBinary"],
+    ["client", "RowBinary"],
+  ] as const)(
+    "with %s batching and %s bodies, acknowledges an insert once its rows are readable and stores a resent batch once",
+    async (batching, format) => {
       const { store, database } = await openWithTable(batching);
-      await store.insert(batch(0, 300));
+      await store.insert(batch(0, 300, format));
       // Acknowledged means stored: readable at once, not after the server's async flush.
       expect(await count(store, database)).toEqual({ n: 300, total: (299 * 300) / 2 });
-      await store.insert(batch(0, 300));
+      await store.insert(batch(0, 300, format));
       expect(await count(store, database)).toEqual({ n: 300, total: (299 * 300) / 2 });
       // A different batch is not mistaken for the first.
-      await store.insert(batch(300, 300));
+      await store.insert(batch(300, 300, format));
       expect(await count(store, database)).toEqual({ n: 600, total: (599 * 600) / 2 });
     },
   );
 
-  it("resends an insert whose answer was lost, and the server keeps it once", async () => {
-    const proxy = await resettingProxy(new URL(base.clickhouseUrl ?? ""));
-    try {
-      const { store, database } = await openWithTable("async", proxy.url);
-      proxy.lostAnswers = 1;
-      await store.insert(batch(0, 250));
-      expect(proxy.lostAnswers).toBe(0);
-      expect(await count(store, database)).toEqual({ n: 250, total: (249 * 250) / 2 });
-    } finally {
-      proxy.lostAnswers = 0;
-      for (const { store, database } of opened.splice(0)) {
-        await store.command(`DROP DATABASE IF EXISTS ${database}`);
-        await store.close();
+  it.each(["JSONCompactEachRow", "RowBinary"] as const)(
+    "resends an insert of %s whose answer was lost, and the server keeps it once",
+    async (format) => {
+      const proxy = await resettingProxy(new URL(base.clickhouseUrl ?? ""));
+      try {
+        const { store, database } = await openWithTable("async", proxy.url);
+        proxy.lostAnswers = 1;
+        await store.insert(batch(0, 250, format));
+        expect(proxy.lostAnswers).toBe(0);
+        expect(await count(store, database)).toEqual({ n: 250, total: (249 * 250) / 2 });
+      } finally {
+        proxy.lostAnswers = 0;
+        for (const { store, database } of opened.splice(0)) {
+          await store.command(`DROP DATABASE IF EXISTS ${database}`);
+          await store.close();
+        }
+        await proxy.close();
       }
-      await proxy.close();
-    }
-  });
+    },
+  );
 
   it.each(["async", "client"] as const)(
     "names its adaptive timeout and deduplication token on each %s insert",

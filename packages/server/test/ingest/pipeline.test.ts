@@ -374,6 +374,38 @@ describe("prepareBatch with request records", () => {
     });
   });
 
+  it("builds RowBinary chunks when the store takes them, and answers a row it cannot encode as that record's problem", () => {
+    const records = [request(), request({ path: "/users/7" })];
+    const json = prepareBatch(requestKind, records, context());
+    const binary = prepareBatch(requestKind, records, { ...context(), insertFormat: "RowBinary" });
+    expect(binary).toMatchObject({ accepted: 2, rejected: 0, chunk: { format: "RowBinary", rowCount: 2 } });
+    expect(json.chunk?.format).toBe("JSONCompactEachRow");
+    // A kind whose row breaks its column's type (UInt16 status): one record's problem, not a 500.
+    const breaking: RowKind<Record<string, unknown>> = {
+      ...(requestKind as unknown as RowKind<Record<string, unknown>>),
+      build(input, problems) {
+        const built = requestKind.build(input as never, problems);
+        if (built === null || input.path !== "/users/7") return built;
+        return { ...built, row: { ...built.row, status_code: 70_000 } };
+      },
+    };
+    const placed = records.map((record) => ({
+      ...record,
+      app: CHECKOUT,
+      timestampMs: Date.parse(String(record.timestamp)),
+      environment: "production",
+    }));
+    const refused = preparePlacedBatch(breaking, placed, { ...context(), insertFormat: "RowBinary" });
+    expect(refused).toMatchObject({ accepted: 1, rejected: 1, chunk: { rowCount: 1 }, rowRecords: [0] });
+    expect(refused.errors).toEqual([
+      {
+        index: 1,
+        pointer: "/requests/1",
+        message: "cannot be stored: Cannot encode column status_code: expected an integer in 0..65535",
+      },
+    ]);
+  });
+
   it("prepares the same batch in paced slices, yielding to the event loop between them", async () => {
     const records = Array.from({ length: 300 }, (_, i) => request({ path: `/users/${i}` }));
     let yields = 0;

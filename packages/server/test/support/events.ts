@@ -66,6 +66,7 @@ export function delegatingExecutor(
     database: inner.database,
     tableSettings: inner.tableSettings,
     insertLanes: inner.insertLanes,
+    insertFormat: inner.insertFormat,
     query: (sql, params, lane) => inner.query(sql, params, lane),
     stream: (keyset) => inner.stream(keyset),
     command: (sql, params) => inner.command(sql, params),

@@ -195,6 +195,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
         apps,
         nowMs: clock.now().getTime(),
         retentionDays: keptDays(principal.project.retention?.[entry.kind.name], entry.retentionDays),
+        insertFormat: events.insertFormat,
       });
       return {
         answer: {

@@ -19,8 +19,6 @@ export interface CommonFields {
   readonly projectId: string;
   readonly app: AppRef;
   readonly timestampMs: number;
-  /** `YYYY-MM-DD hh:mm:ss.sss` UTC, as the events store reads it. */
-  readonly timestamp: string;
   readonly environment: string;
   /** Days the row is kept: its project's retention for the kind (docs/adr/0023). */
   readonly retentionDays: number;

@@ -79,29 +79,5 @@ function daysInMonth(year: number, month: number): number {
   return month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
 }
 
-const DAY_MS = 86_400_000;
-const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, "0"));
-const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, "0"));
-/** The date part of the last day formatted: records of one batch mostly share their day. */
-let cachedDay = Number.NaN;
-let cachedDate = "";
-
-/**
- * `2026-11-21 06:00:00.123`: read as UTC by DateTime64(3, 'UTC') on both engines whatever their
- * input settings. Built from lookup tables: it runs once per ingested record.
- */
-export function eventsTimestamp(ms: number): string {
-  const day = Math.floor(ms / DAY_MS);
-  if (day !== cachedDay) {
-    cachedDay = day;
-    cachedDate = new Date(day * DAY_MS).toISOString().slice(0, 10);
-  }
-  let rest = ms - day * DAY_MS;
-  const hours = Math.floor(rest / 3_600_000);
-  rest -= hours * 3_600_000;
-  const minutes = Math.floor(rest / 60_000);
-  rest -= minutes * 60_000;
-  const seconds = Math.floor(rest / 1000);
-  const millis = rest - seconds * 1000;
-  return `${cachedDate} ${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[millis]}`;
-}
+/** The text form DateTime64(3, 'UTC') reads, now owned by the events store's row encoding. */
+export { eventsTimestamp } from "../../stores/events/row-encoding.js";

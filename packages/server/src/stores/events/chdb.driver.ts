@@ -1,6 +1,8 @@
 // The embedded events-store driver: chDB sessions on the process's one data directory.
-import { mkdir } from "node:fs/promises";
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { type ChdbResult, drainPending, Session } from "chdb";
 import { CallTracker } from "./calls.js";
 import {
@@ -23,12 +25,15 @@ import {
   type Lane,
   type QueryParams,
 } from "./executor.js";
+import type { InsertFormat } from "./row-encoding.js";
 import { inlineParams } from "./literals.js";
 
 export interface ChdbDriverOptions {
   /** The data directory; created if missing. */
   readonly path: string;
   readonly database: string;
+  /** The body format ingest should build (default RowBinary; see ChdbExecutor.insertFormat). */
+  readonly insertFormat?: InsertFormat | undefined;
 }
 
 /**
@@ -61,7 +66,7 @@ export async function openChdbExecutor(options: ChdbDriverOptions): Promise<Even
   try {
     await mkdir(directory, { recursive: true });
     const { writes, reads } = openSessions(directory);
-    return new ChdbExecutor(database, directory, writes, reads);
+    return new ChdbExecutor(database, directory, writes, reads, options.insertFormat ?? "RowBinary");
   } catch (error) {
     await releaseDirectory(directory);
     const reason = error instanceof Error ? error.message : String(error);
@@ -183,12 +188,16 @@ class ChdbExecutor implements EventsExecutor {
   readonly insertLanes = INSERT_LANES;
   readonly #calls = new CallTracker();
   #closing: Promise<void> | undefined;
+  #spoolDirectory: Promise<string> | undefined;
 
   constructor(
     readonly database: string,
     private readonly directory: string,
     private readonly writes: SessionPool,
     private readonly reads: SessionPool,
+    /** RowBinary by default: it reaches chDB through a file (#insertFromFile) and still costs
+     *  the engine and the JavaScript less than JSON text (docs/performance.md, issue 21 §3). */
+    readonly insertFormat: InsertFormat,
   ) {}
 
   /** Read-lane statements carry their values as literals (literals.ts), so they skip chDB's
@@ -228,14 +237,18 @@ class ChdbExecutor implements EventsExecutor {
       const table = qualifiedTable(this.database, batch.table);
       if (batch.body.length === 0) return;
       try {
-        await this.writes.run((session) =>
-          session.insert({
-            table,
-            values: batch.body,
-            format: "JSONCompactEachRow",
-            columns: batch.columns,
-          }),
-        );
+        if (batch.format === "RowBinary") {
+          await this.#insertFromFile(table, batch);
+        } else {
+          await this.writes.run((session) =>
+            session.insert({
+              table,
+              values: batch.body,
+              format: "JSONCompactEachRow",
+              columns: batch.columns,
+            }),
+          );
+        }
       } catch (error) {
         // chDB reports the failing row's position (never its content): worth a log line.
         const row = readProperty(error, "failedAtRow");
@@ -245,6 +258,45 @@ class ChdbExecutor implements EventsExecutor {
         );
       }
     });
+  }
+
+  /**
+   * chDB's insert API takes text formats only and a statement is a C string (a NUL byte ends
+   * it), so a RowBinary body reaches the engine as a file on tmpfs: `INSERT … FROM INFILE`, one
+   * statement, stored whole or not at all like any insert; the file is gone before it settles.
+   */
+  async #insertFromFile(table: string, batch: InsertBatch): Promise<void> {
+    const columns = batch.columns.map((column) => assertIdentifier(column, "column")).join(", ");
+    let path: string;
+    try {
+      path = join(await this.#spool(), `${(spooled += 1)}.bin`);
+      await writeFile(path, batch.body);
+    } catch (error) {
+      // A full or missing tmpfs is the host's trouble, like a down engine: 503, retry later.
+      throw new EventsStoreError("Events store insert failed: cannot write the insert body", "unavailable", {
+        cause: error,
+      });
+    }
+    try {
+      await this.writes.run((session) =>
+        session.queryAsync(`INSERT INTO ${table} (${columns}) FROM INFILE '${path}' FORMAT RowBinary`, {
+          format: "CSV",
+        }),
+      );
+    } finally {
+      await unlink(path).catch(() => undefined);
+    }
+  }
+
+  /** The private directory binary insert bodies pass through (tmpfs when the host has one). */
+  #spool(): Promise<string> {
+    this.#spoolDirectory ??= mkdtemp(
+      join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "sightline-chdb-"),
+    ).then((directory) => {
+      if (!SAFE_PATH.test(directory)) throw new Error(`unusable spool directory ${directory}`);
+      return directory;
+    });
+    return this.#spoolDirectory;
   }
 
   ping(timeoutMs = 2_000): Promise<void> {
@@ -268,9 +320,16 @@ class ChdbExecutor implements EventsExecutor {
     await this.#calls.close();
     this.writes.close();
     this.reads.close();
+    const spool = await this.#spoolDirectory?.catch(() => undefined);
+    if (spool !== undefined) await rm(spool, { recursive: true, force: true });
     await releaseDirectory(this.directory);
   }
 }
+
+/** Spool paths go into SQL text between quotes: nothing that could end the literal. */
+const SAFE_PATH = /^[A-Za-z0-9_./-]+$/;
+/** Spool files written by this process, for unique names. */
+let spooled = 0;
 
 /** Unbound calls skip chDB's process-wide queue for bound ones (see hasParams), so a read
  *  without parameters never waits for a bound write on another session. */

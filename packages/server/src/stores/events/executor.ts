@@ -1,5 +1,6 @@
 // The events store's transport-neutral surface: one ClickHouse dialect, two drivers
 // (embedded chDB, ClickHouse over HTTP). Services and query builders depend on this only.
+import type { InsertFormat } from "./row-encoding.js";
 
 /** Values bound to `{name:Type}` placeholders; never concatenated into SQL text. */
 export type QueryParams = Readonly<Record<string, unknown>>;
@@ -13,8 +14,10 @@ export interface InsertBatch {
   readonly table: string;
   /** Column names, in the order of each row array. */
   readonly columns: readonly string[];
-  /** Rows serialised as JSONCompactEachRow (one JSON array per line). */
+  /** Rows in `format`, in the order of `columns`. */
   readonly body: Buffer;
+  /** Default JSONCompactEachRow (one JSON array per line); RowBinary from row-encoding.ts. */
+  readonly format?: InsertFormat;
   /** Number of rows in `body`, for accounting and error messages. */
   readonly rowCount: number;
 }
@@ -40,6 +43,9 @@ export interface EventsExecutor {
   /** MergeTree settings this engine wants on every events table, applied at start-up by
    *  applyTableSettings (empty: the engine's defaults). */
   readonly tableSettings: Readonly<Record<string, number>>;
+  /** The body format ingest should build its inserts in: the one this engine reads cheapest
+   *  (both drivers take JSONCompactEachRow too). */
+  readonly insertFormat: InsertFormat;
   /** Inserts that may run at once: a writer keeps up to this many in flight. */
   readonly insertLanes: number;
   /** Runs a SELECT and returns its rows as objects (JSON format; 64-bit ints as numbers). */

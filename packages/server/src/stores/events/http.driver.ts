@@ -35,6 +35,7 @@ import {
   type QueryClass,
   type QueryParams,
 } from "./executor.js";
+import type { InsertFormat } from "./row-encoding.js";
 import { assertSupportedVersion, MINIMUM_CLICKHOUSE_VERSION } from "./server-version.js";
 
 export interface HttpDriverOptions {
@@ -50,6 +51,8 @@ export interface HttpDriverOptions {
   readonly instanceId?: string | undefined;
   /** How inserts are batched on the server (default "async"; see insertSettings). */
   readonly insertBatching?: InsertBatching | undefined;
+  /** The body format ingest should build (default RowBinary). */
+  readonly insertFormat?: InsertFormat | undefined;
 }
 
 /** "async": the server batches the inserts of every instance (async_insert) and answers each once
@@ -272,6 +275,7 @@ export async function openHttpExecutor(options: HttpDriverOptions): Promise<Even
     instanceId: options.instanceId ?? defaultInstanceId(),
     maxExecutionTime: options.maxExecutionTime ?? {},
     insertBatching: options.insertBatching ?? "async",
+    insertFormat: options.insertFormat ?? "RowBinary",
   };
   const executor = new HttpExecutor(database, client, shared, "system");
   try {
@@ -292,6 +296,7 @@ interface Shared {
   readonly instanceId: string;
   readonly maxExecutionTime: Partial<Readonly<Record<QueryClass, number>>>;
   readonly insertBatching: InsertBatching;
+  readonly insertFormat: InsertFormat;
 }
 
 /** Who a statement runs for: a consumer's class, or "system" (start-up, migrations). */
@@ -312,6 +317,12 @@ class HttpExecutor implements EventsExecutor {
     private readonly shared: Shared,
     private readonly scope: Scope,
   ) {}
+
+  /** RowBinary by default: the server parses it without any text in between, for less CPU on
+   *  both sides (docs/performance.md, issue 21 §3). */
+  get insertFormat(): InsertFormat {
+    return this.shared.insertFormat;
+  }
 
   get #calls(): CallTracker {
     return this.shared.calls;
@@ -418,7 +429,7 @@ class HttpExecutor implements EventsExecutor {
       const table = qualifiedTable(this.database, batch.table);
       if (batch.body.length === 0) return;
       const columns = batch.columns.map((column) => assertIdentifier(column, "column")).join(", ");
-      const sql = `INSERT INTO ${table} (${columns}) FORMAT JSONCompactEachRow`;
+      const sql = `INSERT INTO ${table} (${columns}) FORMAT ${batch.format ?? "JSONCompactEachRow"}`;
       const settings: ClickHouseSettings = {
         ...this.#settings(this.scope, false),
         ...insertSettings(this.shared.insertBatching, deduplicationToken(table, batch.columns, batch.body)),

@@ -4,6 +4,7 @@ import { assertIdentifier } from "./dialect.js";
 import { type EventsExecutor, EventsStoreError, type QueryClass } from "./executor.js";
 import { type InsertBatching, openHttpExecutor } from "./http.driver.js";
 import { type EventsMigration, eventsMigrations } from "./migrations/index.js";
+import type { InsertFormat } from "./row-encoding.js";
 import { EventsMigrationError, runEventsMigrations } from "./migrations/runner.js";
 
 export {
@@ -17,6 +18,7 @@ export {
 } from "./executor.js";
 export { type InsertBatching, insertSettings, parseClickhouseUrl } from "./http.driver.js";
 export { type CallOutcome, type EventsObserver, observeExecutor } from "./observed.js";
+export { createRowEncoder, type InsertFormat, type RowEncoder } from "./row-encoding.js";
 export { MINIMUM_CLICKHOUSE_VERSION } from "./server-version.js";
 export * from "./tables/index.js";
 export {
@@ -60,6 +62,8 @@ export interface EventsStoreOptions {
   instanceId?: string | undefined;
   /** How a server batches inserts (INGEST_SERVER_BATCHING; default "async"); chDB ignores it. */
   insertBatching?: InsertBatching | undefined;
+  /** The body format ingest builds its inserts in (INGEST_INSERT_FORMAT; default RowBinary). */
+  insertFormat?: InsertFormat | undefined;
 }
 
 /** Whether this instance may change the events schema (EVENTS_DDL). */
@@ -75,8 +79,13 @@ export async function openEventsExecutor(options: EventsStoreOptions): Promise<E
         maxExecutionTime: options.maxExecutionTime,
         instanceId: options.instanceId,
         insertBatching: options.insertBatching,
+        insertFormat: options.insertFormat,
       })
-    : await openChdbExecutor({ path: options.chdbPath, database: options.database });
+    : await openChdbExecutor({
+        path: options.chdbPath,
+        database: options.database,
+        insertFormat: options.insertFormat,
+      });
   try {
     await ensureDatabase(executor, options.ddl ?? "auto");
     await verifyRowShape(executor);

@@ -37,6 +37,7 @@ export function observeExecutor(
     database: view.database,
     tableSettings: view.tableSettings,
     insertLanes: view.insertLanes,
+    insertFormat: view.insertFormat,
     query: (sql, params, lane) =>
       timed(
         () => view.query(sql, params, lane),

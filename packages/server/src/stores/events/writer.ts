@@ -6,11 +6,15 @@
 // project's flood leaves room for the others.
 import type { Logger } from "pino";
 import { type EventsExecutor, EventsStoreError } from "./executor.js";
+import type { InsertFormat } from "./row-encoding.js";
 import type { EventsTable } from "./tables/index.js";
 
-/** Rows serialised as JSONCompactEachRow in the table's column order: inserted whole. */
+/** Rows encoded in the table's column order (row-encoding.ts): inserted whole. */
 export interface RowChunk {
   readonly body: Buffer;
+  /** The body's format (default JSONCompactEachRow); chunks of different formats never share
+   *  an insert. */
+  readonly format?: InsertFormat;
   readonly rowCount: number;
   /** The table partition every row of the chunk falls in, when the table has partitions:
    *  chunks of different partitions never share an insert, so an insert stays one part,
@@ -166,6 +170,7 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
    *  least one batch); batches of other partitions keep their place for a later insert. */
   function takeInsert(): Waiter[] {
     const partition = queue[0]?.chunk.partition;
+    const format = queue[0]?.chunk.format;
     let rows = 0;
     let bytes = 0;
     const taken: Waiter[] = [];
@@ -176,7 +181,7 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
         taken.length > 0 &&
         (rows + waiter.chunk.rowCount > options.flushRows ||
           bytes + waiter.chunk.body.length > options.flushBytes);
-      if (full || waiter.chunk.partition !== partition) {
+      if (full || waiter.chunk.partition !== partition || waiter.chunk.format !== format) {
         left.push(waiter);
         continue;
       }
@@ -213,7 +218,8 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
     const body =
       group.length === 1 ? (group[0] as Waiter).chunk.body : Buffer.concat(group.map((w) => w.chunk.body));
     try {
-      await executor.insert({ table, columns, body, rowCount });
+      const format = (group[0] as Waiter).chunk.format;
+      await executor.insert({ table, columns, body, rowCount, ...(format === undefined ? {} : { format }) });
       counters.inserts += 1;
       counters.insertedRows += rowCount;
       for (const waiter of group) waiter.resolve();
