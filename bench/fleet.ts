@@ -8,9 +8,9 @@
 // p95/p99 from each batch's due time, insert statements and parts created per minute per table
 // (part_log's NewPart events within the measured window; merges are not creations), and checks
 // stored == accepted. Knobs: BENCH_FLEET_TARGET (server; a cluster target is for later),
-// BENCH_FLEET_INSTANCES (4), BENCH_FLEET_RATE (aggregate records/s, 4000), BENCH_FLEET_SECONDS
-// (30), BENCH_FLEET_WARMUP_SECONDS (3), BENCH_FLEET_MODES (async,client), BENCH_FLEET_WINDOWS
-// (group-commit windows in ms, "50,1000"), BENCH_FLEET_DATABASE_URL (a PostgreSQL server where
+// BENCH_FLEET_INSTANCES (4), BENCH_FLEET_RATE (aggregate records/s, 4000), BENCH_FLEET_BATCH
+// (records per batch, 100), BENCH_FLEET_SECONDS (30), BENCH_FLEET_WARMUP_SECONDS (3),
+// BENCH_FLEET_MODES (async,client), BENCH_FLEET_WINDOWS (group-commit windows, ms, "50,1000"), BENCH_FLEET_DATABASE_URL (a PostgreSQL server where
 // the bench may create and drop a database; default TEST_DATABASE_URL or the local one).
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -23,10 +23,12 @@ import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
 import { startClickhouseServer } from "../packages/server/test/support/clickhouse-server.js";
 import { freePort, startServer } from "./instance.js";
 import { describeLatency, type OpenLoopResult, postBody, runOpenLoop, summarise } from "./open-loop.js";
-import { BATCH, requestRecords } from "./records.js";
+import { requestRecords } from "./records.js";
 
 const INSTANCES = Math.max(2, Number(process.env.BENCH_FLEET_INSTANCES ?? 4));
 const RATE = Number(process.env.BENCH_FLEET_RATE ?? 4000);
+/** Records per posted batch. */
+const BATCH = Math.max(1, Number(process.env.BENCH_FLEET_BATCH ?? 100));
 /** 30 s at 40 batches/s: 1,200 answers, enough for a p99 (MIN_P99_SAMPLES). */
 const SECONDS = Number(process.env.BENCH_FLEET_SECONDS ?? 30);
 const WARMUP_SECONDS = Number(process.env.BENCH_FLEET_WARMUP_SECONDS ?? 3);
@@ -301,6 +303,12 @@ function report(measured: Measured): boolean {
           : `inserts ${perMinute(table.inserts).padStart(5)}/min, `) +
         `parts created ${perMinute(table.created).padStart(5)}/min, active parts now ${table.active}`,
     );
+  const requests = measured.tables.find(({ table }) => table === "api_requests");
+  if (setting.mode === "async" && requests !== undefined && requests.created >= requests.inserts)
+    say(
+      "   every async insert made a part of its own: this server batched none of them " +
+        "(clickhouse-local has no async insert queue)",
+    );
   const stored = measured.stored === result.accepted + warmupAccepted;
   say(
     `   stored ${measured.stored} rows in api_requests, accepted ${result.accepted + warmupAccepted}: ${stored ? "equal" : "DIFFERENT"}`,
@@ -343,7 +351,7 @@ async function main(): Promise<number> {
         setup = {
           key: remote.key,
           bodies: Array.from({ length: BODIES }, (_, i) =>
-            Buffer.from(JSON.stringify({ requests: requestRecords(i + 1, remote.appSlug) })),
+            Buffer.from(JSON.stringify({ requests: requestRecords(i + 1, remote.appSlug, BATCH) })),
           ),
         };
       }

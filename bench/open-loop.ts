@@ -64,7 +64,10 @@ export interface OpenLoopResult {
   readonly dropped: number;
   readonly accepted: number;
   readonly ok: number;
+  /** Answered 429 (a rate limit) and 503 (the writers full): refused, not failed. */
+  readonly limited: number;
   readonly unavailable: number;
+  /** Any other status, or no answer at all. */
   readonly failed: number;
   /** Milliseconds from each answered batch's due time to its answer. */
   readonly latencies: readonly number[];
@@ -78,7 +81,16 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   const interval = 1000 / options.batchesPerSecond;
   const scheduled = Math.max(1, Math.round(options.seconds * options.batchesPerSecond));
   const latencies: number[] = [];
-  const counts = { dropped: 0, accepted: 0, ok: 0, unavailable: 0, failed: 0, inFlight: 0, worstLag: 0 };
+  const counts = {
+    dropped: 0,
+    accepted: 0,
+    ok: 0,
+    limited: 0,
+    unavailable: 0,
+    failed: 0,
+    inFlight: 0,
+    worstLag: 0,
+  };
   const answers: Promise<void>[] = [];
   const start = performance.now();
   for (let i = 0; i < scheduled;) {
@@ -101,7 +113,8 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
             if (status === 200) {
               counts.ok += 1;
               counts.accepted += accepted;
-            } else if (status === 503) counts.unavailable += 1;
+            } else if (status === 429) counts.limited += 1;
+            else if (status === 503) counts.unavailable += 1;
             else counts.failed += 1;
           },
           () => {
@@ -123,6 +136,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
     dropped: counts.dropped,
     accepted: counts.accepted,
     ok: counts.ok,
+    limited: counts.limited,
     unavailable: counts.unavailable,
     failed: counts.failed,
     latencies,
