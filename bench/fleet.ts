@@ -2,7 +2,7 @@
 // aggregate load: does a fleet multiply the parts its inserts create? Starts the test suite's
 // ClickHouse server (packages/server/test/support/clickhouse-server.ts, with system.part_log on)
 // and a fresh PostgreSQL metadata database, then per insert mode (INGEST_SERVER_BATCHING) and
-// group-commit window (INGEST_SERVER_FLUSH_INTERVAL_MS) runs one instance, then
+// group-commit window (INGEST_SERVER_WINDOW_MS) runs one instance, then
 // BENCH_FLEET_INSTANCES, each setting on a fresh events database, under the same open-loop load
 // spread round-robin over the instances (bench/open-loop.ts). Per run it prints records/s, p50/
 // p95/p99 from each batch's due time, insert statements and parts created per minute per table
@@ -254,7 +254,7 @@ async function measure(
     ...shared,
     CLICKHOUSE_DATABASE: database,
     INGEST_SERVER_BATCHING: setting.mode,
-    INGEST_SERVER_FLUSH_INTERVAL_MS: String(setting.windowMs),
+    INGEST_SERVER_WINDOW_MS: String(setting.windowMs),
   });
   try {
     const { key, bodies } = await ingest(fleet);

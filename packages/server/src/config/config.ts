@@ -42,7 +42,7 @@ export interface Config {
     /** Rows per events insert that start a flush early. */
     readonly flushRows: number;
     /** How long the first waiting batch waits for company before its insert starts: on a
-     *  ClickHouse server INGEST_SERVER_FLUSH_INTERVAL_MS, on chDB INGEST_FLUSH_INTERVAL_MS. */
+     *  ClickHouse server INGEST_SERVER_WINDOW_MS, on chDB INGEST_FLUSH_INTERVAL_MS. */
     readonly flushIntervalMs: number;
     /** Rows waiting or being inserted (per table) beyond which batches get 503. */
     readonly maxPendingRows: number;
@@ -222,7 +222,7 @@ export const knobs: readonly Knob[] = [
     description: "Longest wait of a batch for others to share its insert; bounds the latency it adds.",
   },
   {
-    name: "INGEST_SERVER_FLUSH_INTERVAL_MS",
+    name: "INGEST_SERVER_WINDOW_MS",
     default: "(unset: INGEST_FLUSH_INTERVAL_MS)",
     description:
       "On a ClickHouse server (CLICKHOUSE_URL), the group-commit window instead of INGEST_FLUSH_INTERVAL_MS: each instance inserts at most once per window per table unless INGEST_FLUSH_ROWS wait.",
@@ -417,7 +417,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   });
   const flushIntervalMs = integer("INGEST_FLUSH_INTERVAL_MS", 50, 1, 60_000);
   // Read always, so a bad value is refused whichever store is in use.
-  const serverFlushIntervalMs = integer("INGEST_SERVER_FLUSH_INTERVAL_MS", flushIntervalMs, 1, 60_000);
+  const serverFlushIntervalMs = integer("INGEST_SERVER_WINDOW_MS", flushIntervalMs, 1, 60_000);
   const ingest = Object.freeze({
     maxBatch: integer("INGEST_MAX_BATCH", 1000, 1, 100_000),
     maxBodyBytes: integer("INGEST_MAX_BODY", 10 * 1024 * 1024, 1024, 256 * 1024 * 1024),
