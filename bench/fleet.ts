@@ -8,8 +8,8 @@
 // p95/p99 from each batch's due time, insert statements and parts created per minute per table
 // (part_log's NewPart events within the measured window; merges are not creations), and checks
 // stored == accepted. Knobs: BENCH_FLEET_TARGET (server; a cluster target is for later),
-// BENCH_FLEET_INSTANCES (4), BENCH_FLEET_RATE (aggregate records/s, 4000), BENCH_FLEET_BATCH
-// (records per batch, 100), BENCH_FLEET_SECONDS (30), BENCH_FLEET_WARMUP_SECONDS (3),
+// BENCH_FLEET_INSTANCES (4), BENCH_FLEET_RATE (aggregate records/s, 2000), BENCH_FLEET_BATCH
+// (records per batch, 50), BENCH_FLEET_SECONDS (30), BENCH_FLEET_WARMUP_SECONDS (3),
 // BENCH_FLEET_MODES (async,client), BENCH_FLEET_WINDOWS (group-commit windows, ms, "50,1000"), BENCH_FLEET_DATABASE_URL (a PostgreSQL server where
 // the bench may create and drop a database; default TEST_DATABASE_URL or the local one).
 import type { ChildProcess } from "node:child_process";
@@ -26,9 +26,9 @@ import { describeLatency, type OpenLoopResult, postBody, runOpenLoop, summarise 
 import { requestRecords } from "./records.js";
 
 const INSTANCES = Math.max(2, Number(process.env.BENCH_FLEET_INSTANCES ?? 4));
-const RATE = Number(process.env.BENCH_FLEET_RATE ?? 4000);
+const RATE = Number(process.env.BENCH_FLEET_RATE ?? 2000);
 /** Records per posted batch. */
-const BATCH = Math.max(1, Number(process.env.BENCH_FLEET_BATCH ?? 100));
+const BATCH = Math.max(1, Number(process.env.BENCH_FLEET_BATCH ?? 50));
 /** 30 s at 40 batches/s: 1,200 answers, enough for a p99 (MIN_P99_SAMPLES). */
 const SECONDS = Number(process.env.BENCH_FLEET_SECONDS ?? 30);
 const WARMUP_SECONDS = Number(process.env.BENCH_FLEET_WARMUP_SECONDS ?? 3);

@@ -7,15 +7,15 @@
 // baseline. It prints each scenario's median ratio with every round's figure. Then, per
 // scenario, an open-loop run sends batches at a fixed rate of BENCH_OPEN_LOAD (0.7) of the
 // capacity the rounds measured, each timed from when it was due (bench/open-loop.ts), for its
-// p50/p95/p99. Last it checks stored == accepted. The OTLP scenario sends the request records as SERVER spans with HTTP semantic-
-// convention attributes — each is stored twice, as a span and as a request record — and is
-// compared with a baseline inserting both rows of each. The spans' and OTLP's ratios must each be
-// at least the requests'.
+// p50/p95/p99. Last it checks stored == accepted. The OTLP scenario sends the request records as
+// SERVER spans with HTTP semantic-convention attributes — each is stored twice, as a span and as
+// a request record — and is compared with a baseline inserting both rows of each. The spans' and
+// OTLP's ratios must each be at least the requests'.
 // Knobs: BENCH_ROUNDS (default 3), BENCH_SECONDS (default 15), BENCH_CLIENTS (default 64),
-// BENCH_WARMUP_SECONDS (default 3), BENCH_OPEN_SECONDS (default BENCH_SECONDS), BENCH_OPEN_LOAD
-// (default 0.7), BENCH_SCENARIOS (default "requests,spans,otlp,noisy-neighbour";
-// the last is bench/noisy-neighbour.ts, on servers of its own); INGEST_* variables are passed on
-// to the server.
+// BENCH_WARMUP_SECONDS (default 3), BENCH_OPEN_SECONDS (default BENCH_SECONDS; stretched up to
+// 120 s when needed for 1,000 answers), BENCH_OPEN_LOAD (default 0.7), BENCH_SCENARIOS (default
+// "requests,spans,otlp,noisy-neighbour"; the last is bench/noisy-neighbour.ts, on servers of its
+// own); INGEST_* variables are passed on to the server.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -52,7 +52,14 @@ import {
 import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
 import { cpuSeconds, freePort, startServer } from "./instance.js";
 import { NOISY_NEIGHBOUR, runNoisyNeighbour } from "./noisy-neighbour.js";
-import { describeLatency, type OpenLoopResult, postBody, runOpenLoop, summarise } from "./open-loop.js";
+import {
+  describeLatency,
+  MIN_P99_SAMPLES,
+  type OpenLoopResult,
+  postBody,
+  runOpenLoop,
+  summarise,
+} from "./open-loop.js";
 import { BATCH, freshOtlpBody, otlpBody, requestRecords, spanRecords } from "./records.js";
 import { median } from "./stats.js";
 import { runWithAmplification } from "./amplification.js";
@@ -62,6 +69,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
  *  the closed-loop rounds measured (issue 21 §3: 70 %). */
 const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? SECONDS);
 const OPEN_LOAD = Number(process.env.BENCH_OPEN_LOAD ?? 0.7);
+/** The longest an open-loop run is stretched to collect MIN_P99_SAMPLES answers. */
+const MAX_OPEN_SECONDS = 120;
 /** Insert lanes of the engine baseline: one insert at a time, and two in flight (the chDB
  *  driver's two write sessions, as the server's writer uses them). */
 const BASELINE_LANES = [1, 2] as const;
@@ -256,6 +265,13 @@ async function drive(
   return tally;
 }
 
+/** Seconds of open loop at `recordsPerSecond`: OPEN_SECONDS, or longer (up to MAX_OPEN_SECONDS)
+ *  when that would send too few batches for a p99. */
+function openSeconds(recordsPerSecond: number): number {
+  const needed = Math.ceil(MIN_P99_SAMPLES / (recordsPerSecond / BATCH));
+  return Math.min(MAX_OPEN_SECONDS, Math.max(OPEN_SECONDS, needed));
+}
+
 /** The open-loop run of one scenario: `recordsPerSecond` as 100-record batches, each body new. */
 function driveOpen(
   port: number,
@@ -266,7 +282,7 @@ function driveOpen(
 ): Promise<OpenLoopResult> {
   return runOpenLoop({
     batchesPerSecond: recordsPerSecond / BATCH,
-    seconds: OPEN_SECONDS,
+    seconds: openSeconds(recordsPerSecond),
     send: (index, agent) => {
       const body = bodies[index % bodies.length] as Buffer;
       return post(agent, port, scenario, key, scenario.fresh?.(body, ++sends) ?? body);
@@ -587,7 +603,7 @@ async function throughput(scenarios: readonly Scenario[]): Promise<number> {
         line(
           "open loop",
           `${Math.round(rate)} records/s offered (${OPEN_LOAD} of ${Math.round(median(rates))}) for ` +
-            `${OPEN_SECONDS} s: ${result.ok} of ${result.scheduled} batches 200, ${result.unavailable} 503, ` +
+            `${openSeconds(rate)} s: ${result.ok} of ${result.scheduled} batches 200, ${result.unavailable} 503, ` +
             `${result.failed} failed, ${result.dropped} not sent (generator lagged at worst ` +
             `${result.worstSendLagMs.toFixed(0)} ms)`,
         );
