@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setUpRemoteIngest } from "../packages/server/test/ingest/remote.js";
+import { runOpenLoop } from "./open-loop.js";
 import { requestRecords } from "./records.js";
 import { median } from "./stats.js";
 
@@ -113,27 +114,22 @@ const bodiesFor = (appSlug: string, seed: number, size: number) =>
 
 /** The victim: a batch every 1/VICTIM_RATE s for `seconds`, each timed from when it was due. */
 async function victim(port: number, key: string, bodies: readonly Buffer[], seconds: number): Promise<Tally> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const tally = emptyTally();
-  const interval = 1000 / VICTIM_RATE;
-  const total = Math.round(seconds * VICTIM_RATE);
-  const start = performance.now();
-  const inFlight: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const due = start + i * interval;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    tally.sent += 1;
-    inFlight.push(
-      post(agent, port, key, bodies[i % bodies.length] as Buffer).then((status) => {
-        tally.latencies.push(performance.now() - due);
-        count(tally, status);
-      }),
-    );
-  }
-  await Promise.all(inFlight);
-  agent.destroy();
-  return tally;
+  const result = await runOpenLoop({
+    batchesPerSecond: VICTIM_RATE,
+    seconds,
+    send: async (index, agent) => ({
+      status: await post(agent, port, key, bodies[index % bodies.length] as Buffer),
+      accepted: 0,
+    }),
+  });
+  return {
+    sent: result.scheduled - result.dropped,
+    ok: result.ok,
+    limited: result.limited,
+    unavailable: result.unavailable,
+    other: result.failed + result.dropped,
+    latencies: [...result.latencies],
+  };
 }
 
 type FloodMessage = { type: "stop" } | { type: "tally"; tally: Tally; seconds: number };

@@ -43,7 +43,8 @@ export interface Config {
     readonly maxBodyBytes: number;
     /** Rows per events insert that start a flush early. */
     readonly flushRows: number;
-    /** How long the first waiting batch waits for company before its insert starts. */
+    /** How long the first waiting batch waits for company before its insert starts: on a
+     *  ClickHouse server INGEST_SERVER_WINDOW_MS, on chDB INGEST_FLUSH_INTERVAL_MS. */
     readonly flushIntervalMs: number;
     /** Rows waiting or being inserted (per table) beyond which batches get 503. */
     readonly maxPendingRows: number;
@@ -227,6 +228,12 @@ export const knobs: readonly Knob[] = [
     name: "INGEST_FLUSH_INTERVAL_MS",
     default: "50",
     description: "Longest wait of a batch for others to share its insert; bounds the latency it adds.",
+  },
+  {
+    name: "INGEST_SERVER_WINDOW_MS",
+    default: "(unset: INGEST_FLUSH_INTERVAL_MS)",
+    description:
+      "On a ClickHouse server (CLICKHOUSE_URL), the group-commit window instead of INGEST_FLUSH_INTERVAL_MS: each instance inserts at most once per window per table unless INGEST_FLUSH_ROWS wait.",
   },
   {
     name: "INGEST_MAX_PENDING_ROWS",
@@ -422,11 +429,14 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     alerts: integer("CLICKHOUSE_ALERTS_TIMEOUT", 60, 0, 86_400),
     export: integer("CLICKHOUSE_EXPORT_TIMEOUT", 0, 0, 86_400),
   });
+  const flushIntervalMs = integer("INGEST_FLUSH_INTERVAL_MS", 50, 1, 60_000);
+  // Read always, so a bad value is refused whichever store is in use.
+  const serverFlushIntervalMs = integer("INGEST_SERVER_WINDOW_MS", flushIntervalMs, 1, 60_000);
   const ingest = Object.freeze({
     maxBatch: integer("INGEST_MAX_BATCH", 1000, 1, 100_000),
     maxBodyBytes: integer("INGEST_MAX_BODY", 10 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     flushRows: integer("INGEST_FLUSH_ROWS", 10_000, 1, 1_000_000),
-    flushIntervalMs: integer("INGEST_FLUSH_INTERVAL_MS", 50, 1, 60_000),
+    flushIntervalMs: clickhouseUrl === undefined ? flushIntervalMs : serverFlushIntervalMs,
     maxPendingRows: integer("INGEST_MAX_PENDING_ROWS", 100_000, 1, 100_000_000),
     projectPendingShare: integer("INGEST_PROJECT_PENDING_SHARE", 50, 1, 100) / 100,
     // Far above what one app sends, and above what one 2-core instance ingests (~100k records/s

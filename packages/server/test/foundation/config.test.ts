@@ -192,6 +192,16 @@ describe("loadConfig", () => {
     ).toThrow(/INGEST_PROJECT_PENDING_SHARE[\s\S]*INGEST_PROJECT_RATE[\s\S]*INGEST_KEY_BURST/);
   });
 
+  it("takes the server path's group-commit window on a ClickHouse server only", () => {
+    expect(loadConfig({}).ingest.flushIntervalMs).toBe(50);
+    expect(loadConfig({ INGEST_SERVER_WINDOW_MS: "1000" }).ingest.flushIntervalMs).toBe(50);
+    const server = { CLICKHOUSE_URL: "http://127.0.0.1:8123" };
+    expect(loadConfig(server).ingest.flushIntervalMs).toBe(50);
+    expect(loadConfig({ ...server, INGEST_FLUSH_INTERVAL_MS: "80" }).ingest.flushIntervalMs).toBe(80);
+    expect(loadConfig({ ...server, INGEST_SERVER_WINDOW_MS: "1000" }).ingest.flushIntervalMs).toBe(1000);
+    expect(() => loadConfig({ INGEST_SERVER_WINDOW_MS: "0" })).toThrow(/INGEST_SERVER_WINDOW_MS/);
+  });
+
   it("documents every knob in the README configuration table", () => {
     const readme = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
     for (const knob of knobs) {

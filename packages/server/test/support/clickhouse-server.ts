@@ -41,6 +41,9 @@ export interface ClickhouseServerOptions {
   /** Loading the 560 MB library and starting takes about a second idle, far more on a busy
    *  machine. Default 120 s. */
   readonly startTimeoutMs?: number;
+  /** Keep `system.part_log` (every part created, merged or removed): `npm run bench:fleet`
+   *  counts part creations from it. Off for the suites, which do not read it. */
+  readonly partLog?: boolean;
 }
 
 interface Layout {
@@ -64,7 +67,7 @@ export async function startClickhouseServer(
   options: ClickhouseServerOptions = {},
 ): Promise<ClickhouseServer> {
   for (let attempt = 1; ; attempt += 1) {
-    const layout = await writeLayout();
+    const layout = await writeLayout(options.partLog ?? false);
     try {
       return await launch(layout, options.startTimeoutMs ?? 120_000);
     } catch (error) {
@@ -99,7 +102,7 @@ function processAlive(pid: number): boolean {
   }
 }
 
-async function writeLayout(): Promise<Layout> {
+async function writeLayout(partLog: boolean): Promise<Layout> {
   await removeAbandonedDirs();
   const dir = await mkdtemp(join(tmpdir(), `${DIR_PREFIX}${process.pid}-`));
   const httpPort = await freePort();
@@ -107,7 +110,7 @@ async function writeLayout(): Promise<Layout> {
   while (tcpPort === httpPort) tcpPort = await freePort();
   const password = randomBytes(16).toString("hex");
   await mkdir(join(dir, "data"));
-  await writeFile(join(dir, "config.xml"), serverConfig(dir, httpPort, tcpPort));
+  await writeFile(join(dir, "config.xml"), serverConfig(dir, httpPort, tcpPort, partLog));
   await writeFile(join(dir, "users.xml"), usersConfig(password));
   return { dir, httpPort, tcpPort, password };
 }
@@ -118,7 +121,7 @@ async function writeLayout(): Promise<Layout> {
  * to the few threads a test's small tables need.
  * query_log is on so tests can read the log_comment each statement carries (flushed by SYSTEM FLUSH LOGS).
  */
-function serverConfig(dir: string, httpPort: number, tcpPort: number): string {
+function serverConfig(dir: string, httpPort: number, tcpPort: number, partLog: boolean): string {
   return `<clickhouse>
   <listen_host>127.0.0.1</listen_host>
   <http_port>${httpPort}</http_port>
@@ -146,7 +149,16 @@ function serverConfig(dir: string, httpPort: number, tcpPort: number): string {
     <database>system</database>
     <table>query_log</table>
     <flush_interval_milliseconds>60000</flush_interval_milliseconds>
-  </query_log>
+  </query_log>${
+    partLog
+      ? `
+  <part_log>
+    <database>system</database>
+    <table>part_log</table>
+    <flush_interval_milliseconds>7500</flush_interval_milliseconds>
+  </part_log>`
+      : ""
+  }
 </clickhouse>
 `;
 }
