@@ -358,6 +358,8 @@ async function runBaseline(scenario: Scenario, dir: string, rows: number, lanes:
           apps: [app],
           nowMs: Date.now(),
           retentionDays: 90,
+          // The server's insert bodies (RowBinary by default), so the baseline is the engine's best.
+          insertFormat: events.insertFormat,
         });
         if (batch.chunk === null || batch.accepted !== BASELINE_ROWS_PER_INSERT)
           throw new Error("baseline rows rejected");
@@ -378,6 +380,7 @@ async function runBaseline(scenario: Scenario, dir: string, rows: number, lanes:
             columns: target.columnNames,
             body: chunk.body,
             rowCount: chunk.rowCount,
+            ...(chunk.format === undefined ? {} : { format: chunk.format }),
           });
         }
       }
