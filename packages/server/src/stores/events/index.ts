@@ -5,6 +5,7 @@ import { type EventsExecutor, EventsStoreError, type QueryClass } from "./execut
 import { type InsertBatching, openHttpExecutor } from "./http.driver.js";
 import { type EventsMigration, eventsMigrations } from "./migrations/index.js";
 import { EventsMigrationError, runEventsMigrations } from "./migrations/runner.js";
+import { onCluster } from "./tables/cluster.js";
 
 export {
   type EventsExecutor,
@@ -18,6 +19,7 @@ export {
 export { type InsertBatching, insertSettings, parseClickhouseUrl } from "./http.driver.js";
 export { type CallOutcome, type EventsObserver, observeExecutor } from "./observed.js";
 export { MINIMUM_CLICKHOUSE_VERSION } from "./server-version.js";
+export { type EventsTopology, SINGLE_NODE } from "./topology.js";
 export * from "./tables/index.js";
 export {
   createEventsWriter,
@@ -60,6 +62,8 @@ export interface EventsStoreOptions {
   instanceId?: string | undefined;
   /** How a server batches inserts (INGEST_SERVER_BATCHING; default "async"); chDB ignores it. */
   insertBatching?: InsertBatching | undefined;
+  /** A sharded cluster (CLICKHOUSE_CLUSTER) the events tables span; only with clickhouseUrl. */
+  cluster?: { readonly name: string; readonly ddl: "on-cluster" | "per-node" } | undefined;
 }
 
 /** Whether this instance may change the events schema (EVENTS_DDL). */
@@ -75,8 +79,16 @@ export async function openEventsExecutor(options: EventsStoreOptions): Promise<E
         maxExecutionTime: options.maxExecutionTime,
         instanceId: options.instanceId,
         insertBatching: options.insertBatching,
+        topology:
+          options.cluster === undefined
+            ? undefined
+            : { kind: "cluster", cluster: assertIdentifier(options.cluster.name, "cluster"), ddl: options.cluster.ddl },
       })
     : await openChdbExecutor({ path: options.chdbPath, database: options.database });
+  if (options.cluster !== undefined && executor.topology.kind !== "cluster") {
+    await executor.close();
+    throw new EventsMigrationError("A ClickHouse cluster needs a ClickHouse server (CLICKHOUSE_URL)");
+  }
   try {
     await ensureDatabase(executor, options.ddl ?? "auto");
     await verifyRowShape(executor);
@@ -111,7 +123,7 @@ async function ensureDatabase(executor: EventsExecutor, ddl: EventsDdl): Promise
         "create it: run `sightline migrate` first.",
     );
   }
-  await executor.command(`CREATE DATABASE IF NOT EXISTS ${database}`);
+  await executor.command(`CREATE DATABASE IF NOT EXISTS ${database}${onCluster(executor.topology)}`);
 }
 
 /**
