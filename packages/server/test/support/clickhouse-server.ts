@@ -35,6 +35,8 @@ export interface ClickhouseServer {
   readonly version: string;
   /** Kills the server's process group and removes its directory. Idempotent. */
   stop(): Promise<void>;
+  /** Kills the server's process group, keeping its directory (its data). Idempotent. */
+  kill(): Promise<void>;
 }
 
 export interface ClickhouseServerOptions {
@@ -43,7 +45,8 @@ export interface ClickhouseServerOptions {
   readonly startTimeoutMs?: number;
 }
 
-interface Layout {
+/** A server's directory, ports and the test users' password, before its files are written. */
+export interface ServerLayout {
   readonly dir: string;
   readonly httpPort: number;
   readonly tcpPort: number;
@@ -64,7 +67,8 @@ export async function startClickhouseServer(
   options: ClickhouseServerOptions = {},
 ): Promise<ClickhouseServer> {
   for (let attempt = 1; ; attempt += 1) {
-    const layout = await writeLayout();
+    const layout = await allocateLayout();
+    await writeServerFiles(layout);
     try {
       return await launch(layout, options.startTimeoutMs ?? 120_000);
     } catch (error) {
@@ -99,17 +103,34 @@ function processAlive(pid: number): boolean {
   }
 }
 
-async function writeLayout(): Promise<Layout> {
+/** A fresh directory and two free ports; `password` shared by the nodes of a cluster. */
+export async function allocateLayout(
+  password: string = randomBytes(16).toString("hex"),
+  taken: readonly number[] = [],
+): Promise<ServerLayout> {
   await removeAbandonedDirs();
   const dir = await mkdtemp(join(tmpdir(), `${DIR_PREFIX}${process.pid}-`));
-  const httpPort = await freePort();
-  let tcpPort = await freePort();
-  while (tcpPort === httpPort) tcpPort = await freePort();
-  const password = randomBytes(16).toString("hex");
+  const port = async () => {
+    for (;;) {
+      const candidate = await freePort();
+      if (!taken.includes(candidate)) return candidate;
+    }
+  };
+  const httpPort = await port();
+  let tcpPort = await port();
+  while (tcpPort === httpPort) tcpPort = await port();
   await mkdir(join(dir, "data"));
-  await writeFile(join(dir, "config.xml"), serverConfig(dir, httpPort, tcpPort));
-  await writeFile(join(dir, "users.xml"), usersConfig(password));
   return { dir, httpPort, tcpPort, password };
+}
+
+/** Writes the server's config and users; `extraConfig` (XML inside `<clickhouse>`) adds e.g. a
+ *  cluster's `<remote_servers>`. */
+export async function writeServerFiles(layout: ServerLayout, extraConfig = ""): Promise<void> {
+  await writeFile(
+    join(layout.dir, "config.xml"),
+    serverConfig(layout.dir, layout.httpPort, layout.tcpPort, extraConfig),
+  );
+  await writeFile(join(layout.dir, "users.xml"), usersConfig(layout.password));
 }
 
 /**
@@ -118,7 +139,7 @@ async function writeLayout(): Promise<Layout> {
  * to the few threads a test's small tables need.
  * query_log is on so tests can read the log_comment each statement carries (flushed by SYSTEM FLUSH LOGS).
  */
-function serverConfig(dir: string, httpPort: number, tcpPort: number): string {
+function serverConfig(dir: string, httpPort: number, tcpPort: number, extraConfig: string): string {
   return `<clickhouse>
   <listen_host>127.0.0.1</listen_host>
   <http_port>${httpPort}</http_port>
@@ -147,7 +168,7 @@ function serverConfig(dir: string, httpPort: number, tcpPort: number): string {
     <table>query_log</table>
     <flush_interval_milliseconds>60000</flush_interval_milliseconds>
   </query_log>
-</clickhouse>
+${extraConfig}</clickhouse>
 `;
 }
 
@@ -208,7 +229,9 @@ function usersConfig(password: string): string {
 `;
 }
 
-async function launch(layout: Layout, timeoutMs: number): Promise<ClickhouseServer> {
+/** Starts a server on a layout whose files are written; stop() kills it and removes the
+ *  directory, kill() only kills it (a later launch on the same layout finds its data again). */
+export async function launch(layout: ServerLayout, timeoutMs = 120_000): Promise<ClickhouseServer> {
   const child = spawn(
     process.execPath,
     [
@@ -262,7 +285,7 @@ async function launch(layout: Layout, timeoutMs: number): Promise<ClickhouseServ
 }
 
 function serving(
-  layout: Layout,
+  layout: ServerLayout,
   pid: number,
   version: string,
   terminate: () => Promise<void>,
@@ -276,6 +299,7 @@ function serving(
     directory: layout.dir,
     version,
     stop: () => (stopping ??= terminate().then(() => rm(layout.dir, { recursive: true, force: true }))),
+    kill: terminate,
   };
 }
 
