@@ -98,7 +98,7 @@ function comparable(value: unknown): unknown {
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
       Object.entries(value)
-        .filter(([key]) => !["id", "project_id", "next_cursor", "generated_at"].includes(key))
+        .filter(([key]) => !["id", "project_id", "app_id", "next_cursor", "generated_at"].includes(key))
         .map(([key, inner]) => [key, comparable(inner)]),
     );
   }
