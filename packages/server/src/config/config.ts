@@ -155,7 +155,7 @@ export const knobs: readonly Knob[] = [
     name: "CLICKHOUSE_CLUSTER",
     default: "(unset: one node)",
     description:
-      "A cluster of the servers' `<remote_servers>`: the events tables become per-node `Replicated*` tables (`<name>_local`) behind `Distributed` tables, every DDL runs `ON CLUSTER` (README, \"Topologies\"). Needs `CLICKHOUSE_URL` and a new, empty events database.",
+      'A cluster of the servers\' `<remote_servers>`: the events tables become per-node `Replicated*` tables (`<name>_local`) behind `Distributed` tables, every DDL runs `ON CLUSTER` (README, "Topologies"). Needs `CLICKHOUSE_URL` and a new, empty events database.',
   },
   {
     name: "CLICKHOUSE_CLUSTER_DDL",
@@ -402,7 +402,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   const clickhouseCluster =
     clusterName === undefined
       ? undefined
-      : Object.freeze({ name: clusterName, ddl: clusterDdlRaw === "per-node" ? "per-node" : "on-cluster" } as const);
+      : Object.freeze({
+          name: clusterName,
+          ddl: clusterDdlRaw === "per-node" ? "per-node" : "on-cluster",
+        } as const);
 
   const eventsDdlRaw = (read("EVENTS_DDL") ?? "auto").toLowerCase();
   if (eventsDdlRaw !== "auto" && eventsDdlRaw !== "off") fail("EVENTS_DDL", "must be auto or off", 0);

@@ -38,7 +38,13 @@ async function startSightline(env: Record<string, string>): Promise<Sightline> {
   const child = runTs(
     CLI_PATH,
     ["start"],
-    cleanEnv({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn", CLICKHOUSE_DASHBOARD_TIMEOUT: "10", ...env }),
+    cleanEnv({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      CLICKHOUSE_DASHBOARD_TIMEOUT: "10",
+      ...env,
+    }),
   );
   const baseUrl = `http://127.0.0.1:${port}`;
   await child.waitForLine(/API docs/, 90_000);
@@ -108,7 +114,7 @@ function comparable(value: unknown): unknown {
 onServer("Sightline on a two-shard ClickHouse cluster", () => {
   const database = uniqueDatabaseName("cluster");
   let cluster: ClickhouseCluster;
-  let nodes: EventsExecutor[] = [];
+  const nodes: EventsExecutor[] = [];
   let clustered: Sightline | undefined;
   let single: Sightline | undefined;
 
@@ -118,7 +124,11 @@ onServer("Sightline on a two-shard ClickHouse cluster", () => {
       signal: AbortSignal.timeout(30_000),
     });
     const text = await response.text();
-    return { status: response.status, type: response.headers.get("content-type") ?? "", body: JSON.parse(text) };
+    return {
+      status: response.status,
+      type: response.headers.get("content-type") ?? "",
+      body: JSON.parse(text),
+    };
   }
 
   async function post(on: Sightline, path: string, body: unknown): Promise<void> {
@@ -138,7 +148,12 @@ onServer("Sightline on a two-shard ClickHouse cluster", () => {
     const clusterOption = { name: cluster.name, ddl: "per-node" } as const;
     // Per-node DDL: the schema goes onto each node; the serving instance then finds it current.
     for (const url of cluster.urls) {
-      const node = await openEventsExecutor({ clickhouseUrl: url, chdbPath: testChdbPath(), database, cluster: clusterOption });
+      const node = await openEventsExecutor({
+        clickhouseUrl: url,
+        chdbPath: testChdbPath(),
+        database,
+        cluster: clusterOption,
+      });
       await migrateEvents(node);
       nodes.push(node);
     }
@@ -207,14 +222,20 @@ onServer("Sightline on a two-shard ClickHouse cluster", () => {
     const on = [clustered, single] as const;
     const [clusterRoutes, singleRoutes] = [routes(clustered), routes(single)];
     for (const [index, path] of clusterRoutes.entries()) {
-      const [fromCluster, fromSingle] = await Promise.all([get(on[0], path), get(on[1], singleRoutes[index] ?? "")]);
+      const [fromCluster, fromSingle] = await Promise.all([
+        get(on[0], path),
+        get(on[1], singleRoutes[index] ?? ""),
+      ]);
       // Soft: one run reports every route that differs.
       expect.soft(fromCluster.status, `${path}: ${JSON.stringify(fromCluster.body)}`).toBe(200);
       expect.soft(fromSingle.status, `${path}: ${JSON.stringify(fromSingle.body)}`).toBe(200);
       expect.soft(comparable(fromCluster.body), path).toEqual(comparable(fromSingle.body));
     }
     // Not vacuous: the window holds the records.
-    const summary = await get(clustered, `/projects/${clustered.remote.projectSlug}/analytics/summary?${WINDOW}`);
+    const summary = await get(
+      clustered,
+      `/projects/${clustered.remote.projectSlug}/analytics/summary?${WINDOW}`,
+    );
     expect(summary.body).toMatchObject({ total_requests: 600 });
   });
 
@@ -222,12 +243,17 @@ onServer("Sightline on a two-shard ClickHouse cluster", () => {
     for (const table of ["api_requests", "api_logs", "api_spans"]) {
       const counts = await Promise.all(
         nodes.map(async (node) => {
-          const [row] = await node.query<{ n: number }>(`SELECT count() AS n FROM ${database}.${table}_local`);
+          const [row] = await node.query<{ n: number }>(
+            `SELECT count() AS n FROM ${database}.${table}_local`,
+          );
           return row?.n ?? 0;
         }),
       );
       const expected = { api_requests: 600, api_logs: 90, api_spans: TRACES * 3 }[table];
-      expect(counts.reduce((sum, n) => sum + n, 0), table).toBe(expected);
+      expect(
+        counts.reduce((sum, n) => sum + n, 0),
+        table,
+      ).toBe(expected);
       for (const n of counts) expect(n, `${table} per shard: ${counts.join("/")}`).toBeGreaterThan(0);
     }
     // Each shard's view rolled up its own rows; the Distributed rollup merges them.

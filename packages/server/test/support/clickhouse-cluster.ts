@@ -65,7 +65,8 @@ export async function startClickhouseCluster(
     if (layout === undefined) throw new RangeError(`no node ${index}`);
     servers[index] = await launch(layout, timeout);
   };
-  const removeAll = () => Promise.all(layouts.map((layout) => rm(layout.dir, { recursive: true, force: true })));
+  const removeAll = () =>
+    Promise.all(layouts.map((layout) => rm(layout.dir, { recursive: true, force: true })));
   try {
     await Promise.all(layouts.map((layout) => writeServerFiles(layout, config)));
     await Promise.all([start(0), start(1)]);

@@ -82,7 +82,11 @@ export async function openEventsExecutor(options: EventsStoreOptions): Promise<E
         topology:
           options.cluster === undefined
             ? undefined
-            : { kind: "cluster", cluster: assertIdentifier(options.cluster.name, "cluster"), ddl: options.cluster.ddl },
+            : {
+                kind: "cluster",
+                cluster: assertIdentifier(options.cluster.name, "cluster"),
+                ddl: options.cluster.ddl,
+              },
       })
     : await openChdbExecutor({ path: options.chdbPath, database: options.database });
   if (options.cluster !== undefined && executor.topology.kind !== "cluster") {

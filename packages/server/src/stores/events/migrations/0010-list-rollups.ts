@@ -30,9 +30,10 @@ export const listRollupsMigration: EventsMigration = {
     // `_partition_id` needs only SELECT on the table (system.parts needs a grant of its own).
     // On a cluster the Distributed table answers every shard's partitions; ATTACH ON CLUSTER
     // then takes what each node has of them (per-node mode: the connected node's own).
-    const source = topology.kind === "cluster" && topology.ddl === "per-node"
-      ? storageName(topology, API_REQUESTS.name)
-      : API_REQUESTS.name;
+    const source =
+      topology.kind === "cluster" && topology.ddl === "per-node"
+        ? storageName(topology, API_REQUESTS.name)
+        : API_REQUESTS.name;
     const partitions = await executor.query<{ partition_id: string }>(
       `SELECT DISTINCT _partition_id AS partition_id FROM ${database}.${source}`,
       undefined,

@@ -7,7 +7,10 @@ import { eventsMigrations } from "./index.js";
 import { runEventsMigrations } from "./runner.js";
 
 /** The statements migrating an empty store issues, in order (reads left out). */
-export async function recordMigrationDdl(topology: EventsTopology, database = "sightline"): Promise<string[]> {
+export async function recordMigrationDdl(
+  topology: EventsTopology,
+  database = "sightline",
+): Promise<string[]> {
   const statements: string[] = [];
   const executor: EventsExecutor = {
     engine: "clickhouse",

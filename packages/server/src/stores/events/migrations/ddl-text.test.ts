@@ -56,7 +56,9 @@ describe("events DDL text", () => {
         const engine = (table.engine ?? "MergeTree").replace(/^/, "Replicated");
         const [local, ...again] = created(statements, `${name}_local`);
         expect(again).toEqual([]);
-        expect(local).toContain(`ENGINE = ${engine}('/clickhouse/tables/{shard}/sightline/${name}_local', '{replica}')`);
+        expect(local).toContain(
+          `ENGINE = ${engine}('/clickhouse/tables/{shard}/sightline/${name}_local', '{replica}')`,
+        );
         const [distributed] = created(statements, name);
         expect(distributed).toContain(
           `ENGINE = Distributed('fleet', 'sightline', '${name}_local', ${table.shardBy ?? "?"})`,
@@ -69,13 +71,16 @@ describe("events DDL text", () => {
     it.each(UNSHARDED)("%s: one copy for the whole cluster, every node a replica", (name) => {
       const [table] = created(statements, name);
       expect(table).toMatch(
-        new RegExp(`ENGINE = ReplicatedReplacingMergeTree\\('/clickhouse/tables/all/sightline/${name}', '\\{replica\\}'\\)`),
+        new RegExp(
+          `ENGINE = ReplicatedReplacingMergeTree\\('/clickhouse/tables/all/sightline/${name}', '\\{replica\\}'\\)`,
+        ),
       );
       expect(created(statements, `${name}_local`)).toEqual([]);
     });
 
     it("spreads one tenant over the shards: no table is sharded by project", () => {
-      for (const table of SHARDED) expect(table.shardBy).not.toMatch(/^project_id$|cityHash64\(project_id\)$/);
+      for (const table of SHARDED)
+        expect(table.shardBy).not.toMatch(/^project_id$|cityHash64\(project_id\)$/);
       expect(API_REQUESTS.shardBy).toBe("cityHash64(id)");
       expect(API_SPANS.shardBy).toBe("cityHash64(trace_id)");
     });
@@ -106,7 +111,9 @@ describe("events DDL text", () => {
 
     it("adds columns to both the stored and the Distributed table", () => {
       expect(statements).toContainEqual(
-        expect.stringMatching(/^ALTER TABLE sightline\.api_logs_local ON CLUSTER fleet ADD COLUMN IF NOT EXISTS fingerprint String CODEC\(ZSTD\(1\)\)$/),
+        expect.stringMatching(
+          /^ALTER TABLE sightline\.api_logs_local ON CLUSTER fleet ADD COLUMN IF NOT EXISTS fingerprint String CODEC\(ZSTD\(1\)\)$/,
+        ),
       );
       expect(statements).toContain(
         "ALTER TABLE sightline.api_logs ON CLUSTER fleet ADD COLUMN IF NOT EXISTS fingerprint String",
@@ -132,15 +139,21 @@ describe("events DDL text", () => {
       const text = statements.join("\n");
       expect(text).not.toMatch(/ON CLUSTER|Replicated/);
       for (const table of SHARDED) {
-        expect(created(statements, `${table.name}_local`)[0]).toContain(`ENGINE = ${table.engine ?? "MergeTree"}\n`);
-        expect(created(statements, table.name)[0]).toContain(`ENGINE = Distributed('fleet', 'sightline', '${table.name}_local'`);
+        expect(created(statements, `${table.name}_local`)[0]).toContain(
+          `ENGINE = ${table.engine ?? "MergeTree"}\n`,
+        );
+        expect(created(statements, table.name)[0]).toContain(
+          `ENGINE = Distributed('fleet', 'sightline', '${table.name}_local'`,
+        );
       }
     });
 
     it("differs from ON CLUSTER mode only in those two respects", async () => {
       const onCluster = await recordMigrationDdl(ON_CLUSTER);
       const plain = onCluster.map((sql) =>
-        sql.replaceAll(" ON CLUSTER fleet", "").replace(/ENGINE = Replicated(\w+)\('[^']*', '\{replica\}'\)/, "ENGINE = $1"),
+        sql
+          .replaceAll(" ON CLUSTER fleet", "")
+          .replace(/ENGINE = Replicated(\w+)\('[^']*', '\{replica\}'\)/, "ENGINE = $1"),
       );
       expect(statements).toEqual(plain);
     });

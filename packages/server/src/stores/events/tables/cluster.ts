@@ -83,7 +83,13 @@ export function addColumnsStatements(
 ): string[] {
   if (topology.kind === "single") return [addColumnsStatement(table, database, version)];
   return [
-    addColumnsStatement(table, database, version, storageName(topology, table.name, table.shardBy !== undefined), onCluster(topology)),
+    addColumnsStatement(
+      table,
+      database,
+      version,
+      storageName(topology, table.name, table.shardBy !== undefined),
+      onCluster(topology),
+    ),
     ...distributedColumnsStatements(topology, table, database, version),
   ];
 }

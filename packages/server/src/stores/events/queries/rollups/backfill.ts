@@ -4,7 +4,13 @@
 // day's rows are written to the day's own backfill partition, dropped first, and the day is
 // recorded only after its rows are in every rollup, so a day cut short is simply redone.
 import type { EventsExecutor } from "../../executor.js";
-import { dropTableStatements, onCluster, ROLLUP_SOURCE, rollupSelect, storageName } from "../../tables/index.js";
+import {
+  dropTableStatements,
+  onCluster,
+  ROLLUP_SOURCE,
+  rollupSelect,
+  storageName,
+} from "../../tables/index.js";
 import { SqlParams } from "../sql.js";
 import { backfilledDays, type RollupCoverage, snapshotDays, snapshotExists } from "./coverage.js";
 import { qualified } from "../tenant.js";
