@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type EventsExecutor, migrateEvents, openEventsExecutor } from "../../src/stores/events/index.js";
+import { storedRowIds } from "../../src/stores/events/queries/ingest/stored-rows.js";
 import { type RemoteIngest, setUpRemoteIngest } from "../ingest/remote.js";
 import { type ClickhouseCluster, startClickhouseCluster } from "../support/clickhouse-cluster.js";
 import { testChdbPath, uniqueDatabaseName } from "../support/events.js";
@@ -270,6 +271,53 @@ onServer("Sightline on a two-shard ClickHouse cluster", () => {
       `SELECT sum(requests) AS n FROM ${database}.api_requests_hourly`,
     );
     expect(whole?.n).toBe(600);
+    // Migration 10 reads api_requests' partitions through the Distributed table on a cluster.
+    const partitions = await (nodes[0] as EventsExecutor).query<{ id: string }>(
+      `SELECT DISTINCT _partition_id AS id FROM ${database}.api_requests`,
+    );
+    expect(partitions.length).toBeGreaterThan(0);
+    // Ingest's idempotency probe (select_sequential_consistency = 1) through the Distributed table
+    // finds rows of both shards.
+    const stored = await (nodes[0] as EventsExecutor).query<{
+      id: string;
+      project_id: string;
+      at: string;
+      shard: number;
+    }>(
+      `SELECT toString(id) AS id, project_id, timestamp AS at, _shard_num AS shard FROM ${database}.api_requests ` +
+        "ORDER BY timestamp, id LIMIT 1 BY _shard_num",
+    );
+    expect(new Set(stored.map((row) => row.shard)).size).toBe(2);
+    const keys = stored.map((row) => ({ id: row.id, timestampMs: Date.parse(row.at) }));
+    const found = await storedRowIds(
+      nodes[0] as EventsExecutor,
+      "api_requests",
+      stored[0]?.project_id ?? "",
+      [...keys, { id: "00000000-0000-4000-8000-000000000000", timestampMs: keys[0]?.timestampMs ?? 0 }],
+    );
+    expect(found).toEqual(new Set(stored.map((row) => row.id)));
+  });
+
+  it("refuses, on a cluster, a database created for one node", async () => {
+    const url = cluster.urls[0] ?? "";
+    const plain = uniqueDatabaseName("plain");
+    const node = await openEventsExecutor({ clickhouseUrl: url, chdbPath: testChdbPath(), database: plain });
+    try {
+      await migrateEvents(node);
+      const clustered = await openEventsExecutor({
+        clickhouseUrl: url,
+        chdbPath: testChdbPath(),
+        database: plain,
+        cluster: { name: cluster.name, ddl: "per-node" },
+      });
+      await expect(migrateEvents(clustered)).rejects.toThrow(
+        /created for one node .*MergeTree, not Distributed/,
+      );
+      await clustered.close();
+    } finally {
+      await node.command(`DROP DATABASE IF EXISTS ${plain}`);
+      await node.close();
+    }
   });
 
   it("answers 503 problem+json while a shard is down, and recovers when it returns", async () => {

@@ -50,7 +50,27 @@ export async function runEventsMigrations(
     await record(executor, database, migration);
     names.push(migration.name);
   }
+  await refuseOtherTopology(executor, database);
   return names;
+}
+
+/** On a cluster, refuses a database whose tables were created for one node (plain tables where
+ *  the Distributed ones belong): reads would see one node's rows only. */
+async function refuseOtherTopology(executor: EventsExecutor, database: string): Promise<void> {
+  if (executor.topology.kind !== "cluster") return;
+  const rows = await executor.query<{ engine: string }>(
+    "SELECT engine FROM system.tables WHERE database = {database:String} AND name = 'api_requests'",
+    { database },
+    "write",
+  );
+  const engine = rows[0]?.engine;
+  if (engine !== undefined && engine !== "Distributed") {
+    throw new EventsMigrationError(
+      `Events database ${database} was created for one node (api_requests is ${engine}, not ` +
+        `Distributed), so CLICKHOUSE_CLUSTER=${executor.topology.cluster} cannot use it: start the ` +
+        "cluster on a new CLICKHOUSE_DATABASE (docs/adr/0024-clickhouse-clusters.md).",
+    );
+  }
 }
 
 /**
@@ -79,6 +99,7 @@ export async function verifyEventsSchema(
           ).map((row) => row.version),
         );
   refuseUnknownHistory(applied, ordered, database);
+  await refuseOtherTopology(executor, database);
   const missing = ordered.filter((migration) => !applied.has(migration.version));
   const first = missing[0];
   if (first !== undefined) {
