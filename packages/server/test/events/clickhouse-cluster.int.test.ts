@@ -330,9 +330,27 @@ onServer("Sightline on a two-shard ClickHouse cluster", () => {
     expect(down.type).toContain("application/problem+json");
     expect(down.body).toMatchObject({ status: 503 });
     expect(Date.now() - started).toBeLessThan(20_000);
+    // Ingest too: a batch the shards cannot all store is refused, never acknowledged.
+    const log = {
+      app_id: clustered.remote.appSlug,
+      timestamp: new Date(BASE).toISOString(),
+      level: "info",
+      message: "x",
+    };
+    const logs = Array.from({ length: 8 }, (_, i) => ({ ...log, message: `during outage ${i}` }));
+    const ingest = await fetch(`${clustered.baseUrl}/api/v1/ingest/logs`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": clustered.remote.key },
+      body: JSON.stringify({ logs }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const ingestBody = await ingest.text();
+    expect(ingest.status, ingestBody).toBe(503);
+    expect(ingest.headers.get("content-type")).toContain("application/problem+json");
     await cluster.resume(1);
     const up = await get(clustered, path);
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     expect(up.body).toMatchObject({ total_requests: 600 });
+    await post(clustered, "/ingest/logs", { logs });
   }, 120_000);
 });
