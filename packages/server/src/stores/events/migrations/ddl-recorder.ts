@@ -1,6 +1,6 @@
-// For DDL-text tests and `sightline migrate --print` style review: runs every events migration
-// against an executor that records each statement instead of running it, on a store that is
-// empty (every read answers no rows), so the statements are those a fresh store receives.
+// For the DDL-text tests (ddl-text.test.ts): runs every events migration against an executor
+// that records each statement instead of running it, on a store that is empty (every read
+// answers no rows), so the statements are those a fresh store receives, per topology.
 import type { EventsExecutor, InsertBatch, KeysetQuery } from "../executor.js";
 import type { EventsTopology } from "../topology.js";
 import { eventsMigrations } from "./index.js";
