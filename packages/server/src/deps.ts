@@ -169,6 +169,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       clickhouseUrl: config.clickhouseUrl,
       chdbPath: options.storage?.chdbPath ?? config.paths.chdb,
       database: config.clickhouseDatabase,
+      cluster: config.clickhouseCluster,
       maxExecutionTime: config.clickhouseMaxExecutionTime,
       insertBatching: config.ingestServerBatching,
       insertFormat: config.ingestInsertFormat,

@@ -18,6 +18,8 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly clickhouseUrl: string | undefined;
   readonly clickhouseDatabase: string;
+  /** CLICKHOUSE_CLUSTER: the events tables span this cluster (docs/adr/0024); undefined: one node. */
+  readonly clickhouseCluster: { readonly name: string; readonly ddl: "on-cluster" | "per-node" } | undefined;
   /** "off": this instance never changes the events schema and starts only when it is current. */
   readonly eventsDdl: "auto" | "off";
   /** Seconds a ClickHouse server read may run, per class of caller (0: no limit). */
@@ -151,6 +153,18 @@ export const knobs: readonly Knob[] = [
     name: "CLICKHOUSE_DATABASE",
     default: "sightline",
     description: "Database holding the events tables (embedded or server).",
+  },
+  {
+    name: "CLICKHOUSE_CLUSTER",
+    default: "(unset: one node)",
+    description:
+      'A cluster of the servers\' `<remote_servers>`: the events tables become per-node `Replicated*` tables (`<name>_local`) behind `Distributed` tables, every DDL runs `ON CLUSTER` (README, "Topologies"). Needs `CLICKHOUSE_URL` and a new, empty events database.',
+  },
+  {
+    name: "CLICKHOUSE_CLUSTER_DDL",
+    default: "on-cluster",
+    description:
+      "With `CLICKHOUSE_CLUSTER`: `per-node` for a sharded cluster without Keeper: plain `MergeTree` local tables, no `ON CLUSTER`; `sightline migrate` must then run once against each node's URL.",
   },
   {
     name: "EVENTS_DDL",
@@ -386,6 +400,28 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     fail("CLICKHOUSE_DATABASE", "must be letters, digits and underscores, not starting with a digit", 0);
   }
 
+  const clusterName = read("CLICKHOUSE_CLUSTER");
+  const clusterDdlRaw = (read("CLICKHOUSE_CLUSTER_DDL") ?? "on-cluster").toLowerCase();
+  if (clusterDdlRaw !== "on-cluster" && clusterDdlRaw !== "per-node") {
+    fail("CLICKHOUSE_CLUSTER_DDL", "must be on-cluster or per-node", 0);
+  }
+  if (clusterName !== undefined && !IDENTIFIER.test(clusterName)) {
+    fail("CLICKHOUSE_CLUSTER", "must be letters, digits and underscores, not starting with a digit", 0);
+  }
+  if (clusterName !== undefined && clickhouseUrl === undefined) {
+    fail("CLICKHOUSE_CLUSTER", "needs CLICKHOUSE_URL: embedded chDB is one node", 0);
+  }
+  if (clusterName === undefined && read("CLICKHOUSE_CLUSTER_DDL") !== undefined) {
+    fail("CLICKHOUSE_CLUSTER_DDL", "applies only with CLICKHOUSE_CLUSTER", 0);
+  }
+  const clickhouseCluster =
+    clusterName === undefined
+      ? undefined
+      : Object.freeze({
+          name: clusterName,
+          ddl: clusterDdlRaw === "per-node" ? "per-node" : "on-cluster",
+        } as const);
+
   const eventsDdlRaw = (read("EVENTS_DDL") ?? "auto").toLowerCase();
   if (eventsDdlRaw !== "auto" && eventsDdlRaw !== "off") fail("EVENTS_DDL", "must be auto or off", 0);
   const eventsDdl = eventsDdlRaw === "off" ? "off" : "auto";
@@ -492,6 +528,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     databaseUrl,
     clickhouseUrl,
     clickhouseDatabase,
+    clickhouseCluster,
     eventsDdl,
     clickhouseMaxExecutionTime,
     ingestServerBatching,

@@ -259,7 +259,8 @@ describe.each(eventsBackends())("events store on $name", ({ name, options }) => 
     const first = migration(1, "create_a", (db) => [
       `CREATE TABLE IF NOT EXISTS ${db}.a (id UInt32) ENGINE = MergeTree ORDER BY id`,
     ]);
-    for (const statement of first.statements({ database })) await store.command(statement);
+    for (const statement of first.statements({ database, topology: store.topology }))
+      await store.command(statement);
     expect(await migrateEvents(store, [first])).toEqual(["create_a"]);
   });
 

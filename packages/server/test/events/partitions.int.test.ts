@@ -213,7 +213,9 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
 
     // A second run (a crash after the swap, say) finds every table rebuilt and changes nothing.
     const rebuilt = await parts("api_requests");
-    await eventsMigrations.find((migration) => migration.version === 9)?.run?.(events, { database });
+    await eventsMigrations
+      .find((migration) => migration.version === 9)
+      ?.run?.(events, { database, topology: events.topology });
     expect(await parts("api_requests")).toEqual(rebuilt);
     expect(await hourly()).toBe(13);
   });

@@ -120,6 +120,31 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("reads CLICKHOUSE_CLUSTER only with a ClickHouse server, in ON CLUSTER mode unless told per-node", () => {
+    const url = "http://u:p@ch.internal:8123";
+    expect(loadConfig({}).clickhouseCluster).toBeUndefined();
+    expect(loadConfig({ CLICKHOUSE_URL: url, CLICKHOUSE_CLUSTER: "fleet" }).clickhouseCluster).toEqual({
+      name: "fleet",
+      ddl: "on-cluster",
+    });
+    expect(
+      loadConfig({ CLICKHOUSE_URL: url, CLICKHOUSE_CLUSTER: "fleet", CLICKHOUSE_CLUSTER_DDL: "per-node" })
+        .clickhouseCluster,
+    ).toEqual({ name: "fleet", ddl: "per-node" });
+    expect(problemsOf({ CLICKHOUSE_CLUSTER: "fleet" })).toEqual([
+      "CLICKHOUSE_CLUSTER: needs CLICKHOUSE_URL: embedded chDB is one node",
+    ]);
+    expect(problemsOf({ CLICKHOUSE_URL: url, CLICKHOUSE_CLUSTER: "fleet; DROP" })).toEqual([
+      "CLICKHOUSE_CLUSTER: must be letters, digits and underscores, not starting with a digit",
+    ]);
+    expect(problemsOf({ CLICKHOUSE_URL: url, CLICKHOUSE_CLUSTER_DDL: "per-node" })).toEqual([
+      "CLICKHOUSE_CLUSTER_DDL: applies only with CLICKHOUSE_CLUSTER",
+    ]);
+    expect(
+      problemsOf({ CLICKHOUSE_URL: url, CLICKHOUSE_CLUSTER: "fleet", CLICKHOUSE_CLUSTER_DDL: "all" }),
+    ).toEqual(["CLICKHOUSE_CLUSTER_DDL: must be on-cluster or per-node"]);
+  });
+
   it("reads EVENTS_DDL as auto (default) or off and refuses anything else", () => {
     expect(loadConfig({}).eventsDdl).toBe("auto");
     expect(loadConfig({ EVENTS_DDL: "OFF" }).eventsDdl).toBe("off");

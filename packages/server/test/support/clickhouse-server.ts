@@ -35,6 +35,8 @@ export interface ClickhouseServer {
   readonly version: string;
   /** Kills the server's process group and removes its directory. Idempotent. */
   stop(): Promise<void>;
+  /** Kills the server's process group, keeping its directory (its data). Idempotent. */
+  kill(): Promise<void>;
 }
 
 export interface ClickhouseServerOptions {
@@ -46,7 +48,8 @@ export interface ClickhouseServerOptions {
   readonly partLog?: boolean;
 }
 
-interface Layout {
+/** A server's directory, ports and the test users' password, before its files are written. */
+export interface ServerLayout {
   readonly dir: string;
   readonly httpPort: number;
   readonly tcpPort: number;
@@ -67,7 +70,8 @@ export async function startClickhouseServer(
   options: ClickhouseServerOptions = {},
 ): Promise<ClickhouseServer> {
   for (let attempt = 1; ; attempt += 1) {
-    const layout = await writeLayout(options.partLog ?? false);
+    const layout = await allocateLayout();
+    await writeServerFiles(layout, options.partLog === true ? PART_LOG_CONFIG : "");
     try {
       return await launch(layout, options.startTimeoutMs ?? 120_000);
     } catch (error) {
@@ -102,17 +106,34 @@ function processAlive(pid: number): boolean {
   }
 }
 
-async function writeLayout(partLog: boolean): Promise<Layout> {
+/** A fresh directory and two free ports; `password` shared by the nodes of a cluster. */
+export async function allocateLayout(
+  password: string = randomBytes(16).toString("hex"),
+  taken: readonly number[] = [],
+): Promise<ServerLayout> {
   await removeAbandonedDirs();
   const dir = await mkdtemp(join(tmpdir(), `${DIR_PREFIX}${process.pid}-`));
-  const httpPort = await freePort();
-  let tcpPort = await freePort();
-  while (tcpPort === httpPort) tcpPort = await freePort();
-  const password = randomBytes(16).toString("hex");
+  const port = async () => {
+    for (;;) {
+      const candidate = await freePort();
+      if (!taken.includes(candidate)) return candidate;
+    }
+  };
+  const httpPort = await port();
+  let tcpPort = await port();
+  while (tcpPort === httpPort) tcpPort = await port();
   await mkdir(join(dir, "data"));
-  await writeFile(join(dir, "config.xml"), serverConfig(dir, httpPort, tcpPort, partLog));
-  await writeFile(join(dir, "users.xml"), usersConfig(password));
   return { dir, httpPort, tcpPort, password };
+}
+
+/** Writes the server's config and users; `extraConfig` (XML inside `<clickhouse>`) adds e.g. a
+ *  cluster's `<remote_servers>`. */
+export async function writeServerFiles(layout: ServerLayout, extraConfig = ""): Promise<void> {
+  await writeFile(
+    join(layout.dir, "config.xml"),
+    serverConfig(layout.dir, layout.httpPort, layout.tcpPort, extraConfig),
+  );
+  await writeFile(join(layout.dir, "users.xml"), usersConfig(layout.password));
 }
 
 /**
@@ -121,7 +142,7 @@ async function writeLayout(partLog: boolean): Promise<Layout> {
  * to the few threads a test's small tables need.
  * query_log is on so tests can read the log_comment each statement carries (flushed by SYSTEM FLUSH LOGS).
  */
-function serverConfig(dir: string, httpPort: number, tcpPort: number, partLog: boolean): string {
+function serverConfig(dir: string, httpPort: number, tcpPort: number, extraConfig: string): string {
   return `<clickhouse>
   <listen_host>127.0.0.1</listen_host>
   <http_port>${httpPort}</http_port>
@@ -149,19 +170,18 @@ function serverConfig(dir: string, httpPort: number, tcpPort: number, partLog: b
     <database>system</database>
     <table>query_log</table>
     <flush_interval_milliseconds>60000</flush_interval_milliseconds>
-  </query_log>${
-    partLog
-      ? `
-  <part_log>
+  </query_log>
+${extraConfig}</clickhouse>
+`;
+}
+
+/** system.part_log, for a bench that counts the parts inserts create (off for the suites). */
+const PART_LOG_CONFIG = `  <part_log>
     <database>system</database>
     <table>part_log</table>
     <flush_interval_milliseconds>7500</flush_interval_milliseconds>
-  </part_log>`
-      : ""
-  }
-</clickhouse>
+  </part_log>
 `;
-}
 
 /**
  * clickhouse-local signs itself in as a passwordless `default` from 127.0.0.1 before it starts
@@ -220,7 +240,9 @@ function usersConfig(password: string): string {
 `;
 }
 
-async function launch(layout: Layout, timeoutMs: number): Promise<ClickhouseServer> {
+/** Starts a server on a layout whose files are written; stop() kills it and removes the
+ *  directory, kill() only kills it (a later launch on the same layout finds its data again). */
+export async function launch(layout: ServerLayout, timeoutMs = 120_000): Promise<ClickhouseServer> {
   const child = spawn(
     process.execPath,
     [
@@ -274,7 +296,7 @@ async function launch(layout: Layout, timeoutMs: number): Promise<ClickhouseServ
 }
 
 function serving(
-  layout: Layout,
+  layout: ServerLayout,
   pid: number,
   version: string,
   terminate: () => Promise<void>,
@@ -288,6 +310,7 @@ function serving(
     directory: layout.dir,
     version,
     stop: () => (stopping ??= terminate().then(() => rm(layout.dir, { recursive: true, force: true }))),
+    kill: terminate,
   };
 }
 

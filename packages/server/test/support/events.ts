@@ -64,6 +64,7 @@ export function delegatingExecutor(
   return {
     engine: inner.engine,
     database: inner.database,
+    topology: inner.topology,
     tableSettings: inner.tableSettings,
     insertLanes: inner.insertLanes,
     insertFormat: inner.insertFormat,

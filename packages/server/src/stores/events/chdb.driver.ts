@@ -27,6 +27,7 @@ import {
 } from "./executor.js";
 import type { InsertFormat } from "./row-encoding.js";
 import { inlineParams } from "./literals.js";
+import { SINGLE_NODE } from "./topology.js";
 
 export interface ChdbDriverOptions {
   /** The data directory; created if missing. */
@@ -184,6 +185,8 @@ export const CHDB_STREAM_PAGE_ROWS = 5_000;
 
 class ChdbExecutor implements EventsExecutor {
   readonly engine = "chdb" as const;
+  /** chDB is one process: always one node. */
+  readonly topology = SINGLE_NODE;
   readonly tableSettings = TABLE_SETTINGS;
   readonly insertLanes = INSERT_LANES;
   readonly #calls = new CallTracker();

@@ -77,6 +77,12 @@ const UNAVAILABLE_CODES = new Set([
   242, // TABLE_IS_READ_ONLY
   252, // TOO_MANY_PARTS
   516, // AUTHENTICATION_FAILED
+  // A cluster's shard or Keeper is down or unreachable (docs/adr/0024-clickhouse-clusters.md).
+  198, // DNS_ERROR
+  225, // NO_ZOOKEEPER
+  279, // ALL_CONNECTION_TRIES_FAILED
+  319, // UNKNOWN_STATUS_OF_INSERT
+  999, // KEEPER_EXCEPTION
 ]);
 
 export function kindForEngineCode(code: number | undefined): "unavailable" | "query" {

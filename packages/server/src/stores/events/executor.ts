@@ -1,6 +1,7 @@
 // The events store's transport-neutral surface: one ClickHouse dialect, two drivers
 // (embedded chDB, ClickHouse over HTTP). Services and query builders depend on this only.
 import type { InsertFormat } from "./row-encoding.js";
+import type { EventsTopology } from "./topology.js";
 
 /** Values bound to `{name:Type}` placeholders; never concatenated into SQL text. */
 export type QueryParams = Readonly<Record<string, unknown>>;
@@ -40,6 +41,9 @@ export interface EventsExecutor {
   readonly engine: "chdb" | "clickhouse";
   /** The database every unqualified table name refers to. */
   readonly database: string;
+  /** One node, or a cluster whose tables are local tables behind Distributed ones: only DDL
+   *  differs (tables/cluster.ts); reads and inserts name the same tables either way. */
+  readonly topology: EventsTopology;
   /** MergeTree settings this engine wants on every events table, applied at start-up by
    *  applyTableSettings (empty: the engine's defaults). */
   readonly tableSettings: Readonly<Record<string, number>>;

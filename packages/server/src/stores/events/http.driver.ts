@@ -37,6 +37,7 @@ import {
 } from "./executor.js";
 import type { InsertFormat } from "./row-encoding.js";
 import { assertSupportedVersion, MINIMUM_CLICKHOUSE_VERSION } from "./server-version.js";
+import { type EventsTopology, SINGLE_NODE } from "./topology.js";
 
 export interface HttpDriverOptions {
   /** `http(s)://user:password@host:port`, optionally with the parameters of ClickhouseUrl. */
@@ -53,6 +54,8 @@ export interface HttpDriverOptions {
   readonly insertBatching?: InsertBatching | undefined;
   /** The body format ingest should build (default RowBinary). */
   readonly insertFormat?: InsertFormat | undefined;
+  /** One node (default) or a cluster: decides only the DDL (tables/cluster.ts). */
+  readonly topology?: EventsTopology | undefined;
 }
 
 /** "async": the server batches the inserts of every instance (async_insert) and answers each once
@@ -68,7 +71,10 @@ export type InsertBatching = "async" | "client";
  *   for as long as the table remembers it (replicated tables, or non_replicated_deduplication_window
  *   which this driver sets on plain MergeTree tables); a deduplicated insert feeds no
  *   materialized view either (deduplicate_blocks_in_dependent_materialized_views=0);
- * - async batches are flushed after 200 ms or 10 MiB, whichever first, without the adaptive timeout.
+ * - async batches are flushed after 200 ms or 10 MiB, whichever first, without the adaptive timeout;
+ * - through a cluster's Distributed table, the answer comes once every shard stored its rows
+ *   (distributed_foreground_insert=1), never from a queue on the node that took the insert
+ *   (docs/adr/0024-clickhouse-clusters.md); plain tables ignore it.
  */
 export function insertSettings(batching: InsertBatching, token: string): ClickHouseSettings {
   return {
@@ -83,6 +89,7 @@ export function insertSettings(batching: InsertBatching, token: string): ClickHo
     insert_deduplication_token: token,
     deduplicate_blocks_in_dependent_materialized_views: 0,
     max_insert_block_size: "1048576",
+    distributed_foreground_insert: 1,
     min_insert_block_size_rows: "1048576",
     min_insert_block_size_bytes: "268435456",
     input_format_null_as_default: 1,
@@ -276,6 +283,7 @@ export async function openHttpExecutor(options: HttpDriverOptions): Promise<Even
     maxExecutionTime: options.maxExecutionTime ?? {},
     insertBatching: options.insertBatching ?? "async",
     insertFormat: options.insertFormat ?? "RowBinary",
+    topology: options.topology ?? SINGLE_NODE,
   };
   const executor = new HttpExecutor(database, client, shared, "system");
   try {
@@ -297,6 +305,7 @@ interface Shared {
   readonly maxExecutionTime: Partial<Readonly<Record<QueryClass, number>>>;
   readonly insertBatching: InsertBatching;
   readonly insertFormat: InsertFormat;
+  readonly topology: EventsTopology;
 }
 
 /** Who a statement runs for: a consumer's class, or "system" (start-up, migrations). */
@@ -310,6 +319,10 @@ class HttpExecutor implements EventsExecutor {
   /** A server takes concurrent inserts; two keep one filling while the other is stored. */
   readonly insertLanes = 2;
   #closing: Promise<void> | undefined;
+
+  get topology(): EventsTopology {
+    return this.shared.topology;
+  }
 
   constructor(
     readonly database: string,

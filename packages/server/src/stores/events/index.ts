@@ -6,6 +6,7 @@ import { type InsertBatching, openHttpExecutor } from "./http.driver.js";
 import { type EventsMigration, eventsMigrations } from "./migrations/index.js";
 import type { InsertFormat } from "./row-encoding.js";
 import { EventsMigrationError, runEventsMigrations } from "./migrations/runner.js";
+import { onCluster } from "./tables/cluster.js";
 
 export {
   type EventsExecutor,
@@ -20,6 +21,7 @@ export { type InsertBatching, insertSettings, parseClickhouseUrl } from "./http.
 export { type CallOutcome, type EventsObserver, observeExecutor } from "./observed.js";
 export { createRowEncoder, type InsertFormat, type RowEncoder } from "./row-encoding.js";
 export { MINIMUM_CLICKHOUSE_VERSION } from "./server-version.js";
+export { type EventsTopology, SINGLE_NODE } from "./topology.js";
 export * from "./tables/index.js";
 export {
   createEventsWriter,
@@ -64,6 +66,8 @@ export interface EventsStoreOptions {
   insertBatching?: InsertBatching | undefined;
   /** The body format ingest builds its inserts in (INGEST_INSERT_FORMAT; default RowBinary). */
   insertFormat?: InsertFormat | undefined;
+  /** A sharded cluster (CLICKHOUSE_CLUSTER) the events tables span; only with clickhouseUrl. */
+  cluster?: { readonly name: string; readonly ddl: "on-cluster" | "per-node" } | undefined;
 }
 
 /** Whether this instance may change the events schema (EVENTS_DDL). */
@@ -80,12 +84,24 @@ export async function openEventsExecutor(options: EventsStoreOptions): Promise<E
         instanceId: options.instanceId,
         insertBatching: options.insertBatching,
         insertFormat: options.insertFormat,
+        topology:
+          options.cluster === undefined
+            ? undefined
+            : {
+                kind: "cluster",
+                cluster: assertIdentifier(options.cluster.name, "cluster"),
+                ddl: options.cluster.ddl,
+              },
       })
     : await openChdbExecutor({
         path: options.chdbPath,
         database: options.database,
         insertFormat: options.insertFormat,
       });
+  if (options.cluster !== undefined && executor.topology.kind !== "cluster") {
+    await executor.close();
+    throw new EventsMigrationError("A ClickHouse cluster needs a ClickHouse server (CLICKHOUSE_URL)");
+  }
   try {
     await ensureDatabase(executor, options.ddl ?? "auto");
     await verifyRowShape(executor);
@@ -120,7 +136,7 @@ async function ensureDatabase(executor: EventsExecutor, ddl: EventsDdl): Promise
         "create it: run `sightline migrate` first.",
     );
   }
-  await executor.command(`CREATE DATABASE IF NOT EXISTS ${database}`);
+  await executor.command(`CREATE DATABASE IF NOT EXISTS ${database}${onCluster(executor.topology)}`);
 }
 
 /**

@@ -35,6 +35,7 @@ export function observeExecutor(
   return {
     engine: view.engine,
     database: view.database,
+    topology: view.topology,
     tableSettings: view.tableSettings,
     insertLanes: view.insertLanes,
     insertFormat: view.insertFormat,

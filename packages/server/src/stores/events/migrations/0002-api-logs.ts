@@ -1,10 +1,10 @@
 // Events migration 2: api_logs as declared in ../tables/api-logs.table.ts (the columns that
 // existed at version 2; later columns are added by their own migrations).
-import { API_LOGS, createTableStatement } from "../tables/index.js";
+import { API_LOGS, createTableStatements } from "../tables/index.js";
 import type { EventsMigration } from "./runner.js";
 
 export const apiLogsMigration: EventsMigration = {
   version: 2,
   name: "api_logs",
-  statements: ({ database }) => [createTableStatement(API_LOGS, database, 2)],
+  statements: ({ database, topology }) => createTableStatements(topology, API_LOGS, database, 2),
 };

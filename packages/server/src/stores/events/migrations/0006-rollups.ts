@@ -4,31 +4,27 @@
 import {
   API_REQUESTS,
   BACKFILL_SNAPSHOT,
-  createTableStatement,
-  ROLLUP_STATE,
+  createTableStatements,
+  createViewStatement,
   HOURLY_ROLLUPS,
-  rollupSelect,
+  onCluster,
+  ROLLUP_STATE,
+  snapshotStatements,
+  storageName,
 } from "../tables/index.js";
 import type { EventsMigration } from "./runner.js";
 
 export const rollupsMigration: EventsMigration = {
   version: 6,
   name: "rollups",
-  statements: ({ database }) => [
-    ...HOURLY_ROLLUPS.map((rollup) => createTableStatement(rollup.table, database, 6)),
-    createTableStatement(ROLLUP_STATE, database, 6),
+  statements: ({ database, topology }) => [
+    ...HOURLY_ROLLUPS.flatMap((rollup) => createTableStatements(topology, rollup.table, database, 6)),
+    ...createTableStatements(topology, ROLLUP_STATE, database, 6),
     // The snapshot is taken after the views exist, so no row is in neither; migrations run
     // before this instance ingests, so none is in both (the ADR says what a fleet must do).
-    ...HOURLY_ROLLUPS.map(
-      (rollup) =>
-        `CREATE MATERIALIZED VIEW IF NOT EXISTS ${database}.${rollup.view} TO ${database}.${rollup.table.name} ` +
-        `AS ${rollupSelect(rollup, `${database}.${API_REQUESTS.name}`)}`,
-    ),
-    `CREATE TABLE IF NOT EXISTS ${database}.${BACKFILL_SNAPSHOT} AS ${database}.${API_REQUESTS.name}`,
-    // Emptied first, so a re-run after a crash is idempotent (REPLACE PARTITION refuses an
-    // empty source). Parts are hard links: no copy, and the disk they hold is freed when the
-    // backfill drops the snapshot.
-    `TRUNCATE TABLE IF EXISTS ${database}.${BACKFILL_SNAPSHOT}`,
-    `ALTER TABLE ${database}.${BACKFILL_SNAPSHOT} ATTACH PARTITION tuple() FROM ${database}.${API_REQUESTS.name}`,
+    ...HOURLY_ROLLUPS.map((rollup) => createViewStatement(topology, rollup, database, API_REQUESTS.name)),
+    ...snapshotStatements(topology, API_REQUESTS, database, 6, BACKFILL_SNAPSHOT),
+    `ALTER TABLE ${database}.${storageName(topology, BACKFILL_SNAPSHOT)}${onCluster(topology)} ` +
+      `ATTACH PARTITION tuple() FROM ${database}.${storageName(topology, API_REQUESTS.name)}`,
   ],
 };

@@ -9,15 +9,18 @@ import {
   API_LOGS,
   API_REQUESTS,
   API_SPANS,
-  createTableStatement,
+  createTableStatements,
+  createViewStatement,
+  distributedColumnsStatements,
   type EventsTable,
+  onCluster,
   ROLLUP_STATE,
   ROLLUPS,
-  rollupSelect,
+  storageName,
   UPTIME_RESULTS,
 } from "../tables/index.js";
 import { LAYOUT_VERSION } from "../tables/layouts.js";
-import type { EventsMigration, EventsMigrationContext } from "./runner.js";
+import { EventsMigrationError, type EventsMigration, type EventsMigrationContext } from "./runner.js";
 
 const REBUILT: readonly EventsTable[] = [API_REQUESTS, API_LOGS, API_SPANS, UPTIME_RESULTS];
 
@@ -38,15 +41,13 @@ export const partitionsMigration: EventsMigration = {
     // Views read api_requests by name: recreated over the rebuilt table (idempotent, so a
     // crash between the swap and here is repaired by the re-run).
     for (const rollup of EARLIER_ROLLUPS) {
-      await executor.command(
-        `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ctx.database}.${rollup.view} TO ${ctx.database}.${rollup.table.name} ` +
-          `AS ${rollupSelect(rollup, `${ctx.database}.${API_REQUESTS.name}`)}`,
-      );
+      await executor.command(createViewStatement(ctx.topology, rollup, ctx.database, API_REQUESTS.name));
     }
     // Rollups keep their partitions; they too expire by whole parts from now on (metadata only).
     for (const table of [...EARLIER_ROLLUPS.map((rollup) => rollup.table), ROLLUP_STATE]) {
+      const stored = storageName(ctx.topology, table.name, table.shardBy !== undefined);
       await executor.command(
-        `ALTER TABLE ${ctx.database}.${table.name} MODIFY SETTING ttl_only_drop_parts = 1`,
+        `ALTER TABLE ${ctx.database}.${stored}${onCluster(ctx.topology)} MODIFY SETTING ttl_only_drop_parts = 1`,
       );
     }
   },
@@ -65,19 +66,45 @@ async function rebuild(
   table: EventsTable,
 ): Promise<void> {
   const database = assertIdentifier(ctx.database, "database");
-  const copy = `${database}.${rebuildName(table)}`;
-  const target = `${database}.${table.name}`;
-  if (await isPartitioned(executor, database, table.name)) {
-    await executor.command(`DROP TABLE IF EXISTS ${copy} SYNC`);
+  const { topology } = ctx;
+  const on = onCluster(topology);
+  // On a cluster the stored (local) tables are rebuilt and swapped; the Distributed table over
+  // them keeps its name and gains the layout's columns.
+  const copyName = storageName(topology, rebuildName(table));
+  const copy = `${database}.${copyName}`;
+  const target = `${database}.${storageName(topology, table.name)}`;
+  const dropCopy = `DROP TABLE IF EXISTS ${copy}${on} SYNC`;
+  if (await isPartitioned(executor, database, storageName(topology, table.name))) {
+    await executor.command(dropCopy);
     return;
+  }
+  // ON CLUSTER runs DDL on every node but an INSERT … SELECT on one: rows could only be copied
+  // node by node. Sightline's cluster mode starts from an empty database (docs/adr/0024), so a
+  // cluster that has rows here was migrated some other way; refuse rather than lose them.
+  if (on !== "") {
+    const [row] = await executor.query<{ n: number }>(
+      `SELECT count() AS n FROM ${database}.${table.name}`,
+      undefined,
+      "write",
+    );
+    if ((row?.n ?? 0) > 0) {
+      throw new EventsMigrationError(
+        `Events migration ${LAYOUT_VERSION} cannot rebuild ${table.name} on cluster ` +
+          `${topology.kind === "cluster" ? topology.cluster : ""}: it holds rows, and ON CLUSTER ` +
+          "copies no rows. Migrate each node with CLICKHOUSE_CLUSTER_DDL=per-node, then resume.",
+      );
+    }
   }
   if (table === API_REQUESTS) {
     // The views must not be fed by the copy's inserts, nor point at the old table after the swap.
     for (const rollup of EARLIER_ROLLUPS)
-      await executor.command(`DROP VIEW IF EXISTS ${database}.${rollup.view} SYNC`);
+      await executor.command(`DROP VIEW IF EXISTS ${database}.${rollup.view}${on} SYNC`);
   }
-  await executor.command(`DROP TABLE IF EXISTS ${copy} SYNC`);
-  await executor.command(createTableStatement(table, database, LAYOUT_VERSION, rebuildName(table)));
+  await executor.command(dropCopy);
+  // The copy is stored only (no Distributed table of its own): it is read on this node.
+  const [createCopy] = createTableStatements(topology, table, database, LAYOUT_VERSION, rebuildName(table));
+  if (createCopy === undefined) throw new Error(`no statement creates ${copyName}`);
+  await executor.command(createCopy);
   const columns = table.columns
     .filter((column) => column.since < LAYOUT_VERSION)
     .map((column) => column.name)
@@ -97,8 +124,10 @@ async function rebuild(
       { day },
     );
   }
-  await executor.command(`EXCHANGE TABLES ${target} AND ${copy}`);
-  await executor.command(`DROP TABLE IF EXISTS ${copy} SYNC`);
+  await executor.command(`EXCHANGE TABLES ${target} AND ${copy}${on}`);
+  await executor.command(dropCopy);
+  for (const statement of distributedColumnsStatements(topology, table, database, LAYOUT_VERSION))
+    await executor.command(statement);
 }
 
 async function isPartitioned(executor: EventsExecutor, database: string, table: string): Promise<boolean> {

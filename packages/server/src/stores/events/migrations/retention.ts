@@ -10,7 +10,9 @@ import {
   API_REQUESTS,
   API_SPANS,
   type EventsTable,
+  onCluster,
   ROLLUPS,
+  storageName,
   ttlExpression,
   UPTIME_RESULTS,
 } from "../tables/index.js";
@@ -41,7 +43,9 @@ export async function applyRetention(executor: EventsExecutor, days: RetentionDa
   for (const [table, wanted] of Object.entries(days)) {
     if (!Number.isInteger(wanted) || wanted < 1)
       throw new RangeError(`Invalid retention for ${table}: ${wanted}`);
-    const row = rows.find((candidate) => candidate.name === table);
+    // On a cluster the TTL is the stored (local) tables' own: the Distributed ones keep none.
+    const stored = storageName(executor.topology, table);
+    const row = rows.find((candidate) => candidate.name === stored);
     const declared = DECLARED.find((candidate) => candidate.name === table);
     if (row === undefined || declared === undefined) continue;
     const current = TTL_DAYS.exec(row.engine_full)?.[1];
@@ -50,7 +54,7 @@ export async function applyRetention(executor: EventsExecutor, days: RetentionDa
     // with until a merge rewrites them anyway. Expiring them sooner is an operator's explicit
     // `ALTER TABLE … MATERIALIZE TTL` (README, "Retention").
     await executor.command(
-      `ALTER TABLE ${database}.${assertIdentifier(table, "table")} ` +
+      `ALTER TABLE ${database}.${assertIdentifier(stored, "table")}${onCluster(executor.topology)} ` +
         `MODIFY TTL ${ttlExpression(declared, wanted)} SETTINGS materialize_ttl_after_modify = 0`,
     );
     changed.push(table);

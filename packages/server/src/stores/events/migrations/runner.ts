@@ -1,10 +1,14 @@
 // The events schema's migration runner: history kept in `schema_migrations` inside the events store.
 import { assertIdentifier } from "../dialect.js";
 import type { EventsExecutor } from "../executor.js";
+import { onCluster, storageEngine } from "../tables/cluster.js";
+import type { EventsTopology } from "../topology.js";
 
 export interface EventsMigrationContext {
   /** Every table a statement names is qualified with it: `${ctx.database}.api_requests`. */
   readonly database: string;
+  /** One node or a cluster: which DDL each statement takes (../tables/cluster.ts). */
+  readonly topology: EventsTopology;
 }
 
 export interface EventsMigration {
@@ -34,18 +38,39 @@ export async function runEventsMigrations(
 ): Promise<string[]> {
   const ordered = checkedInOrder(migrations);
   const database = assertIdentifier(executor.database, "database");
-  await executor.command(historyTableDdl(database));
+  const { topology } = executor;
+  await executor.command(historyTableDdl(database, topology));
   const applied = await appliedVersions(executor, database);
   refuseUnknownHistory(applied, ordered, database);
   const names: string[] = [];
   for (const migration of ordered) {
     if (applied.has(migration.version)) continue;
-    for (const statement of migration.statements({ database })) await executor.command(statement);
-    await migration.run?.(executor, { database });
+    for (const statement of migration.statements({ database, topology })) await executor.command(statement);
+    await migration.run?.(executor, { database, topology });
     await record(executor, database, migration);
     names.push(migration.name);
   }
+  await refuseOtherTopology(executor, database);
   return names;
+}
+
+/** On a cluster, refuses a database whose tables were created for one node (plain tables where
+ *  the Distributed ones belong): reads would see one node's rows only. */
+async function refuseOtherTopology(executor: EventsExecutor, database: string): Promise<void> {
+  if (executor.topology.kind !== "cluster") return;
+  const rows = await executor.query<{ engine: string }>(
+    "SELECT engine FROM system.tables WHERE database = {database:String} AND name = 'api_requests'",
+    { database },
+    "write",
+  );
+  const engine = rows[0]?.engine;
+  if (engine !== undefined && engine !== "Distributed") {
+    throw new EventsMigrationError(
+      `Events database ${database} was created for one node (api_requests is ${engine}, not ` +
+        `Distributed), so CLICKHOUSE_CLUSTER=${executor.topology.cluster} cannot use it: start the ` +
+        "cluster on a new CLICKHOUSE_DATABASE (docs/adr/0024-clickhouse-clusters.md).",
+    );
+  }
 }
 
 /**
@@ -74,6 +99,7 @@ export async function verifyEventsSchema(
           ).map((row) => row.version),
         );
   refuseUnknownHistory(applied, ordered, database);
+  await refuseOtherTopology(executor, database);
   const missing = ordered.filter((migration) => !applied.has(migration.version));
   const first = missing[0];
   if (first !== undefined) {
@@ -101,12 +127,13 @@ function checkedInOrder(migrations: readonly EventsMigration[]): EventsMigration
 }
 
 // ReplacingMergeTree: two instances migrating at once may record a version twice; reads
-// take DISTINCT versions and merges fold the duplicates.
-function historyTableDdl(database: string): string {
+// take DISTINCT versions and merges fold the duplicates. On a cluster (ON CLUSTER mode) one
+// history for the whole cluster: every node is a replica of it, so any node reads it whole.
+function historyTableDdl(database: string, topology: EventsTopology): string {
   return (
-    `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations ` +
+    `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations${onCluster(topology)} ` +
     "(version UInt32, name String, applied_at DateTime64(3, 'UTC')) " +
-    "ENGINE = ReplacingMergeTree ORDER BY version"
+    `ENGINE = ${storageEngine(topology, "ReplacingMergeTree", database, "schema_migrations", false)} ORDER BY version`
   );
 }
 

@@ -38,6 +38,8 @@ export const API_LOGS = defineEventsTable({
   indexes: ["INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4"],
   orderBy: ["project_id", "timestamp", "id"],
   defaultRetentionDays: 30,
+  // Spread by record, not by tenant (docs/adr/0024): one busy project fills every shard.
+  shardBy: "cityHash64(id)",
   layout: RAW_LAYOUT,
 });
 

@@ -35,6 +35,8 @@ export const API_SPANS = defineEventsTable({
   indexes: ["INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4"],
   orderBy: ["project_id", "timestamp", "id"],
   defaultRetentionDays: 30,
+  // A trace's spans on one shard, traces spread over all (docs/adr/0024).
+  shardBy: "cityHash64(trace_id)",
   layout: RAW_LAYOUT,
 });
 

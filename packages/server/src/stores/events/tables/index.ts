@@ -12,8 +12,20 @@ export {
   layoutAt,
   pickColumns,
   type TableLayout,
+  type TablePlacement,
   ttlExpression,
 } from "./table.js";
+export {
+  addColumnsStatements,
+  createTableStatements,
+  createViewStatement,
+  distributedColumnsStatements,
+  dropTableStatements,
+  onCluster,
+  snapshotStatements,
+  storageEngine,
+  storageName,
+} from "./cluster.js";
 export { LAYOUT_VERSION, RAW_LAYOUT, rawPartition, WEEKLY_LAYOUT } from "./layouts.js";
 export {
   BACKFILL_SNAPSHOT,

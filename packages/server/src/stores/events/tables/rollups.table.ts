@@ -75,6 +75,9 @@ const COMMON = {
   indexes: [],
   defaultRetentionDays: ROLLUP_RETENTION_DAYS,
   ttlColumn: "hour",
+  // Only the backfill inserts through the Distributed table (the views write each shard's own
+  // rows); any deterministic key will do, since reads merge the states of every shard.
+  shardBy: "cityHash64(project_id, app_id, environment)",
 } as const;
 
 const CONSUMER_HASH = "cityHash64(consumer_id)";

@@ -30,6 +30,9 @@ export interface EventsTable<Name extends string = string> {
   /** The time-partitioned layout the table has from migration `since` on (docs/adr/0023):
    *  tables created by earlier migrations are rebuilt into it by that migration. */
   readonly layout?: TableLayout<Name>;
+  /** The Distributed table's sharding key in cluster mode (docs/adr/0024-clickhouse-clusters.md).
+   *  Absent: a small table every node holds whole (backfill progress), not sharded. */
+  readonly shardBy?: string;
 }
 
 /** A table's partitions and per-row retention (docs/adr/0023-partitions-and-retention.md). */
@@ -71,6 +74,13 @@ export function ttlExpression(table: EventsTable, days: number, version = Number
   return `toDateTime(${table.ttlColumn ?? "timestamp"}) + toIntervalDay(${kept})`;
 }
 
+/** Where a table's statement puts it: ` ON CLUSTER <name>` or nothing, and its engine clause
+ *  (a cluster's tables are Replicated; docs/adr/0024-clickhouse-clusters.md). */
+export interface TablePlacement {
+  readonly onCluster: string;
+  readonly engine: string;
+}
+
 /** `CREATE TABLE IF NOT EXISTS` with the columns (and layout) that existed at `version`;
  *  `name` overrides the table's own (the rebuild of migration 9 creates a copy beside it). */
 export function createTableStatement(
@@ -78,14 +88,15 @@ export function createTableStatement(
   database: string,
   version: number,
   name: string = table.name,
+  placement: TablePlacement = { onCluster: "", engine: table.engine ?? "MergeTree" },
 ): string {
   const columns = table.columns.filter((column) => column.since <= version);
   const lines = [...columns.map((column) => `${column.name} ${column.type}`), ...table.indexes];
   const partitionBy = layoutAt(table, version)?.partitionBy ?? table.partitionBy;
   return (
-    `CREATE TABLE IF NOT EXISTS ${assertIdentifier(database, "database")}.${assertIdentifier(name, "table")} (\n      ` +
+    `CREATE TABLE IF NOT EXISTS ${assertIdentifier(database, "database")}.${assertIdentifier(name, "table")}${placement.onCluster} (\n      ` +
     `${lines.join(",\n      ")}\n    )\n` +
-    `    ENGINE = ${table.engine ?? "MergeTree"}\n` +
+    `    ENGINE = ${placement.engine}\n` +
     (partitionBy === undefined ? "" : `    PARTITION BY ${partitionBy}\n`) +
     `    ORDER BY (${table.orderBy.join(", ")})\n` +
     `    TTL ${ttlExpression(table, table.defaultRetentionDays, version)}\n` +
@@ -97,11 +108,18 @@ export function createTableStatement(
 }
 
 /** `ALTER TABLE … ADD COLUMN IF NOT EXISTS` for the columns migration `version` added. */
-export function addColumnsStatement(table: EventsTable, database: string, version: number): string {
+export function addColumnsStatement(
+  table: EventsTable,
+  database: string,
+  version: number,
+  name: string = table.name,
+  onCluster = "",
+  typeOf: (column: EventsColumn) => string = (column) => column.type,
+): string {
   const added = table.columns.filter((column) => column.since === version);
   if (added.length === 0) throw new Error(`${table.name} has no column added by migration ${version}`);
   return (
-    `ALTER TABLE ${assertIdentifier(database, "database")}.${table.name} ` +
-    added.map((column) => `ADD COLUMN IF NOT EXISTS ${column.name} ${column.type}`).join(", ")
+    `ALTER TABLE ${assertIdentifier(database, "database")}.${name}${onCluster} ` +
+    added.map((column) => `ADD COLUMN IF NOT EXISTS ${column.name} ${typeOf(column)}`).join(", ")
   );
 }

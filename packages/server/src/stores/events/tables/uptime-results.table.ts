@@ -21,6 +21,8 @@ export const UPTIME_RESULTS = defineEventsTable({
   indexes: [],
   orderBy: ["project_id", "check_id", "timestamp", "id"],
   defaultRetentionDays: 90,
+  // Spread by record (docs/adr/0024).
+  shardBy: "cityHash64(id)",
   layout: WEEKLY_LAYOUT,
 });
 

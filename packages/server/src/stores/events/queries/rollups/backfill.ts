@@ -4,7 +4,13 @@
 // day's rows are written to the day's own backfill partition, dropped first, and the day is
 // recorded only after its rows are in every rollup, so a day cut short is simply redone.
 import type { EventsExecutor } from "../../executor.js";
-import { ROLLUP_SOURCE, rollupSelect } from "../../tables/index.js";
+import {
+  dropTableStatements,
+  onCluster,
+  ROLLUP_SOURCE,
+  rollupSelect,
+  storageName,
+} from "../../tables/index.js";
 import { SqlParams } from "../sql.js";
 import { backfilledDays, type RollupCoverage, snapshotDays, snapshotExists } from "./coverage.js";
 import { qualified } from "../tenant.js";
@@ -75,7 +81,7 @@ async function backfillGeneration(
       });
     }
   }
-  await events.command(`DROP TABLE IF EXISTS ${qualified(events, generation.snapshot)}`);
+  await dropSnapshot(events, generation);
   options.coverage?.invalidate();
   return "done";
 }
@@ -90,9 +96,14 @@ export async function dropEmptySnapshot(events: EventsExecutor): Promise<void> {
       undefined,
       "write",
     );
-    if ((row?.n ?? 0) === 0)
-      await events.command(`DROP TABLE IF EXISTS ${qualified(events, generation.snapshot)}`);
+    if ((row?.n ?? 0) === 0) await dropSnapshot(events, generation);
   }
+}
+
+/** Drops a generation's snapshot (on a cluster its Distributed and local tables). */
+async function dropSnapshot(events: EventsExecutor, generation: RollupGeneration): Promise<void> {
+  for (const statement of dropTableStatements(events.topology, events.database, generation.snapshot))
+    await events.command(statement);
 }
 
 /** One hour per statement: an insert holds a write session, and ingest shares them. */
@@ -107,8 +118,10 @@ async function rollUpDay(
   const partitionDay = Number(new Date(dayMs).toISOString().slice(0, 10).replaceAll("-", ""));
   for (const rollup of generation.rollups) {
     const table = qualified(events, rollup.table);
-    // Whatever an interrupted run left of this day goes first.
-    await events.command(`ALTER TABLE ${table} DROP PARTITION (${ROLLUP_SOURCE.backfill}, ${partitionDay})`);
+    // Whatever an interrupted run left of this day goes first (on a cluster, from every shard's
+    // stored table; the insert below goes through the Distributed one).
+    const stored = `${events.database}.${storageName(events.topology, rollup.table.name)}${onCluster(events.topology)}`;
+    await events.command(`ALTER TABLE ${stored} DROP PARTITION (${ROLLUP_SOURCE.backfill}, ${partitionDay})`);
     for (let from = dayMs; from < dayMs + DAY_MS; from += stepMs) {
       const params = new SqlParams();
       const where = `WHERE timestamp >= ${params.instant(from)} AND timestamp < ${params.instant(from + stepMs)}`;

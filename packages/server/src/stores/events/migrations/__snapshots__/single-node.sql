@@ -1,0 +1,404 @@
+CREATE TABLE IF NOT EXISTS sightline.schema_migrations (version UInt32, name String, applied_at DateTime64(3, 'UTC')) ENGINE = ReplacingMergeTree ORDER BY version;
+
+CREATE TABLE IF NOT EXISTS sightline.api_requests (
+      id UUID,
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      timestamp DateTime64(3, 'UTC') CODEC(Delta(8), LZ4),
+      environment LowCardinality(String),
+      method LowCardinality(String),
+      path String CODEC(ZSTD(1)),
+      route LowCardinality(String),
+      status_code UInt16,
+      response_time_ms Float64,
+      request_size UInt64,
+      response_size UInt64,
+      ip_address String CODEC(ZSTD(1)),
+      user_agent LowCardinality(String),
+      consumer_id String CODEC(ZSTD(1)),
+      consumer_name String CODEC(ZSTD(1)),
+      consumer_group LowCardinality(String),
+      request_payload String CODEC(ZSTD(3)),
+      response_payload String CODEC(ZSTD(3)),
+      request_headers String CODEC(ZSTD(3)),
+      response_headers String CODEC(ZSTD(3)),
+      trace_id String CODEC(ZSTD(1)),
+      span_id String CODEC(ZSTD(1)),
+      INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4
+    )
+    ENGINE = MergeTree
+    ORDER BY (project_id, timestamp, id)
+    TTL toDateTime(timestamp) + toIntervalDay(90)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+CREATE TABLE IF NOT EXISTS sightline.api_logs (
+      id UUID,
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      timestamp DateTime64(3, 'UTC') CODEC(Delta(8), LZ4),
+      environment LowCardinality(String),
+      level LowCardinality(String),
+      message String CODEC(ZSTD(1)),
+      logger_name LowCardinality(String),
+      payload String CODEC(ZSTD(3)),
+      attributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
+      trace_id String CODEC(ZSTD(1)),
+      span_id String CODEC(ZSTD(1)),
+      endpoint_method LowCardinality(String),
+      endpoint_path String CODEC(ZSTD(1)),
+      endpoint_route LowCardinality(String),
+      status_code UInt16,
+      consumer_id String CODEC(ZSTD(1)),
+      INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4
+    )
+    ENGINE = MergeTree
+    ORDER BY (project_id, timestamp, id)
+    TTL toDateTime(timestamp) + toIntervalDay(30)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+CREATE TABLE IF NOT EXISTS sightline.api_spans (
+      id UUID,
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      timestamp DateTime64(3, 'UTC') CODEC(Delta(8), LZ4),
+      environment LowCardinality(String),
+      trace_id String CODEC(ZSTD(1)),
+      span_id String CODEC(ZSTD(1)),
+      parent_span_id String CODEC(ZSTD(1)),
+      name String CODEC(ZSTD(1)),
+      kind LowCardinality(String),
+      service_name LowCardinality(String),
+      duration_ms Float64,
+      status LowCardinality(String),
+      status_code UInt16,
+      attributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
+      INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4
+    )
+    ENGINE = MergeTree
+    ORDER BY (project_id, timestamp, id)
+    TTL toDateTime(timestamp) + toIntervalDay(30)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+ALTER TABLE sightline.api_requests ADD COLUMN IF NOT EXISTS query String CODEC(ZSTD(1)), ADD COLUMN IF NOT EXISTS base_url LowCardinality(String);
+
+ALTER TABLE sightline.api_logs ADD COLUMN IF NOT EXISTS consumer_name String CODEC(ZSTD(1)), ADD COLUMN IF NOT EXISTS consumer_group LowCardinality(String);
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+ALTER TABLE sightline.api_requests ADD COLUMN IF NOT EXISTS scheme LowCardinality(String), ADD COLUMN IF NOT EXISTS validation_paths Array(String) CODEC(ZSTD(1)), ADD COLUMN IF NOT EXISTS validation_rules Array(LowCardinality(String)), ADD COLUMN IF NOT EXISTS validation_messages Array(String) CODEC(ZSTD(3));
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+CREATE TABLE IF NOT EXISTS sightline.api_requests_hourly (
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      environment LowCardinality(String),
+      hour DateTime('UTC'),
+      source UInt8,
+      requests SimpleAggregateFunction(sum, UInt64),
+      errors SimpleAggregateFunction(sum, UInt64),
+      client_errors SimpleAggregateFunction(sum, UInt64),
+      server_errors SimpleAggregateFunction(sum, UInt64),
+      response_time_sum SimpleAggregateFunction(sum, Float64),
+      request_bytes SimpleAggregateFunction(sum, UInt64),
+      response_bytes SimpleAggregateFunction(sum, UInt64),
+      latency AggregateFunction(quantilesDD(0.005, 0.5, 0.95, 0.99), Float64),
+      endpoints AggregateFunction(uniqExact, UInt64),
+      consumers AggregateFunction(uniqExact, UInt64)
+    )
+    ENGINE = AggregatingMergeTree
+    PARTITION BY (source, if(source = 0, toYYYYMM(hour), toYYYYMMDD(hour)))
+    ORDER BY (project_id, hour, app_id, environment, source)
+    TTL toDateTime(hour) + toIntervalDay(400)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS sightline.api_errors_hourly (
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      environment LowCardinality(String),
+      method LowCardinality(String),
+      route LowCardinality(String),
+      status_code UInt16,
+      hour DateTime('UTC'),
+      source UInt8,
+      requests SimpleAggregateFunction(sum, UInt64),
+      first_seen SimpleAggregateFunction(min, DateTime64(3, 'UTC')),
+      last_seen SimpleAggregateFunction(max, DateTime64(3, 'UTC')),
+      consumers AggregateFunction(uniqExact, UInt64)
+    )
+    ENGINE = AggregatingMergeTree
+    PARTITION BY (source, if(source = 0, toYYYYMM(hour), toYYYYMMDD(hour)))
+    ORDER BY (project_id, hour, app_id, environment, method, route, status_code, source)
+    TTL toDateTime(hour) + toIntervalDay(400)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS sightline.rollup_backfill (
+      day Date,
+      rows UInt64,
+      done_at DateTime64(3, 'UTC')
+    )
+    ENGINE = ReplacingMergeTree
+    ORDER BY (day)
+    TTL toDateTime(day) + toIntervalDay(400)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_requests_hourly_mv TO sightline.api_requests_hourly AS SELECT project_id, app_id, environment, toStartOfHour(timestamp) AS hour, toUInt8(0) AS source, count() AS requests, countIf(status_code >= 400) AS errors, countIf(status_code >= 400 AND status_code < 500) AS client_errors, countIf(status_code >= 500) AS server_errors, sum(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS response_time_sum, sum(least(request_size, 1099511627776)) AS request_bytes, sum(least(response_size, 1099511627776)) AS response_bytes, quantilesDDState(0.005, 0.5, 0.95, 0.99)(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS latency, uniqExactState(cityHash64(app_id, method, route)) AS endpoints, uniqExactStateIf(cityHash64(consumer_id), consumer_id != '') AS consumers FROM sightline.api_requests GROUP BY project_id, app_id, environment, hour;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_errors_hourly_mv TO sightline.api_errors_hourly AS SELECT project_id, app_id, environment, method, route, status_code, toStartOfHour(timestamp) AS hour, toUInt8(0) AS source, count() AS requests, min(timestamp) AS first_seen, max(timestamp) AS last_seen, uniqExactStateIf(cityHash64(consumer_id), consumer_id != '') AS consumers FROM sightline.api_requests WHERE (status_code >= 400) GROUP BY project_id, app_id, environment, method, route, status_code, hour;
+
+CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill AS sightline.api_requests;
+
+TRUNCATE TABLE IF EXISTS sightline.api_requests_backfill;
+
+ALTER TABLE sightline.api_requests_backfill ATTACH PARTITION tuple() FROM sightline.api_requests;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+CREATE TABLE IF NOT EXISTS sightline.uptime_results (
+      id UUID,
+      project_id LowCardinality(String),
+      check_id LowCardinality(String),
+      timestamp DateTime64(3, 'UTC') CODEC(Delta(8), LZ4),
+      ok UInt8,
+      status_code UInt16,
+      latency_ms Float64,
+      error String CODEC(ZSTD(1))
+    )
+    ENGINE = MergeTree
+    ORDER BY (project_id, check_id, timestamp, id)
+    TTL toDateTime(timestamp) + toIntervalDay(90)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+ALTER TABLE sightline.api_logs ADD COLUMN IF NOT EXISTS fingerprint String CODEC(ZSTD(1));
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+DROP VIEW IF EXISTS sightline.api_requests_hourly_mv SYNC;
+
+DROP VIEW IF EXISTS sightline.api_errors_hourly_mv SYNC;
+
+DROP TABLE IF EXISTS sightline.api_requests_rebuild SYNC;
+
+CREATE TABLE IF NOT EXISTS sightline.api_requests_rebuild (
+      id UUID,
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      timestamp DateTime64(3, 'UTC') CODEC(Delta(8), LZ4),
+      environment LowCardinality(String),
+      method LowCardinality(String),
+      path String CODEC(ZSTD(1)),
+      route LowCardinality(String),
+      status_code UInt16,
+      response_time_ms Float64,
+      request_size UInt64,
+      response_size UInt64,
+      ip_address String CODEC(ZSTD(1)),
+      user_agent LowCardinality(String),
+      consumer_id String CODEC(ZSTD(1)),
+      consumer_name String CODEC(ZSTD(1)),
+      consumer_group LowCardinality(String),
+      request_payload String CODEC(ZSTD(3)),
+      response_payload String CODEC(ZSTD(3)),
+      request_headers String CODEC(ZSTD(3)),
+      response_headers String CODEC(ZSTD(3)),
+      trace_id String CODEC(ZSTD(1)),
+      span_id String CODEC(ZSTD(1)),
+      query String CODEC(ZSTD(1)),
+      base_url LowCardinality(String),
+      scheme LowCardinality(String),
+      validation_paths Array(String) CODEC(ZSTD(1)),
+      validation_rules Array(LowCardinality(String)),
+      validation_messages Array(String) CODEC(ZSTD(3)),
+      retention_days UInt16,
+      stored_on Date,
+      INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4
+    )
+    ENGINE = MergeTree
+    PARTITION BY (toMonday(stored_on), retention_days)
+    ORDER BY (project_id, timestamp, id)
+    TTL toDateTime(timestamp) + toIntervalDay(if(retention_days = 0, 90, retention_days))
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+EXCHANGE TABLES sightline.api_requests AND sightline.api_requests_rebuild;
+
+DROP TABLE IF EXISTS sightline.api_requests_rebuild SYNC;
+
+DROP TABLE IF EXISTS sightline.api_logs_rebuild SYNC;
+
+CREATE TABLE IF NOT EXISTS sightline.api_logs_rebuild (
+      id UUID,
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      timestamp DateTime64(3, 'UTC') CODEC(Delta(8), LZ4),
+      environment LowCardinality(String),
+      level LowCardinality(String),
+      message String CODEC(ZSTD(1)),
+      logger_name LowCardinality(String),
+      payload String CODEC(ZSTD(3)),
+      attributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
+      trace_id String CODEC(ZSTD(1)),
+      span_id String CODEC(ZSTD(1)),
+      endpoint_method LowCardinality(String),
+      endpoint_path String CODEC(ZSTD(1)),
+      endpoint_route LowCardinality(String),
+      status_code UInt16,
+      consumer_id String CODEC(ZSTD(1)),
+      consumer_name String CODEC(ZSTD(1)),
+      consumer_group LowCardinality(String),
+      fingerprint String CODEC(ZSTD(1)),
+      retention_days UInt16,
+      stored_on Date,
+      INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4
+    )
+    ENGINE = MergeTree
+    PARTITION BY (toMonday(stored_on), retention_days)
+    ORDER BY (project_id, timestamp, id)
+    TTL toDateTime(timestamp) + toIntervalDay(if(retention_days = 0, 30, retention_days))
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+EXCHANGE TABLES sightline.api_logs AND sightline.api_logs_rebuild;
+
+DROP TABLE IF EXISTS sightline.api_logs_rebuild SYNC;
+
+DROP TABLE IF EXISTS sightline.api_spans_rebuild SYNC;
+
+CREATE TABLE IF NOT EXISTS sightline.api_spans_rebuild (
+      id UUID,
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      timestamp DateTime64(3, 'UTC') CODEC(Delta(8), LZ4),
+      environment LowCardinality(String),
+      trace_id String CODEC(ZSTD(1)),
+      span_id String CODEC(ZSTD(1)),
+      parent_span_id String CODEC(ZSTD(1)),
+      name String CODEC(ZSTD(1)),
+      kind LowCardinality(String),
+      service_name LowCardinality(String),
+      duration_ms Float64,
+      status LowCardinality(String),
+      status_code UInt16,
+      attributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
+      retention_days UInt16,
+      stored_on Date,
+      INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4
+    )
+    ENGINE = MergeTree
+    PARTITION BY (toMonday(stored_on), retention_days)
+    ORDER BY (project_id, timestamp, id)
+    TTL toDateTime(timestamp) + toIntervalDay(if(retention_days = 0, 30, retention_days))
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+EXCHANGE TABLES sightline.api_spans AND sightline.api_spans_rebuild;
+
+DROP TABLE IF EXISTS sightline.api_spans_rebuild SYNC;
+
+DROP TABLE IF EXISTS sightline.uptime_results_rebuild SYNC;
+
+CREATE TABLE IF NOT EXISTS sightline.uptime_results_rebuild (
+      id UUID,
+      project_id LowCardinality(String),
+      check_id LowCardinality(String),
+      timestamp DateTime64(3, 'UTC') CODEC(Delta(8), LZ4),
+      ok UInt8,
+      status_code UInt16,
+      latency_ms Float64,
+      error String CODEC(ZSTD(1))
+    )
+    ENGINE = MergeTree
+    PARTITION BY toMonday(timestamp)
+    ORDER BY (project_id, check_id, timestamp, id)
+    TTL toDateTime(timestamp) + toIntervalDay(90)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+EXCHANGE TABLES sightline.uptime_results AND sightline.uptime_results_rebuild;
+
+DROP TABLE IF EXISTS sightline.uptime_results_rebuild SYNC;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_requests_hourly_mv TO sightline.api_requests_hourly AS SELECT project_id, app_id, environment, toStartOfHour(timestamp) AS hour, toUInt8(0) AS source, count() AS requests, countIf(status_code >= 400) AS errors, countIf(status_code >= 400 AND status_code < 500) AS client_errors, countIf(status_code >= 500) AS server_errors, sum(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS response_time_sum, sum(least(request_size, 1099511627776)) AS request_bytes, sum(least(response_size, 1099511627776)) AS response_bytes, quantilesDDState(0.005, 0.5, 0.95, 0.99)(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS latency, uniqExactState(cityHash64(app_id, method, route)) AS endpoints, uniqExactStateIf(cityHash64(consumer_id), consumer_id != '') AS consumers FROM sightline.api_requests GROUP BY project_id, app_id, environment, hour;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_errors_hourly_mv TO sightline.api_errors_hourly AS SELECT project_id, app_id, environment, method, route, status_code, toStartOfHour(timestamp) AS hour, toUInt8(0) AS source, count() AS requests, min(timestamp) AS first_seen, max(timestamp) AS last_seen, uniqExactStateIf(cityHash64(consumer_id), consumer_id != '') AS consumers FROM sightline.api_requests WHERE (status_code >= 400) GROUP BY project_id, app_id, environment, method, route, status_code, hour;
+
+ALTER TABLE sightline.api_requests_hourly MODIFY SETTING ttl_only_drop_parts = 1;
+
+ALTER TABLE sightline.api_errors_hourly MODIFY SETTING ttl_only_drop_parts = 1;
+
+ALTER TABLE sightline.rollup_backfill MODIFY SETTING ttl_only_drop_parts = 1;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+CREATE TABLE IF NOT EXISTS sightline.api_endpoints_daily (
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      environment LowCardinality(String),
+      method LowCardinality(String),
+      route LowCardinality(String),
+      day DateTime('UTC'),
+      source UInt8,
+      requests SimpleAggregateFunction(sum, UInt64),
+      errors SimpleAggregateFunction(sum, UInt64),
+      client_errors SimpleAggregateFunction(sum, UInt64),
+      server_errors SimpleAggregateFunction(sum, UInt64),
+      response_time_sum SimpleAggregateFunction(sum, Float64),
+      request_bytes SimpleAggregateFunction(sum, UInt64),
+      response_bytes SimpleAggregateFunction(sum, UInt64),
+      last_seen SimpleAggregateFunction(max, DateTime64(3, 'UTC')),
+      latency_histogram SimpleAggregateFunction(sumMap, Tuple(Array(Int16), Array(UInt64)))
+    )
+    ENGINE = AggregatingMergeTree
+    PARTITION BY (source, if(source = 0, toYYYYMM(day), toYYYYMMDD(day)))
+    ORDER BY (project_id, day, app_id, environment, method, route, source)
+    TTL toDateTime(day) + toIntervalDay(400)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS sightline.api_consumers_daily (
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      environment LowCardinality(String),
+      consumer_id String,
+      day DateTime('UTC'),
+      source UInt8,
+      requests SimpleAggregateFunction(sum, UInt64),
+      errors SimpleAggregateFunction(sum, UInt64),
+      client_errors SimpleAggregateFunction(sum, UInt64),
+      server_errors SimpleAggregateFunction(sum, UInt64),
+      response_time_sum SimpleAggregateFunction(sum, Float64),
+      request_bytes SimpleAggregateFunction(sum, UInt64),
+      response_bytes SimpleAggregateFunction(sum, UInt64),
+      last_seen SimpleAggregateFunction(max, DateTime64(3, 'UTC')),
+      latency_histogram SimpleAggregateFunction(sumMap, Tuple(Array(Int16), Array(UInt64))),
+      latest_name SimpleAggregateFunction(max, Tuple(DateTime64(3, 'UTC'), String)),
+      latest_group SimpleAggregateFunction(max, Tuple(DateTime64(3, 'UTC'), String))
+    )
+    ENGINE = AggregatingMergeTree
+    PARTITION BY (source, if(source = 0, toYYYYMM(day), toYYYYMMDD(day)))
+    ORDER BY (project_id, day, app_id, environment, consumer_id, source)
+    TTL toDateTime(day) + toIntervalDay(400)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS sightline.rollup_backfill_lists (
+      day Date,
+      rows UInt64,
+      done_at DateTime64(3, 'UTC')
+    )
+    ENGINE = ReplacingMergeTree
+    ORDER BY (day)
+    TTL toDateTime(day) + toIntervalDay(400)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_endpoints_daily_mv TO sightline.api_endpoints_daily AS SELECT project_id, app_id, environment, method, route, toDateTime(toStartOfDay(timestamp), 'UTC') AS day, toUInt8(0) AS source, count() AS requests, countIf(status_code >= 400) AS errors, countIf(status_code >= 400 AND status_code < 500) AS client_errors, countIf(status_code >= 500) AS server_errors, sum(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS response_time_sum, sum(least(request_size, 1099511627776)) AS request_bytes, sum(least(response_size, 1099511627776)) AS response_bytes, max(timestamp) AS last_seen, sumMap([if((if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) = 0, toInt16(-32768), toInt16(ceil(log(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) / 0.019000571614286515)))], [toUInt64(1)]) AS latency_histogram FROM sightline.api_requests GROUP BY project_id, app_id, environment, method, route, day;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_consumers_daily_mv TO sightline.api_consumers_daily AS SELECT project_id, app_id, environment, consumer_id, toDateTime(toStartOfDay(timestamp), 'UTC') AS day, toUInt8(0) AS source, count() AS requests, countIf(status_code >= 400) AS errors, countIf(status_code >= 400 AND status_code < 500) AS client_errors, countIf(status_code >= 500) AS server_errors, sum(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS response_time_sum, sum(least(request_size, 1099511627776)) AS request_bytes, sum(least(response_size, 1099511627776)) AS response_bytes, max(timestamp) AS last_seen, sumMap([if((if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) = 0, toInt16(-32768), toInt16(ceil(log(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) / 0.019000571614286515)))], [toUInt64(1)]) AS latency_histogram, maxIf(tuple(timestamp, consumer_name), consumer_name != '') AS latest_name, maxIf(tuple(timestamp, consumer_group), consumer_group != '') AS latest_group FROM sightline.api_requests GROUP BY project_id, app_id, environment, consumer_id, day;
+
+CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill_lists AS sightline.api_requests;
+
+TRUNCATE TABLE IF EXISTS sightline.api_requests_backfill_lists;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');

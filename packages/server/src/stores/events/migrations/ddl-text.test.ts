@@ -1,0 +1,161 @@
+// The events DDL as text: every statement the migrations issue on a fresh store, per topology.
+// Single node must stay byte-for-byte what it was before clusters existed (the snapshot file was
+// recorded from that code); cluster modes are checked for what each statement must carry, and
+// their full text is kept in snapshot files for review (docs/adr/0024-clickhouse-clusters.md).
+import { describe, expect, it } from "vitest";
+import {
+  API_LOGS,
+  API_REQUESTS,
+  API_SPANS,
+  BACKFILL_SNAPSHOT,
+  LISTS_BACKFILL_SNAPSHOT,
+  LISTS_ROLLUP_STATE,
+  ROLLUP_STATE,
+  ROLLUPS,
+  UPTIME_RESULTS,
+} from "../tables/index.js";
+import type { EventsTopology } from "../topology.js";
+import { recordMigrationDdl } from "./ddl-recorder.js";
+
+const ON_CLUSTER: EventsTopology = { kind: "cluster", cluster: "fleet", ddl: "on-cluster" };
+const PER_NODE: EventsTopology = { kind: "cluster", cluster: "fleet", ddl: "per-node" };
+
+const SHARDED = [API_REQUESTS, API_LOGS, API_SPANS, UPTIME_RESULTS, ...ROLLUPS.map((rollup) => rollup.table)];
+const UNSHARDED = ["schema_migrations", ROLLUP_STATE.name, LISTS_ROLLUP_STATE.name];
+
+const created = (statements: readonly string[], name: string): string[] =>
+  statements.filter((sql) => new RegExp(`^CREATE TABLE IF NOT EXISTS sightline\\.${name}\\b(?!_)`).test(sql));
+const ddl = (sql: string) => /^(CREATE|ALTER|DROP|EXCHANGE|TRUNCATE)\b/.test(sql);
+
+describe("events DDL text", () => {
+  it("single node: unchanged, statement for statement", async () => {
+    const statements = await recordMigrationDdl({ kind: "single" });
+    await expect(statements.join(";\n\n") + ";\n").toMatchFileSnapshot("./__snapshots__/single-node.sql");
+    expect(statements.join("\n")).not.toMatch(/ON CLUSTER|Replicated|Distributed|_local\b/);
+  });
+
+  describe("ON CLUSTER mode", async () => {
+    const statements = await recordMigrationDdl(ON_CLUSTER);
+
+    it("is kept for review", async () => {
+      await expect(statements.join(";\n\n") + ";\n").toMatchFileSnapshot("./__snapshots__/on-cluster.sql");
+    });
+
+    it("runs every statement on the whole cluster", () => {
+      const bare = statements.filter((sql) => ddl(sql) && !/ ON CLUSTER fleet( |$)/.test(sql));
+      expect(bare).toEqual([]);
+      // The rest: each migration's record, into the cluster-wide history.
+      const rest = statements.filter((sql) => !ddl(sql));
+      expect(rest).toHaveLength(10);
+      for (const sql of rest) expect(sql).toMatch(/^INSERT INTO sightline\.schema_migrations /);
+    });
+
+    it.each(SHARDED.map((table) => [table.name, table] as const))(
+      "%s: a Replicated local table per shard and a Distributed table over it",
+      (name, table) => {
+        const engine = (table.engine ?? "MergeTree").replace(/^/, "Replicated");
+        const [local, ...again] = created(statements, `${name}_local`);
+        expect(again).toEqual([]);
+        expect(local).toContain(
+          `ENGINE = ${engine}('/clickhouse/tables/{shard}/sightline/${name}_local', '{replica}')`,
+        );
+        const [distributed] = created(statements, name);
+        expect(distributed).toContain(
+          `ENGINE = Distributed('fleet', 'sightline', '${name}_local', ${table.shardBy ?? "?"})`,
+        );
+        expect(distributed).not.toContain("CODEC");
+        expect(distributed).not.toContain("INDEX");
+      },
+    );
+
+    it.each(UNSHARDED)("%s: one copy for the whole cluster, every node a replica", (name) => {
+      const [table] = created(statements, name);
+      expect(table).toMatch(
+        new RegExp(
+          `ENGINE = ReplicatedReplacingMergeTree\\('/clickhouse/tables/all/sightline/${name}', '\\{replica\\}'\\)`,
+        ),
+      );
+      expect(created(statements, `${name}_local`)).toEqual([]);
+    });
+
+    it("spreads one tenant over the shards: no table is sharded by project", () => {
+      for (const table of SHARDED)
+        expect(table.shardBy).not.toMatch(/^project_id$|cityHash64\(project_id\)$/);
+      expect(API_REQUESTS.shardBy).toBe("cityHash64(id)");
+      expect(API_SPANS.shardBy).toBe("cityHash64(trace_id)");
+    });
+
+    it("feeds each shard's rollups from its own rows", () => {
+      const views = statements.filter((sql) => sql.startsWith("CREATE MATERIALIZED VIEW"));
+      // Migration 6's two, recreated by migration 9, and migration 10's two.
+      expect(views).toHaveLength(6);
+      for (const rollup of ROLLUPS) {
+        const view = views.find((sql) => sql.includes(`.${rollup.view} `));
+        expect(view).toContain(`TO sightline.${rollup.table.name}_local AS SELECT`);
+        expect(view).toContain("FROM sightline.api_requests_local");
+      }
+    });
+
+    it("rebuilds the stored tables in migration 9 and widens the Distributed ones", () => {
+      for (const table of [API_REQUESTS, API_LOGS, API_SPANS, UPTIME_RESULTS]) {
+        expect(statements).toContain(
+          `EXCHANGE TABLES sightline.${table.name}_local AND sightline.${table.name}_rebuild_local ON CLUSTER fleet`,
+        );
+      }
+      expect(statements).toContain(
+        "ALTER TABLE sightline.api_requests ON CLUSTER fleet ADD COLUMN IF NOT EXISTS retention_days UInt16, " +
+          "ADD COLUMN IF NOT EXISTS stored_on Date",
+      );
+      expect(statements.filter((sql) => sql.includes("ALTER TABLE sightline.uptime_results "))).toEqual([]);
+    });
+
+    it("adds columns to both the stored and the Distributed table", () => {
+      expect(statements).toContainEqual(
+        expect.stringMatching(
+          /^ALTER TABLE sightline\.api_logs_local ON CLUSTER fleet ADD COLUMN IF NOT EXISTS fingerprint String CODEC\(ZSTD\(1\)\)$/,
+        ),
+      );
+      expect(statements).toContain(
+        "ALTER TABLE sightline.api_logs ON CLUSTER fleet ADD COLUMN IF NOT EXISTS fingerprint String",
+      );
+    });
+
+    it("snapshots api_requests from its declaration, never AS the Replicated table", () => {
+      for (const snapshot of [BACKFILL_SNAPSHOT, LISTS_BACKFILL_SNAPSHOT]) {
+        const [local] = created(statements, `${snapshot}_local`);
+        expect(local).toContain(`/clickhouse/tables/{shard}/sightline/${snapshot}_local'`);
+        expect(statements.join("\n")).not.toContain(`${snapshot} AS `);
+      }
+      expect(statements).toContain(
+        "ALTER TABLE sightline.api_requests_backfill_local ON CLUSTER fleet ATTACH PARTITION tuple() FROM sightline.api_requests_local",
+      );
+    });
+  });
+
+  describe("per-node mode", async () => {
+    const statements = await recordMigrationDdl(PER_NODE);
+
+    it("has the cluster's tables with plain engines and no ON CLUSTER", () => {
+      const text = statements.join("\n");
+      expect(text).not.toMatch(/ON CLUSTER|Replicated/);
+      for (const table of SHARDED) {
+        expect(created(statements, `${table.name}_local`)[0]).toContain(
+          `ENGINE = ${table.engine ?? "MergeTree"}\n`,
+        );
+        expect(created(statements, table.name)[0]).toContain(
+          `ENGINE = Distributed('fleet', 'sightline', '${table.name}_local'`,
+        );
+      }
+    });
+
+    it("differs from ON CLUSTER mode only in those two respects", async () => {
+      const onCluster = await recordMigrationDdl(ON_CLUSTER);
+      const plain = onCluster.map((sql) =>
+        sql
+          .replaceAll(" ON CLUSTER fleet", "")
+          .replace(/ENGINE = Replicated(\w+)\('[^']*', '\{replica\}'\)/, "ENGINE = $1"),
+      );
+      expect(statements).toEqual(plain);
+    });
+  });
+});
