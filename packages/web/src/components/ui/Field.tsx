@@ -72,6 +72,11 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
   );
 });
 
+/** A whole number (a count, seconds, a status code): the number input and keyboard, in steps of 1. */
+export function CountField(props: Omit<TextFieldProps, "type" | "step" | "inputMode">) {
+  return <TextField type="number" inputMode="numeric" step={1} {...props} />;
+}
+
 export type TextAreaFieldProps = FieldFrame & TextareaHTMLAttributes<HTMLTextAreaElement>;
 
 export function TextAreaField({ label, hint, error, optional, id: givenId, ...input }: TextAreaFieldProps) {

@@ -76,18 +76,21 @@ export function Stack({ children, tight = false }: { children: ReactNode; tight?
   );
 }
 
-/** The row under a form with its submit button, on the right. */
+/** The row under a form with its submit button, on the right; `cancel`, a way back, before it. */
 export function SubmitRow({
   busy,
   disabled,
+  cancel,
   children,
 }: {
   busy: boolean;
   disabled?: boolean;
+  cancel?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <div className={styles.submitRow}>
+      {cancel}
       <Button type="submit" variant="primary" busy={busy} disabled={disabled}>
         {children}
       </Button>
