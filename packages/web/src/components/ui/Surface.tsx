@@ -98,6 +98,41 @@ export function SubmitRow({
   );
 }
 
+/**
+ * A red card with one destructive action (deleting a project, an app, the account): what it
+ * does and what follows, beside its button; `children`, its confirmation dialog.
+ */
+export function DangerCard({
+  card = "Danger zone",
+  title,
+  meta,
+  actionLabel,
+  onAction,
+  children,
+}: {
+  card?: string;
+  title: ReactNode;
+  meta: ReactNode;
+  actionLabel: string;
+  onAction: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Card title={card} tone="danger">
+      <div className={styles.dangerRow}>
+        <div className={styles.dangerText}>
+          <span className={styles.dangerTitle}>{title}</span>
+          <span className={styles.dangerMeta}>{meta}</span>
+        </div>
+        <Button variant="dangerOutline" onClick={onAction}>
+          {actionLabel}
+        </Button>
+      </div>
+      {children}
+    </Card>
+  );
+}
+
 /** A narrow column for short forms (passwords), so fields do not stretch across the card. */
 export function FormColumn({ children }: { children: ReactNode }) {
   return <div className={styles.formColumn}>{children}</div>;

@@ -3,11 +3,9 @@
 // thing leaves the caches (its own query, and its list, so the page returned to never shows it).
 import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { Button } from "../../components/ui/Button";
 import { ConfirmDialog, useConfirmation } from "../../components/ui/Dialog";
-import { Card } from "../../components/ui/Surface";
+import { DangerCard } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
-import styles from "./Settings.module.css";
 
 /** Where the deleted thing is cached, and what is said once it is gone. */
 export interface Deleted {
@@ -59,17 +57,8 @@ export function DangerZoneCard({
   });
   const confirmation = useConfirmation(mutation);
   return (
-    <Card title="Danger zone" tone="danger">
-      <div className={styles.dangerRow}>
-        <div className={styles.dangerText}>
-          <span className={styles.dangerTitle}>{title}</span>
-          <span className={styles.dangerMeta}>{meta}</span>
-        </div>
-        <Button variant="dangerOutline" onClick={confirmation.show}>
-          {actionLabel}
-        </Button>
-      </div>
+    <DangerCard title={title} meta={meta} actionLabel={actionLabel} onAction={confirmation.show}>
       <ConfirmDialog {...confirmation.dialog} {...confirm} confirmLabel={actionLabel} />
-    </Card>
+    </DangerCard>
   );
 }
