@@ -107,7 +107,10 @@ export function AccessTokensCard() {
                     formatDateTime(token.expires_at, timeZone)
                   ),
               },
-              revokeColumn({ label: (token) => `Revoke token ${token.name}`, onRevoke: setRevoking }),
+              revokeColumn<PersonalToken>({
+                label: (token) => `Revoke token ${token.name}`,
+                onRevoke: setRevoking,
+              }),
             ]}
           />
         )}

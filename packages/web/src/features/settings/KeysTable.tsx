@@ -53,7 +53,7 @@ export function KeysTable({
             header: "State",
             cell: (row) => (row.key.is_revoked ? <Badge>Revoked</Badge> : <Badge tone="success">Live</Badge>),
           },
-          revokeColumn({
+          revokeColumn<KeyRow>({
             label: (row) => `Revoke key ${row.key.name}`,
             onRevoke: setRevoking,
             can: (row) => !row.key.is_revoked,

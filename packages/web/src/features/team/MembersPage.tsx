@@ -297,7 +297,7 @@ function InvitationsCard({ project, access }: { project: string; access: Project
                 header: "Expires",
                 cell: (invitation) => <WhenCell iso={invitation.expires_at} zone={timeZone} />,
               },
-              revokeColumn({
+              revokeColumn<Invitation>({
                 label: (invitation) => `Revoke invitation to ${invitation.email}`,
                 onRevoke: setRevoking,
                 can: (invitation) => invitation.role !== "owner" || access.can("owners:manage"),
