@@ -5,7 +5,7 @@ import type { AlertMetric, AlertRule } from "@sightline/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { ANOMALY_DIRECTIONS, ANOMALY_SENSITIVITIES } from "@sightline/contracts/vocabulary";
-import { ChannelChecks } from "../../components/forms/ChannelChecks";
+import { ChannelChecks, nameAndKind } from "../../components/forms/ChannelChecks";
 import { EditorPage, FieldGroup, FieldRow, Sections } from "../../components/forms/Form";
 import { ScopeAppEnvironment } from "../../components/forms/ScopeSelects";
 import { useDraftForm } from "../../components/forms/useDraftForm";
@@ -310,7 +310,7 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
               channels={channels.data}
               selected={draft.channel_ids}
               onChange={(channel_ids) => set({ channel_ids })}
-              label={(channel) => `${channel.name} (${channel.type === "email" ? "e-mail" : channel.type})`}
+              label={nameAndKind}
               none="No channels yet: the rule keeps its history, and you can add channels on the Alerts page."
             />
             <Checkbox

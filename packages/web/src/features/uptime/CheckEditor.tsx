@@ -4,7 +4,7 @@
 import type { UptimeCheck, UptimeMethod } from "@sightline/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
-import { ChannelChecks } from "../../components/forms/ChannelChecks";
+import { ChannelChecks, nameAndKind } from "../../components/forms/ChannelChecks";
 import { EditorPage, FieldGroup } from "../../components/forms/Form";
 import { NameField } from "../../components/forms/NameFields";
 import { useDraftForm } from "../../components/forms/useDraftForm";
@@ -169,7 +169,7 @@ function CheckEditor({ project, check }: { project: string; check: UptimeCheck |
               channels={channels.data}
               selected={draft.channel_ids}
               onChange={(channel_ids) => set({ channel_ids })}
-              label={(channel) => `${channel.name} (${channel.type === "email" ? "e-mail" : channel.type})`}
+              label={nameAndKind}
               none="No channels yet: add them on the Alerts page."
             />
           </FieldGroup>
