@@ -3,15 +3,14 @@
 import sharp from "sharp";
 import { describe, expect, inject, it } from "vitest";
 import { signInFast } from "./support/browser";
-import { type BrowserSuite, browserSuite } from "./support/suite";
+import { openSignedIn } from "./support/people";
+import { browserSuite } from "./support/suite";
 
 describe.skipIf(inject("browserSkipReason") !== "")("the account", () => {
   const suite = browserSuite();
-  const open = (options?: Parameters<BrowserSuite["open"]>[0]) => suite.open(options);
 
   it("saves names and a time zone from the IANA list", async () => {
-    const { page, context } = await open();
-    await signInFast(context, suite.server, "profile@example.com");
+    const { page } = await openSignedIn(suite, "profile@example.com");
     await page.goto("/account");
     await page.getByLabel("First name").fill("Ada");
     await page.getByLabel("Last name").fill("Lovelace");
@@ -32,8 +31,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the account", () => {
   });
 
   it("uploads and removes a picture, and shows the server's word on a bad file", async () => {
-    const { page, context } = await open();
-    await signInFast(context, suite.server, "picture@example.com");
+    const { page } = await openSignedIn(suite, "picture@example.com");
     await page.goto("/account");
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#4f46e5" } })
       .png()
@@ -58,8 +56,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the account", () => {
   });
 
   it("sets a first password, then changes it with the current one", async () => {
-    const { page, context } = await open();
-    await signInFast(context, suite.server, "password@example.com");
+    const { page, context } = await openSignedIn(suite, "password@example.com");
     await page.goto("/account/security");
     await page.getByLabel("New password", { exact: true }).fill("first passphrase 1");
     await page.getByLabel("Confirm new password").fill("first passphrase 1");
@@ -79,9 +76,9 @@ describe.skipIf(inject("browserSkipReason") !== "")("the account", () => {
   });
 
   it("lists another browser's session, signs it out, and signs out the others", async () => {
-    const here = await open();
-    const phone = await open();
-    const laptop = await open();
+    const here = await suite.open();
+    const phone = await suite.open();
+    const laptop = await suite.open();
     // Three sign-ins: exactly the per-address limit of links a minute.
     const email = "sessions@example.com";
     await signInFast(here.context, suite.server, email);
@@ -115,8 +112,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the account", () => {
   });
 
   it("deletes the account after the e-mail address is typed", async () => {
-    const { page, context } = await open();
-    await signInFast(context, suite.server, "leaving@example.com");
+    const { page, context } = await openSignedIn(suite, "leaving@example.com");
     await page.goto("/account/security");
     await page.getByRole("button", { name: "Delete account" }).click();
     const dialog = page.getByRole("dialog");

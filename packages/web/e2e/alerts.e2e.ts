@@ -13,10 +13,10 @@ import {
 } from "../../server/test/support/http-receiver";
 import { seriousAxeViolations } from "./support/axe";
 import { type Opened, sameOriginHeaders } from "./support/browser";
-import { screenshot } from "./support/screenshots";
 import { type Api, ingest, record, seedCheckout } from "./support/seed";
 import { inBothThemes, signedInApi, signedInViewer } from "./support/people";
 import { browserSuite } from "./support/suite";
+import { checkPage, openFromSidebar } from "./support/check-page";
 
 const dialogOf = (page: Page) => page.getByRole("dialog");
 const figure = (page: Page, name: string) => page.locator(`[data-figure="${name}"]`).first();
@@ -24,12 +24,6 @@ const figure = (page: Page, name: string) => page.locator(`[data-figure="${name}
 function signatureOf(request: ReceivedRequest, secret: string): string {
   const timestamp = String(request.headers["x-sightline-timestamp"]);
   return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${request.body}`).digest("hex")}`;
-}
-
-async function checkPage(page: Page, name: string, theme: "light" | "dark"): Promise<void> {
-  const violations = await seriousAxeViolations(page);
-  expect(violations, `${name} in ${theme}: ${violations.join("; ")}`).toEqual([]);
-  await screenshot(page, name, theme);
 }
 
 describe.skipIf(inject("browserSkipReason") !== "")("alerts", () => {
@@ -69,9 +63,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("alerts", () => {
 
   it("creates channels, showing a webhook's secret once; edits and deletes one", async () => {
     const { page } = owner;
-    await page.goto("/projects/shop");
-    await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Alerts" }).click();
-    await page.getByRole("heading", { name: "Alerts", exact: true }).waitFor();
+    await openFromSidebar(page, "Alerts");
     expect(new URL(page.url()).pathname).toBe("/projects/shop/alerts");
     await page.getByRole("heading", { name: "No alert rules yet" }).waitFor();
 

@@ -8,14 +8,12 @@ import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Channel, ContractChange, ContractVersion } from "@sightline/contracts";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { seriousAxeViolations } from "./support/axe";
 import { type Opened, signInFast } from "./support/browser";
-import { screenshot } from "./support/screenshots";
 import { type Api, ingest, record, seedCheckout } from "./support/seed";
 import { signedInApi } from "./support/people";
 import { browserSuite } from "./support/suite";
+import { checkPage, openFromSidebar } from "./support/check-page";
 
 const CONSUMERS = [
   { id: "acme", name: "Acme", calls: 60 },
@@ -96,12 +94,6 @@ paths:
           description: Created
 `;
 
-async function checkPage(page: Page, name: string, theme: "light" | "dark"): Promise<void> {
-  const violations = await seriousAxeViolations(page);
-  expect(violations, `${name} in ${theme}: ${violations.join("; ")}`).toEqual([]);
-  await screenshot(page, name, theme);
-}
-
 describe.skipIf(inject("browserSkipReason") !== "")("the API section", () => {
   const suite = browserSuite({ env: { CONTRACT_INTERVAL_SECONDS: "5" } });
   let owner: Opened;
@@ -140,9 +132,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the API section", () => {
 
   it("browses the inferred contract by tag and path, with presence and examples", async () => {
     const { page } = owner;
-    await page.goto("/projects/shop");
-    await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "API" }).click();
-    await page.getByRole("heading", { name: "API", exact: true }).waitFor();
+    await openFromSidebar(page, "API");
     expect(new URL(page.url()).pathname).toBe("/projects/shop/api");
     await page.getByRole("heading", { name: "orders" }).waitFor();
     const get = page.locator('[data-operation="GET /v1/orders/{id}"]');

@@ -5,19 +5,9 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
 import { screenshot } from "./support/screenshots";
-import { ingest, ingestLogs, logRecord, record } from "./support/seed";
+import { everyThirdFailing, ingest, ingestLogs, logRecord } from "./support/seed";
 import { checkoutOwner } from "./support/people";
 import { browserSuite } from "./support/suite";
-
-/** 12 requests in the last minutes: every third answered 500, the rest 200. */
-const requests = (now: number) =>
-  Array.from({ length: 12 }, (_, index) =>
-    record("checkout-api", {
-      timestamp: new Date(now - (index + 1) * 20_000).toISOString(),
-      path: `/orders/${index}`,
-      status_code: index % 3 === 0 ? 500 : 200,
-    }),
-  );
 
 async function download(page: Page, name: string): Promise<string> {
   const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name }).click()]);
@@ -33,7 +23,9 @@ describe.skipIf(inject("browserSkipReason") !== "")("downloading the explorers' 
 
   beforeAll(async () => {
     const now = Date.now();
-    expect(await ingest(me.context.request, me.key.key, requests(now))).toMatchObject({ accepted: 12 });
+    expect(await ingest(me.context.request, me.key.key, everyThirdFailing(now, 12))).toMatchObject({
+      accepted: 12,
+    });
     await ingestLogs(
       me.context.request,
       me.key.key,

@@ -2,20 +2,12 @@
 // kept across a reload, the records lists say so when a window reaches past them, and a viewer
 // reads them without a control. Axe-clean in light and dark.
 import type { CreatedApiKey } from "@sightline/contracts";
-import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { seriousAxeViolations } from "./support/axe";
 import { type Opened, signInFast } from "./support/browser";
-import { screenshot } from "./support/screenshots";
 import { type Api, apiAs, ingest, record } from "./support/seed";
 import { signedInViewer } from "./support/people";
 import { browserSuite } from "./support/suite";
-
-async function checkPage(page: Page, name: string, theme: "light" | "dark"): Promise<void> {
-  const violations = await seriousAxeViolations(page);
-  expect(violations, `${name} in ${theme}: ${violations.join("; ")}`).toEqual([]);
-  await screenshot(page, name, theme);
-}
+import { checkPage } from "./support/check-page";
 
 describe.skipIf(inject("browserSkipReason") !== "")("project retention", () => {
   const suite = browserSuite({

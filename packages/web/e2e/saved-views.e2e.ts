@@ -6,19 +6,9 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
 import { screenshot } from "./support/screenshots";
-import { ingest, record } from "./support/seed";
+import { everyThirdFailing, ingest } from "./support/seed";
 import { checkoutOwner, inBothThemes } from "./support/people";
 import { browserSuite } from "./support/suite";
-
-/** 9 requests in the last minutes: every third answered 500, the rest 200. */
-const requests = (now: number) =>
-  Array.from({ length: 9 }, (_, index) =>
-    record("checkout-api", {
-      timestamp: new Date(now - (index + 1) * 20_000).toISOString(),
-      path: `/orders/${index}`,
-      status_code: index % 3 === 0 ? 500 : 200,
-    }),
-  );
 
 const viewsDialog = (page: Page) => page.getByRole("dialog", { name: "Saved views" });
 
@@ -27,7 +17,9 @@ describe.skipIf(inject("browserSkipReason") !== "")("saved views and copy link",
   const me = checkoutOwner(suite, "vera@example.com");
 
   beforeAll(async () => {
-    expect(await ingest(me.context.request, me.key.key, requests(Date.now()))).toMatchObject({ accepted: 9 });
+    expect(await ingest(me.context.request, me.key.key, everyThirdFailing(Date.now(), 9))).toMatchObject({
+      accepted: 9,
+    });
   });
 
   it("saves the Requests filters under a name and applies them again", async () => {

@@ -5,18 +5,11 @@
 import type { AlertRule, CreatedApiKey, UptimeCheckWithUptime } from "@sightline/contracts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { seriousAxeViolations } from "./support/axe";
 import { type Opened, signInFast } from "./support/browser";
-import { screenshot } from "./support/screenshots";
 import { type Api, apiAs, ingest, record } from "./support/seed";
 import { signedInViewer } from "./support/people";
 import { browserSuite } from "./support/suite";
-
-async function checkPage(page: Page, name: string, theme: "light" | "dark"): Promise<void> {
-  const violations = await seriousAxeViolations(page);
-  expect(violations, `${name} in ${theme}: ${violations.join("; ")}`).toEqual([]);
-  await screenshot(page, name, theme);
-}
+import { checkPage } from "./support/check-page";
 
 /** The error a field shows (its aria-describedby text), once the field is marked invalid. */
 async function fieldError(page: Page, label: string | RegExp): Promise<string> {

@@ -3,15 +3,14 @@
 // session on its next request, which lands on sign-in with a message.
 import { describe, expect, inject, it } from "vitest";
 import { sameOriginHeaders, signInFast } from "./support/browser";
-import { type BrowserSuite, browserSuite } from "./support/suite";
+import { openSignedIn } from "./support/people";
+import { browserSuite } from "./support/suite";
 
 describe.skipIf(inject("browserSkipReason") !== "")("the cookie session", () => {
   const suite = browserSuite();
-  const open = (options?: Parameters<BrowserSuite["open"]>[0]) => suite.open(options);
 
   it("refuses cookie-authenticated writes without the CSRF header or from another origin", async () => {
-    const { page, context } = await open();
-    await signInFast(context, suite.server, "csrf@example.com");
+    const { page, context } = await openSignedIn(suite, "csrf@example.com");
     await page.goto("/projects");
     await page.getByRole("heading", { name: "No projects yet" }).waitFor();
 
@@ -44,7 +43,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the cookie session", () => 
   });
 
   it("leaves bearer clients alone: any origin, no CSRF header", async () => {
-    const { context } = await open();
+    const { context } = await suite.open();
     const since = Date.now() - 1000;
     await context.request.post("/api/v1/auth/magic-link", { data: { email: "script@example.com" } });
     const token = await suite.server.linkTokenFor("script@example.com", since);
@@ -69,8 +68,8 @@ describe.skipIf(inject("browserSkipReason") !== "")("the cookie session", () => 
 
   it("signing out everywhere in one browser ends the other's session on its next request", async () => {
     const email = "two-browsers@example.com";
-    const first = await open();
-    const second = await open();
+    const first = await suite.open();
+    const second = await suite.open();
     await signInFast(first.context, suite.server, email);
     await signInFast(second.context, suite.server, email);
     await second.page.goto("/projects");
@@ -97,8 +96,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("the cookie session", () => 
   });
 
   it("signs out from the user menu: the session is revoked and the cookie cleared", async () => {
-    const { page, context } = await open();
-    await signInFast(context, suite.server, "menu@example.com");
+    const { page, context } = await openSignedIn(suite, "menu@example.com");
     const cookie = (await context.cookies()).find((c) => c.name === "sightline_session");
     await page.goto("/projects");
     await page.getByRole("button", { name: /menu@example\.com/ }).click();

@@ -2,14 +2,13 @@
 // any address, the wait when rate-limited, a used link, the code and password alternatives.
 import { describe, expect, inject, it } from "vitest";
 import { sameOriginHeaders, signInFast } from "./support/browser";
-import { type BrowserSuite, browserSuite } from "./support/suite";
+import { browserSuite } from "./support/suite";
 
 describe.skipIf(inject("browserSkipReason") !== "")("signing in", () => {
   const suite = browserSuite();
-  const open = (options?: Parameters<BrowserSuite["open"]>[0]) => suite.open(options);
 
   it("signs in by the e-mailed link, which only the click on Continue spends", async () => {
-    const { page, context } = await open();
+    const { page, context } = await suite.open();
     await page.goto("/projects/some-project/settings");
     await page.getByRole("heading", { name: "Sign in to Sightline" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/auth/sign-in");
@@ -45,7 +44,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("signing in", () => {
     expect(await current.locator("[title]").first().getAttribute("title")).toBe(userAgent);
 
     // The link is spent: a second use says so and offers a new one.
-    const other = await open();
+    const other = await suite.open();
     await other.page.goto(`/auth/verify?token=${token}`);
     await other.page.getByRole("button", { name: "Continue" }).click();
     await other.page.getByRole("heading", { name: "This link has expired or was already used" }).waitFor();
@@ -57,7 +56,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("signing in", () => {
   it("answers the same for an address with and without an account", async () => {
     const texts: string[] = [];
     for (const email of ["ada@example.com", "nobody-yet@example.com"]) {
-      const { page } = await open();
+      const { page } = await suite.open();
       await page.goto("/auth/sign-in");
       await page.getByLabel("E-mail address").fill(email);
       await page.getByRole("button", { name: "Email me a sign-in link" }).click();
@@ -68,7 +67,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("signing in", () => {
   });
 
   it("shows how long to wait when links are rate-limited", async () => {
-    const { page } = await open();
+    const { page } = await suite.open();
     await page.goto("/auth/sign-in");
     await page.getByLabel("E-mail address").fill("hasty@example.com");
     await page.getByRole("button", { name: "Email me a sign-in link" }).click();
@@ -87,7 +86,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("signing in", () => {
 
   it("signs in with the pasted code, or with a password once one is set", async () => {
     const email = "grace@example.com";
-    const setup = await open();
+    const setup = await suite.open();
     await signInFast(setup.context, suite.server, email);
     const set = await setup.context.request.post("/api/v1/auth/session/change-password", {
       data: { new_password: "a long passphrase 7", confirm_password: "a long passphrase 7" },
@@ -95,7 +94,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("signing in", () => {
     });
     expect(set.status()).toBe(200);
 
-    const { page } = await open();
+    const { page } = await suite.open();
     await page.goto("/auth/sign-in?next=%2Faccount");
     await page.getByRole("button", { name: "Use a password instead" }).click();
     await page.getByLabel("E-mail address").fill(email);
@@ -107,7 +106,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("signing in", () => {
     await page.getByRole("heading", { name: "Account", exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/account");
 
-    const coded = await open();
+    const coded = await suite.open();
     const since = Date.now() - 1000;
     await coded.context.request.post("/api/v1/auth/magic-link", { data: { email } });
     const token = await suite.server.linkTokenFor(email, since);

@@ -4,23 +4,15 @@
 // cards on the endpoint and consumer pages, the audit trail; an anomaly rule created in the form
 // and its band drawn on the rule page; axe and screenshots of every page in light and dark.
 import type { AlertBand, AlertRule, Slo, SloStatus, SloWithStatus } from "@sightline/contracts";
-import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { seriousAxeViolations } from "./support/axe";
 import type { Opened } from "./support/browser";
-import { screenshot } from "./support/screenshots";
 import { type Api, ingest, record, seedCheckout } from "./support/seed";
 import { inBothThemes, signedInApi } from "./support/people";
 import { browserSuite } from "./support/suite";
+import { checkPage } from "./support/check-page";
 
 const HOUR = 3_600_000;
 const WEEK = 7 * 24 * HOUR;
-
-async function checkPage(page: Page, name: string, theme: "light" | "dark"): Promise<void> {
-  const violations = await seriousAxeViolations(page);
-  expect(violations, `${name} in ${theme}: ${violations.join("; ")}`).toEqual([]);
-  await screenshot(page, name, theme);
-}
 
 const order = (overrides: Record<string, unknown>) =>
   record("checkout-api", { method: "POST", path: "/orders", route: "/orders", ...overrides });

@@ -7,20 +7,12 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { UptimeCheck, UptimeCheckWithUptime, UptimeResults } from "@sightline/contracts";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { seriousAxeViolations } from "./support/axe";
 import type { Opened } from "./support/browser";
-import { screenshot } from "./support/screenshots";
 import { type Api, seedCheckout } from "./support/seed";
 import { inBothThemes, signedInApi } from "./support/people";
 import { browserSuite } from "./support/suite";
-
-async function checkPage(page: Page, name: string, theme: "light" | "dark"): Promise<void> {
-  const violations = await seriousAxeViolations(page);
-  expect(violations, `${name} in ${theme}: ${violations.join("; ")}`).toEqual([]);
-  await screenshot(page, name, theme);
-}
+import { checkPage, openFromSidebar } from "./support/check-page";
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
   const deadline = Date.now() + 60_000;
@@ -89,9 +81,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("uptime", () => {
     expect(down.uptime.last_24h).toBe(50);
 
     const { page } = owner;
-    await page.goto("/projects/shop");
-    await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Uptime" }).click();
-    await page.getByRole("heading", { name: "Uptime", exact: true }).waitFor();
+    await openFromSidebar(page, "Uptime");
     const row = page.getByRole("row", { name: /Checkout health/ });
     await row.waitFor();
     const text = await row.innerText();

@@ -7,6 +7,13 @@ import { type Opened, signInFast } from "./browser";
 import { type Api, apiAs, seedCheckout } from "./seed";
 import type { BrowserSuite } from "./suite";
 
+/** A new context of the suite, signed in as `email`. */
+export async function openSignedIn(suite: BrowserSuite, email: string): Promise<Opened> {
+  const opened = await suite.open();
+  await signInFast(opened.context, suite.server, email);
+  return opened;
+}
+
 /** Signs `opened` in as `email` and returns the API as that person. */
 export async function signedInApi(suite: BrowserSuite, opened: Opened, email: string): Promise<Api> {
   await signInFast(opened.context, suite.server, email);

@@ -68,6 +68,17 @@ export function record(app: string, overrides: Record<string, unknown> = {}): Re
   };
 }
 
+/** `count` requests of the checkout app, 20 s apart before `now`: every third answered 500, the rest 200. */
+export function everyThirdFailing(now: number, count: number): Array<Record<string, unknown>> {
+  return Array.from({ length: count }, (_, index) =>
+    record("checkout-api", {
+      timestamp: new Date(now - (index + 1) * 20_000).toISOString(),
+      path: `/orders/${index}`,
+      status_code: index % 3 === 0 ? 500 : 200,
+    }),
+  );
+}
+
 export function logRecord(app: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     app_id: app,

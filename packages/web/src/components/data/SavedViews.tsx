@@ -12,7 +12,8 @@ import { filtersOf, savedViewsApi, viewPageOf } from "../../lib/saved-views-api"
 import { Button } from "../ui/Button";
 import { Dialog } from "../ui/Dialog";
 import { FailureNotice, loadingOrFailed } from "../ui/Feedback";
-import { Checkbox, TextField } from "../ui/Field";
+import { NameField } from "../forms/NameFields";
+import { Checkbox } from "../ui/Field";
 import { useToast } from "../ui/Toast";
 import styles from "./Data.module.css";
 
@@ -106,14 +107,7 @@ function SavedViewsDialog({
       description={`Filters of this page saved under a name. Now: ${describe(filters)}.`}
     >
       <form className={styles.savedViewForm} onSubmit={submit} aria-label="Save the current filters">
-        <TextField
-          label="Name"
-          value={name}
-          maxLength={100}
-          required
-          onChange={(event) => setName(event.target.value)}
-          error={nameError}
-        />
+        <NameField label="Name" value={name} onValue={setName} error={nameError} />
         <Checkbox
           label="Share with the project's members"
           checked={shared}

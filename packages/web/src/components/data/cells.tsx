@@ -1,8 +1,10 @@
-// Cells that many tables share: an instant as "3 hours ago" with the full time on hover, and the
-// right-aligned group of a row's action buttons.
+// Cells that many tables share: an instant as "3 hours ago" with the full time on hover, the
+// right-aligned group of a row's action buttons, and the column of Revoke buttons.
 import type { ReactNode } from "react";
 import { formatDateTime, relativeTime } from "../../lib/format";
+import { Button } from "../ui/Button";
 import { table } from "../ui/Table";
+import type { Column } from "./DataTable";
 
 export function WhenCell({
   iso,
@@ -24,4 +26,32 @@ export function WhenCell({
 
 export function Actions({ children }: { children: ReactNode }) {
   return <div className={table.actions}>{children}</div>;
+}
+
+/**
+ * The last column of a list of revocable things (keys, tokens, invitations): a Revoke button on
+ * the rows `can` allows, named for screen readers by `label` ("Revoke key nightly").
+ */
+export function revokeColumn<Row>({
+  label,
+  onRevoke,
+  can = () => true,
+}: {
+  label: (row: Row) => string;
+  onRevoke: (row: Row) => void;
+  can?: (row: Row) => boolean;
+}): Column<Row> {
+  return {
+    header: "Actions",
+    hiddenHeader: true,
+    cell: (row) => (
+      <Actions>
+        {can(row) ? (
+          <Button size="sm" variant="dangerOutline" onClick={() => onRevoke(row)} aria-label={label(row)}>
+            Revoke
+          </Button>
+        ) : null}
+      </Actions>
+    ),
+  };
 }

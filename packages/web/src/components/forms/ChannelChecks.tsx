@@ -5,6 +5,10 @@ import type { ReactNode } from "react";
 import { Checkbox } from "../ui/Field";
 import { Checks, FormNote } from "./Form";
 
+/** A channel with its kind, for pickers that mix kinds: "On-call (e-mail)". */
+export const nameAndKind = (channel: Channel) =>
+  `${channel.name} (${channel.type === "email" ? "e-mail" : channel.type})`;
+
 export function ChannelChecks({
   channels,
   selected,

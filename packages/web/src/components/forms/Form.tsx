@@ -1,9 +1,50 @@
-// The layout of long editors (alert rules, SLOs): the form, its sections, fieldsets with a
-// legend, rows of fields that wrap, groups of checkboxes, and what shows under a refused form.
+// The layout of long editors (alert rules, SLOs, uptime checks): the page around the form, the
+// form, its sections, fieldsets with a legend, rows of fields that wrap, groups of checkboxes,
+// and what shows under a refused form.
 import type { FormEvent, ReactNode } from "react";
 import { isApiError } from "../../lib/api-client";
-import { FailureNotice, Notice } from "../ui/Feedback";
+import { FailureNotice, Notice, ReadOnlyNotice } from "../ui/Feedback";
+import { Page, PageHeader, SubmitRow } from "../ui/Surface";
 import styles from "./Form.module.css";
+
+/**
+ * A page that is one editor: its heading, why a reader cannot save, the form's cards, the
+ * refusal under them, and the submit button (with `cancel`, a way back, before it).
+ */
+export function EditorPage({
+  title,
+  description,
+  canWrite,
+  readOnly,
+  save,
+  submitLabel,
+  cancel,
+  children,
+}: {
+  title: string;
+  description: ReactNode;
+  canWrite: boolean;
+  /** Shown to those who may not write, e.g. who may. */
+  readOnly: ReactNode;
+  save: { mutate: () => void; error: unknown; isPending: boolean };
+  submitLabel: ReactNode;
+  cancel?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Page>
+      <PageHeader title={title} description={description} />
+      <ReadOnlyNotice canWrite={canWrite}>{readOnly}</ReadOnlyNotice>
+      <EditorForm onSubmit={() => save.mutate()}>
+        {children}
+        <FormProblems error={save.error} />
+        <SubmitRow busy={save.isPending} disabled={!canWrite} cancel={cancel}>
+          {submitLabel}
+        </SubmitRow>
+      </EditorForm>
+    </Page>
+  );
+}
 
 /** The form itself: validation is the server's (noValidate), its messages show by the fields. */
 export function EditorForm({ onSubmit, children }: { onSubmit: () => void; children: ReactNode }) {

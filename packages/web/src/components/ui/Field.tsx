@@ -72,6 +72,20 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
   );
 });
 
+/** A whole number (a count, seconds, a status code): the number input and keyboard, in steps of 1. */
+export function CountField(props: Omit<TextFieldProps, "type" | "step" | "inputMode">) {
+  return <TextField type="number" inputMode="numeric" step={1} {...props} />;
+}
+
+/** A password, typed hidden and required; `autoComplete` tells password managers which one it is. */
+export function PasswordField(
+  props: Omit<TextFieldProps, "type" | "required" | "autoComplete"> & {
+    autoComplete: "current-password" | "new-password";
+  },
+) {
+  return <TextField type="password" required {...props} />;
+}
+
 export type TextAreaFieldProps = FieldFrame & TextareaHTMLAttributes<HTMLTextAreaElement>;
 
 export function TextAreaField({ label, hint, error, optional, id: givenId, ...input }: TextAreaFieldProps) {

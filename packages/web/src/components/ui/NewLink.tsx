@@ -4,7 +4,7 @@ import { Plus } from "lucide-react";
 import type { ReactNode } from "react";
 import { buttonClass } from "./Button";
 
-type NewPage =
+export type NewPage =
   "/projects/$project/alerts/new" | "/projects/$project/slos/new" | "/projects/$project/uptime/new";
 
 export function NewLink({ to, project, children }: { to: NewPage; project: string; children: ReactNode }) {

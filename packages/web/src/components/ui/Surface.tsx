@@ -76,22 +76,60 @@ export function Stack({ children, tight = false }: { children: ReactNode; tight?
   );
 }
 
-/** The row under a form with its submit button, on the right. */
+/** The row under a form with its submit button, on the right; `cancel`, a way back, before it. */
 export function SubmitRow({
   busy,
   disabled,
+  cancel,
   children,
 }: {
   busy: boolean;
   disabled?: boolean;
+  cancel?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <div className={styles.submitRow}>
+      {cancel}
       <Button type="submit" variant="primary" busy={busy} disabled={disabled}>
         {children}
       </Button>
     </div>
+  );
+}
+
+/**
+ * A red card with one destructive action (deleting a project, an app, the account): what it
+ * does and what follows, beside its button; `children`, its confirmation dialog.
+ */
+export function DangerCard({
+  card = "Danger zone",
+  title,
+  meta,
+  actionLabel,
+  onAction,
+  children,
+}: {
+  card?: string;
+  title: ReactNode;
+  meta: ReactNode;
+  actionLabel: string;
+  onAction: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Card title={card} tone="danger">
+      <div className={styles.dangerRow}>
+        <div className={styles.dangerText}>
+          <span className={styles.dangerTitle}>{title}</span>
+          <span className={styles.dangerMeta}>{meta}</span>
+        </div>
+        <Button variant="dangerOutline" onClick={onAction}>
+          {actionLabel}
+        </Button>
+      </div>
+      {children}
+    </Card>
   );
 }
 

@@ -12,17 +12,17 @@ import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../components/ui/Button";
 import { Mono } from "../../components/ui/Code";
-import { ConfirmOn, Dialog, DialogActions, SecretShownOnceDialog } from "../../components/ui/Dialog";
-import { NameField, WHERE_USED } from "../../components/forms/NameFields";
+import { ConfirmOn } from "../../components/ui/Dialog";
+import { CreateSecretDialog } from "../../components/forms/CreateSecretDialog";
 import { Checkbox, SelectField, Options } from "../../components/ui/Field";
-import { Badge, Notice } from "../../components/ui/Feedback";
-import { Card, Stack } from "../../components/ui/Surface";
+import { Badge } from "../../components/ui/Feedback";
+import { Card } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
-import { Actions, WhenCell } from "../../components/data/cells";
+import { revokeColumn, WhenCell } from "../../components/data/cells";
 import { DataTable } from "../../components/data/DataTable";
 import { QueryView } from "../../components/data/QueryView";
 import { useToast } from "../../components/ui/Toast";
-import { api, isApiError } from "../../lib/api-client";
+import { api } from "../../lib/api-client";
 import { formatDateTime } from "../../lib/format";
 import { keys, personalTokensQuery, projectsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
@@ -107,22 +107,10 @@ export function AccessTokensCard() {
                     formatDateTime(token.expires_at, timeZone)
                   ),
               },
-              {
-                header: "Actions",
-                hiddenHeader: true,
-                cell: (token) => (
-                  <Actions>
-                    <Button
-                      size="sm"
-                      variant="dangerOutline"
-                      onClick={() => setRevoking(token)}
-                      aria-label={`Revoke token ${token.name}`}
-                    >
-                      Revoke
-                    </Button>
-                  </Actions>
-                ),
-              },
+              revokeColumn<PersonalToken>({
+                label: (token) => `Revoke token ${token.name}`,
+                onRevoke: setRevoking,
+              }),
             ]}
           />
         )}
@@ -153,114 +141,75 @@ function CreateTokenDialog({
   onCreated: () => void;
 }) {
   const projects = useQuery({ ...projectsQuery, enabled: open });
-  const [name, setName] = useState("");
   const [expiry, setExpiry] = useState<string>("90");
   const [scope, setScope] = useState<TokenScope>("read");
   const [limit, setLimit] = useState(false);
   const [chosen, setChosen] = useState<readonly string[]>([]);
-  const create = useMutation({
-    mutationFn: (body: CreatePersonalTokenBody) => api.post<CreatedPersonalToken>("/users/me/tokens", body),
-    onSuccess: onCreated,
-  });
-  const close = (next: boolean) => {
-    if (!next) {
-      create.reset();
-      setName("");
-      setExpiry("90");
-      setScope("read");
-      setLimit(false);
-      setChosen([]);
-    }
-    onOpenChange(next);
-  };
-  const error = isApiError(create.error) ? create.error : undefined;
-  if (create.data) {
-    return (
-      <SecretShownOnceDialog
-        open={open}
-        onOpenChange={close}
-        what="access token"
-        name={create.data.name}
-        secret={create.data.token}
-      />
-    );
-  }
-  const submit = () =>
-    create.mutate({
-      name: name.trim(),
+  const create = (name: string) =>
+    api.post<CreatedPersonalToken>("/users/me/tokens", {
+      name,
       scope,
       expires_in_days: expiry === "never" ? null : Number(expiry),
       ...(limit ? { project_slugs: [...chosen] } : {}),
-    });
+    } satisfies CreatePersonalTokenBody);
+  const reset = () => {
+    setExpiry("90");
+    setScope("read");
+    setLimit(false);
+    setChosen([]);
+  };
   return (
-    <Dialog
+    <CreateSecretDialog
       open={open}
-      onOpenChange={close}
+      onOpenChange={onOpenChange}
+      what="access token"
       title="Create an access token"
       description="It acts as you. Managing tokens, sessions and your password always needs a sign-in."
-      onSubmit={submit}
-      footer={
-        <DialogActions
-          onCancel={() => close(false)}
-          busy={create.isPending}
-          disabled={name.trim() === "" || (limit && chosen.length === 0)}
-        >
-          Create token
-        </DialogActions>
-      }
+      nameLabel="Token name"
+      placeholder="nightly report"
+      submitLabel="Create token"
+      create={create}
+      secretOf={(created) => created.token}
+      onCreated={onCreated}
+      onReset={reset}
+      ready={!limit || chosen.length > 0}
     >
-      <Stack>
-        <NameField
-          label="Token name"
-          value={name}
-          onValue={setName}
-          placeholder="nightly report"
-          autoFocus
-          hint={WHERE_USED}
-          error={error?.fieldMessage("/name")}
-        />
-        <SelectField label="Expires after" value={expiry} onChange={(event) => setExpiry(event.target.value)}>
-          <Options items={EXPIRY_CHOICES} value={(choice) => choice.value} label={(choice) => choice.label} />
-        </SelectField>
-        <SelectField
-          label="Scope"
-          value={scope}
-          onChange={(event) => setScope(event.target.value as TokenScope)}
-          hint="Read-only tokens can read projects, data, alerts and audit logs, and change nothing."
-        >
-          <option value="read">Read-only</option>
-          <option value="read-write">Read and write (everything your role allows)</option>
-        </SelectField>
-        <Checkbox
-          label="Only some projects"
-          checked={limit}
-          onChange={(event) => setLimit(event.target.checked)}
-        />
-        {limit ? (
-          <fieldset className={styles.tokenProjects}>
-            <legend>Projects the token may reach</legend>
-            {projects.data?.map((project) => (
-              <Checkbox
-                key={project.id}
-                label={project.name}
-                checked={chosen.includes(project.slug)}
-                onChange={(event) =>
-                  setChosen((current) =>
-                    event.target.checked
-                      ? [...current, project.slug]
-                      : current.filter((slug) => slug !== project.slug),
-                  )
-                }
-              />
-            ))}
-          </fieldset>
-        ) : null}
-        {error && error.fieldErrors.length === 0 ? (
-          <Notice tone={error.code === "limit_reached" ? "warning" : "danger"} role="alert">
-            {error.detail}
-          </Notice>
-        ) : null}
-      </Stack>
-    </Dialog>
+      <SelectField label="Expires after" value={expiry} onChange={(event) => setExpiry(event.target.value)}>
+        <Options items={EXPIRY_CHOICES} value={(choice) => choice.value} label={(choice) => choice.label} />
+      </SelectField>
+      <SelectField
+        label="Scope"
+        value={scope}
+        onChange={(event) => setScope(event.target.value as TokenScope)}
+        hint="Read-only tokens can read projects, data, alerts and audit logs, and change nothing."
+      >
+        <option value="read">Read-only</option>
+        <option value="read-write">Read and write (everything your role allows)</option>
+      </SelectField>
+      <Checkbox
+        label="Only some projects"
+        checked={limit}
+        onChange={(event) => setLimit(event.target.checked)}
+      />
+      {limit ? (
+        <fieldset className={styles.tokenProjects}>
+          <legend>Projects the token may reach</legend>
+          {projects.data?.map((project) => (
+            <Checkbox
+              key={project.id}
+              label={project.name}
+              checked={chosen.includes(project.slug)}
+              onChange={(event) =>
+                setChosen((current) =>
+                  event.target.checked
+                    ? [...current, project.slug]
+                    : current.filter((slug) => slug !== project.slug),
+                )
+              }
+            />
+          ))}
+        </fieldset>
+      ) : null}
+    </CreateSecretDialog>
   );
 }

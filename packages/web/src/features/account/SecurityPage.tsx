@@ -7,13 +7,13 @@ import { type FormEvent, useState } from "react";
 import { useEndSession } from "../../components/shell/useSignOut";
 import { Button } from "../../components/ui/Button";
 import { ConfirmDialog, useConfirmation } from "../../components/ui/Dialog";
-import { TextField } from "../../components/ui/Field";
+import { PasswordField } from "../../components/ui/Field";
 import { table } from "../../components/ui/Table";
 import { Actions, WhenCell } from "../../components/data/cells";
 import { DataTable } from "../../components/data/DataTable";
 import { useToast } from "../../components/ui/Toast";
 import { Badge, ErrorPanel, FailureNotice, Notice, SkeletonRows } from "../../components/ui/Feedback";
-import { Card, FormColumn, Stack, SubmitRow } from "../../components/ui/Surface";
+import { Card, DangerCard, FormColumn, Stack, SubmitRow } from "../../components/ui/Surface";
 import { api, isApiError } from "../../lib/api-client";
 import { formatDateTime } from "../../lib/format";
 import { keys, meQuery, sessionsQuery } from "../../lib/queries";
@@ -82,33 +82,27 @@ function PasswordCard({ profile }: { profile: UserProfile }) {
         <FormColumn>
           <Stack>
             {profile.has_password ? (
-              <TextField
+              <PasswordField
                 label="Current password"
-                type="password"
                 autoComplete="current-password"
                 value={current}
                 onChange={(event) => setCurrent(event.target.value)}
-                required
                 error={error?.fieldMessage("/current_password")}
               />
             ) : null}
-            <TextField
+            <PasswordField
               label="New password"
-              type="password"
               autoComplete="new-password"
               value={next}
               onChange={(event) => setNext(event.target.value)}
-              required
               hint="At least 10 characters, not only digits, and not your e-mail address."
               error={error?.fieldMessage("/new_password")}
             />
-            <TextField
+            <PasswordField
               label="Confirm new password"
-              type="password"
               autoComplete="new-password"
               value={confirm}
               onChange={(event) => setConfirm(event.target.value)}
-              required
               error={mismatch ? "The two passwords differ." : error?.fieldMessage("/confirm_password")}
             />
             <FailureNotice error={error} fieldsInline />
@@ -267,18 +261,13 @@ function DeleteAccountCard({ profile }: { profile: UserProfile }) {
   });
   const confirmRemove = useConfirmation(remove);
   return (
-    <Card title="Delete account" tone="danger">
-      <div className={styles.dangerRow}>
-        <div>
-          <p className={styles.dangerTitle}>Delete your account and your projects</p>
-          <p className={styles.muted}>
-            Every session ends at once. The address can sign up again as a new account.
-          </p>
-        </div>
-        <Button variant="dangerOutline" onClick={confirmRemove.show}>
-          Delete account
-        </Button>
-      </div>
+    <DangerCard
+      card="Delete account"
+      title="Delete your account and your projects"
+      meta="Every session ends at once. The address can sign up again as a new account."
+      actionLabel="Delete account"
+      onAction={confirmRemove.show}
+    >
       <ConfirmDialog
         {...confirmRemove.dialog}
         title="Delete your account?"
@@ -290,6 +279,6 @@ function DeleteAccountCard({ profile }: { profile: UserProfile }) {
         confirmText={profile.email}
         confirmLabel="Delete account"
       />
-    </Card>
+    </DangerCard>
   );
 }

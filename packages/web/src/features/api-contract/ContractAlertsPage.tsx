@@ -10,7 +10,9 @@ import { DataTable } from "../../components/data/DataTable";
 import { QueryCard } from "../../components/data/QueryView";
 import { Button } from "../../components/ui/Button";
 import { ConfirmDialog } from "../../components/ui/Dialog";
-import { Checkbox, SelectField, TextField } from "../../components/ui/Field";
+import { ChannelChecks } from "../../components/forms/ChannelChecks";
+import { NameField } from "../../components/forms/NameFields";
+import { SelectField, TextField } from "../../components/ui/Field";
 import { EmptyState, FailureNotice, ReadOnlyNotice } from "../../components/ui/Feedback";
 import { Card, SubmitRow } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
@@ -139,7 +141,6 @@ function NewRuleCard({ project }: { project: string }) {
       void queryClient.invalidateQueries({ queryKey: contractKeys.rules(project) });
     },
   });
-  const list = channels.data ?? [];
   return (
     <Card title="New contract-change rule" labelledBy="new-contract-rule-title">
       <form
@@ -149,13 +150,8 @@ function NewRuleCard({ project }: { project: string }) {
           create.mutate();
         }}
       >
-        <TextField
-          label="Name"
-          value={name}
-          maxLength={100}
-          required
-          onChange={(event) => setName(event.target.value)}
-        />
+        {/* A refusal shows under the form, as a notice. */}
+        <NameField label="Name" value={name} onValue={setName} error={undefined} />
         <div className={styles.pickers}>
           <SelectField label="App" value={app} onChange={(event) => setApp(event.target.value)}>
             <option value="">Every app</option>
@@ -184,29 +180,21 @@ function NewRuleCard({ project }: { project: string }) {
         </div>
         <fieldset className={styles.layout}>
           <legend className={styles.partTitle}>Channels</legend>
-          {list.length === 0 ? (
-            <p className={styles.sub}>
-              No channel yet:{" "}
-              <Link to="/projects/$project/alerts" params={{ project }}>
-                add one on the Alerts page
-              </Link>
-              .
-            </p>
-          ) : (
-            list.map((channel) => (
-              <Checkbox
-                key={channel.id}
-                label={`${channel.name} (${channel.type})`}
-                checked={chosen.has(channel.id)}
-                onChange={(event) => {
-                  const next = new Set(chosen);
-                  if (event.target.checked) next.add(channel.id);
-                  else next.delete(channel.id);
-                  setChosen(next);
-                }}
-              />
-            ))
-          )}
+          <ChannelChecks
+            channels={channels.data}
+            selected={[...chosen]}
+            onChange={(ids) => setChosen(new Set(ids))}
+            label={(channel) => `${channel.name} (${channel.type})`}
+            none={
+              <>
+                No channel yet:{" "}
+                <Link to="/projects/$project/alerts" params={{ project }}>
+                  add one on the Alerts page
+                </Link>
+                .
+              </>
+            }
+          />
         </fieldset>
         <FailureNotice error={create.error} />
         <SubmitRow busy={create.isPending} disabled={chosen.size === 0 || name.trim() === ""}>

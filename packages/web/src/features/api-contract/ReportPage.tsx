@@ -8,7 +8,7 @@ import { getRouteApi } from "@tanstack/react-router";
 import { FileCheck2, Upload } from "lucide-react";
 import { useRef, useState } from "react";
 import { WhenCell } from "../../components/data/cells";
-import { DataTable } from "../../components/data/DataTable";
+import { type Column, DataTable } from "../../components/data/DataTable";
 import { formatBytes, formatCount, MethodBadge } from "../../components/data/parts";
 import { QueryCard, QueryView } from "../../components/data/QueryView";
 import { Button } from "../../components/ui/Button";
@@ -32,6 +32,21 @@ import { ClassBadge, consumersText } from "./ChangesPage";
 import { useScope } from "./ScopePicker";
 
 const route = getRouteApi("/app/projects/$project/api/report");
+
+/** An operation of the contract, as every table of the report names and keys it. */
+interface Operation {
+  readonly method: string;
+  readonly path: string;
+}
+const operationKey = (row: Operation) => `${row.method} ${row.path}`;
+const operationColumn: Column<Operation> = {
+  header: "Operation",
+  cell: (row) => (
+    <>
+      <MethodBadge method={row.method} /> <span className={styles.path}>{row.path}</span>
+    </>
+  ),
+};
 
 export function ReportPage() {
   const { project } = route.useParams();
@@ -203,16 +218,9 @@ function Report({ project, scope }: { project: string; scope: Scope }) {
               <DataTable
                 label="Conformance per operation"
                 rows={data.conformance}
-                rowKey={(row) => `${row.method} ${row.path}`}
+                rowKey={operationKey}
                 columns={[
-                  {
-                    header: "Operation",
-                    cell: (row) => (
-                      <>
-                        <MethodBadge method={row.method} /> <span className={styles.path}>{row.path}</span>
-                      </>
-                    ),
-                  },
+                  operationColumn,
                   {
                     header: "Requests failing",
                     numeric: true,
@@ -309,16 +317,9 @@ function OperationList({ data, list }: { data: ContractReport | null; list: "und
     <DataTable
       label={list === "undocumented" ? "Undocumented operations" : "Unused operations"}
       rows={rows}
-      rowKey={(row) => `${row.method} ${row.path}`}
+      rowKey={operationKey}
       columns={[
-        {
-          header: "Operation",
-          cell: (row) => (
-            <>
-              <MethodBadge method={row.method} /> <span className={styles.path}>{row.path}</span>
-            </>
-          ),
-        },
+        operationColumn,
         {
           header: `Calls (${data.window_days} days)`,
           numeric: true,

@@ -5,7 +5,7 @@ import { getRouteApi, useNavigate } from "@tanstack/react-router";
 import { KeyRound, Mail, TicketCheck } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { Button } from "../../components/ui/Button";
-import { Checkbox, TextField } from "../../components/ui/Field";
+import { Checkbox, PasswordField, TextField } from "../../components/ui/Field";
 import { Notice } from "../../components/ui/Feedback";
 import { sessionQuery } from "../../lib/queries";
 import { rememberReturnTo, takeReturnTo } from "../../lib/return-to";
@@ -163,13 +163,7 @@ export function SignInPage() {
           />
           <form className={styles.form} onSubmit={submitPassword}>
             {emailField}
-            <TextField
-              label="Password"
-              type="password"
-              name="password"
-              autoComplete="current-password"
-              required
-            />
+            <PasswordField label="Password" name="password" autoComplete="current-password" />
             {remember}
             <AuthSubmit attempt={withPassword}>Sign in</AuthSubmit>
           </form>

@@ -1,5 +1,5 @@
 // One app: its details, environments, endpoint catalogue and keys, and deleting it.
-import type { AppListItem, App as AppRecord, Framework, UpdateAppBody } from "@sightline/contracts";
+import type { App as AppRecord, Framework, UpdateAppBody } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { Rocket } from "lucide-react";
@@ -127,9 +127,7 @@ function DetailsCard({ project, app, canEdit }: { project: string; app: AppRecor
 }
 
 function DangerZone({ project, app }: { project: string; app: AppRecord }) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const toast = useToast();
   return (
     <DangerZoneCard
       title="Delete this app"
@@ -145,17 +143,14 @@ function DangerZone({ project, app }: { project: string; app: AppRecord }) {
         confirmText: app.slug,
       }}
       remove={() => appsApi.remove(project, app.slug)}
-      onRemoved={async () => {
-        queryClient.removeQueries({ queryKey: keys.app(project, app.slug) });
-        // The list the page returns to must not show the deleted app while it refetches.
-        queryClient.setQueryData(keys.apps(project), (apps: AppListItem[] | undefined) =>
-          apps?.filter((item) => item.slug !== app.slug),
-        );
-        await queryClient.invalidateQueries({ queryKey: keys.apps(project) });
-        await queryClient.invalidateQueries({ queryKey: keys.projects });
-        toast(`App “${app.name}” deleted`);
-        await navigate({ to: "/projects/$project/settings/apps", params: { project } });
+      deleted={{
+        slug: app.slug,
+        item: keys.app(project, app.slug),
+        list: keys.apps(project),
+        alsoStale: [keys.projects],
+        toast: `App “${app.name}” deleted`,
       }}
+      leave={() => navigate({ to: "/projects/$project/settings/apps", params: { project } })}
     />
   );
 }

@@ -1,11 +1,23 @@
-// The "Danger zone" card of a settings page: one destructive action, said plainly, behind a
-// confirmation that lists what goes and asks for the name typed out.
-import { useMutation } from "@tanstack/react-query";
+// The "Danger zone" card of a settings page: deleting the thing the page is about, said plainly,
+// behind a confirmation that lists what goes and asks for the name typed out; once deleted, the
+// thing leaves the caches (its own query, and its list, so the page returned to never shows it).
+import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { Button } from "../../components/ui/Button";
 import { ConfirmDialog, useConfirmation } from "../../components/ui/Dialog";
-import { Card } from "../../components/ui/Surface";
-import styles from "./Settings.module.css";
+import { DangerCard } from "../../components/ui/Surface";
+import { useToast } from "../../components/ui/Toast";
+
+/** Where the deleted thing is cached, and what is said once it is gone. */
+export interface Deleted {
+  readonly slug: string;
+  /** Its own query, dropped. */
+  readonly item: QueryKey;
+  /** The list of its kind, which loses it at once and then refetches. */
+  readonly list: QueryKey;
+  /** Other queries that count it, refetched. */
+  readonly alsoStale?: readonly QueryKey[];
+  readonly toast: string;
+}
 
 export function DangerZoneCard({
   title,
@@ -13,7 +25,8 @@ export function DangerZoneCard({
   actionLabel,
   confirm,
   remove,
-  onRemoved,
+  deleted,
+  leave,
 }: {
   /** The action, e.g. "Delete this app". */
   title: string;
@@ -22,29 +35,30 @@ export function DangerZoneCard({
   actionLabel: string;
   confirm: { title: string; description?: string; consequences: string[]; confirmText: string };
   remove: () => Promise<unknown>;
-  /** After the server agreed, with the dialog closed: caches, toast, navigation. */
-  onRemoved: () => Promise<void>;
+  deleted: Deleted;
+  /** After the caches forgot it: where the page goes. */
+  leave: () => Promise<void>;
 }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
   const mutation = useMutation({
     mutationFn: remove,
     onSuccess: async () => {
       confirmation.hide();
-      await onRemoved();
+      queryClient.removeQueries({ queryKey: deleted.item });
+      queryClient.setQueryData(deleted.list, (items: ReadonlyArray<{ slug: string }> | undefined) =>
+        items?.filter((item) => item.slug !== deleted.slug),
+      );
+      for (const queryKey of [deleted.list, ...(deleted.alsoStale ?? [])])
+        await queryClient.invalidateQueries({ queryKey });
+      toast(deleted.toast);
+      await leave();
     },
   });
   const confirmation = useConfirmation(mutation);
   return (
-    <Card title="Danger zone" tone="danger">
-      <div className={styles.dangerRow}>
-        <div className={styles.dangerText}>
-          <span className={styles.dangerTitle}>{title}</span>
-          <span className={styles.dangerMeta}>{meta}</span>
-        </div>
-        <Button variant="dangerOutline" onClick={confirmation.show}>
-          {actionLabel}
-        </Button>
-      </div>
+    <DangerCard title={title} meta={meta} actionLabel={actionLabel} onAction={confirmation.show}>
       <ConfirmDialog {...confirmation.dialog} {...confirm} confirmLabel={actionLabel} />
-    </Card>
+    </DangerCard>
   );
 }

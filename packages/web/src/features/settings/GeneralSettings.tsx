@@ -1,6 +1,6 @@
 // A project's name and description (the slug, and so every URL, stays as it is), its retention,
 // and deleting the project behind a typed confirmation that says what happens.
-import type { Project, ProjectListItem, UpdateProjectBody } from "@sightline/contracts";
+import type { Project, UpdateProjectBody } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
@@ -81,9 +81,7 @@ function GeneralForm({ project, canEdit }: { project: Project; canEdit: boolean 
 }
 
 function DangerZone({ project }: { project: Project }) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const toast = useToast();
   return (
     <DangerZoneCard
       title="Delete this project"
@@ -100,15 +98,13 @@ function DangerZone({ project }: { project: Project }) {
         confirmText: project.slug,
       }}
       remove={() => projectsApi.remove(project.slug)}
-      onRemoved={async () => {
-        queryClient.removeQueries({ queryKey: keys.project(project.slug) });
-        queryClient.setQueryData(keys.projects, (projects: ProjectListItem[] | undefined) =>
-          projects?.filter((item) => item.slug !== project.slug),
-        );
-        await queryClient.invalidateQueries({ queryKey: keys.projects });
-        toast(`Project “${project.name}” deleted`);
-        await navigate({ to: "/projects" });
+      deleted={{
+        slug: project.slug,
+        item: keys.project(project.slug),
+        list: keys.projects,
+        toast: `Project “${project.name}” deleted`,
       }}
+      leave={() => navigate({ to: "/projects" })}
     />
   );
 }

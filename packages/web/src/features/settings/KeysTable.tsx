@@ -3,15 +3,13 @@
 import type { ApiKeyListItem, CreatedApiKey } from "@sightline/contracts";
 import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { Button } from "../../components/ui/Button";
 import { Mono } from "../../components/ui/Code";
-import { ConfirmOn, Dialog, DialogActions, SecretShownOnceDialog } from "../../components/ui/Dialog";
-import { NameField, WHERE_USED } from "../../components/forms/NameFields";
-import { Badge, Notice } from "../../components/ui/Feedback";
+import { ConfirmOn } from "../../components/ui/Dialog";
+import { CreateSecretDialog } from "../../components/forms/CreateSecretDialog";
+import { Badge } from "../../components/ui/Feedback";
 import { table } from "../../components/ui/Table";
-import { Actions, WhenCell } from "../../components/data/cells";
+import { revokeColumn, WhenCell } from "../../components/data/cells";
 import { DataTable } from "../../components/data/DataTable";
-import { isApiError } from "../../lib/api-client";
 import { useTimeZone } from "../../lib/use-time-zone";
 import styles from "./Settings.module.css";
 
@@ -55,24 +53,11 @@ export function KeysTable({
             header: "State",
             cell: (row) => (row.key.is_revoked ? <Badge>Revoked</Badge> : <Badge tone="success">Live</Badge>),
           },
-          {
-            header: "Actions",
-            hiddenHeader: true,
-            cell: (row) => (
-              <Actions>
-                {row.key.is_revoked ? null : (
-                  <Button
-                    size="sm"
-                    variant="dangerOutline"
-                    onClick={() => setRevoking(row)}
-                    aria-label={`Revoke key ${row.key.name}`}
-                  >
-                    Revoke
-                  </Button>
-                )}
-              </Actions>
-            ),
-          },
+          revokeColumn<KeyRow>({
+            label: (row) => `Revoke key ${row.key.name}`,
+            onRevoke: setRevoking,
+            can: (row) => !row.key.is_revoked,
+          }),
         ]}
       />
       <ConfirmOn
@@ -103,55 +88,21 @@ export function CreateKeyDialog({
   extraFields?: ReactNode;
   defaultName?: string;
 }) {
-  const [name, setName] = useState(defaultName);
-  const mutation = useMutation({ mutationFn: (keyName: string) => create(keyName) });
-  const close = (next: boolean) => {
-    if (!next) {
-      mutation.reset();
-      setName(defaultName);
-    }
-    onOpenChange(next);
-  };
-  const error = isApiError(mutation.error) ? mutation.error : undefined;
-  if (mutation.data) {
-    return (
-      <SecretShownOnceDialog
-        open={open}
-        onOpenChange={close}
-        what="API key"
-        name={mutation.data.name}
-        secret={mutation.data.key}
-      />
-    );
-  }
   return (
-    <Dialog
+    <CreateSecretDialog
       open={open}
-      onOpenChange={close}
+      onOpenChange={onOpenChange}
+      what="API key"
       title="Create an API key"
       description="Applications send records with it in the X-API-Key header."
-      onSubmit={() => mutation.mutate(name.trim())}
-      footer={
-        <DialogActions onCancel={() => close(false)} busy={mutation.isPending} disabled={name.trim() === ""}>
-          Create key
-        </DialogActions>
-      }
+      nameLabel="Key name"
+      placeholder="production ingest"
+      submitLabel="Create key"
+      defaultName={defaultName}
+      create={create}
+      secretOf={(created) => created.key}
     >
-      <NameField
-        label="Key name"
-        value={name}
-        onValue={setName}
-        placeholder="production ingest"
-        autoFocus
-        hint={WHERE_USED}
-        error={error?.fieldMessage("/name")}
-      />
       {extraFields}
-      {error && error.fieldErrors.length === 0 ? (
-        <Notice tone={error.code === "limit_reached" ? "warning" : "danger"} role="alert">
-          {error.detail}
-        </Notice>
-      ) : null}
-    </Dialog>
+    </CreateSecretDialog>
   );
 }

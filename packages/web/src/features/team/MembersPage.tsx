@@ -13,7 +13,7 @@ import { SelectField, TextField, Options } from "../../components/ui/Field";
 import { Badge, EmptyState, ErrorPanel, FailureNotice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
-import { Actions, WhenCell } from "../../components/data/cells";
+import { Actions, revokeColumn, WhenCell } from "../../components/data/cells";
 import { DataTable } from "../../components/data/DataTable";
 import { QueryView } from "../../components/data/QueryView";
 import { useToast } from "../../components/ui/Toast";
@@ -297,24 +297,11 @@ function InvitationsCard({ project, access }: { project: string; access: Project
                 header: "Expires",
                 cell: (invitation) => <WhenCell iso={invitation.expires_at} zone={timeZone} />,
               },
-              {
-                header: "Actions",
-                hiddenHeader: true,
-                cell: (invitation) => (
-                  <Actions>
-                    {invitation.role !== "owner" || access.can("owners:manage") ? (
-                      <Button
-                        size="sm"
-                        variant="dangerOutline"
-                        onClick={() => setRevoking(invitation)}
-                        aria-label={`Revoke invitation to ${invitation.email}`}
-                      >
-                        Revoke
-                      </Button>
-                    ) : null}
-                  </Actions>
-                ),
-              },
+              revokeColumn<Invitation>({
+                label: (invitation) => `Revoke invitation to ${invitation.email}`,
+                onRevoke: setRevoking,
+                can: (invitation) => invitation.role !== "owner" || access.can("owners:manage"),
+              }),
             ]}
           />
         )}

@@ -6,8 +6,8 @@ import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { Activity } from "lucide-react";
 import { DataTable } from "../../components/data/DataTable";
 import { EmptyState, loadingOrFailed } from "../../components/ui/Feedback";
-import { NewLink } from "../../components/ui/NewLink";
-import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { CollectionPage } from "../../components/ui/CollectionPage";
+import { Card } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
 import { useProjectAccess } from "../../lib/access";
 import { formatDateTime } from "../../lib/format";
@@ -24,19 +24,15 @@ export function UptimePage() {
   const navigate = useNavigate();
   const canWrite = useProjectAccess(project).can("alerts:write");
   return (
-    <Page>
-      <PageHeader
-        title="Uptime"
-        description="HTTP checks Sightline runs against your API on a schedule, and the share of them that succeeded."
-        actions={
-          canWrite ? (
-            <NewLink to="/projects/$project/uptime/new" project={project}>
-              New check
-            </NewLink>
-          ) : null
-        }
-      />
-      {loadingOrFailed(checks, { title: "Checks", what: "the uptime checks" }) ??
+    <CollectionPage
+      project={project}
+      title="Uptime"
+      description="HTTP checks Sightline runs against your API on a schedule, and the share of them that succeeded."
+      canWrite={canWrite}
+      create={{ to: "/projects/$project/uptime/new", label: "New check" }}
+    >
+      {() =>
+        loadingOrFailed(checks, { title: "Checks", what: "the uptime checks" }) ??
         (checks.data?.length === 0 ? (
           <Card>
             <EmptyState icon={Activity} title="No uptime checks yet">
@@ -96,7 +92,8 @@ export function UptimePage() {
               ]}
             />
           </Card>
-        ))}
-    </Page>
+        ))
+      }
+    </CollectionPage>
   );
 }
