@@ -46,6 +46,9 @@ export default defineConfig({
           globalSetup: ["packages/web/e2e/support/global-setup.ts"],
           testTimeout: 90_000,
           hookTimeout: 120_000,
+          // A page's figures arrive over real HTTP from a real server on shared cores: the default
+          // 1 s of expect.poll mistakes a loaded machine for a wrong page.
+          expect: { poll: { timeout: 15_000 } },
           // After the unit project: the browser, its servers and chDB get the machine to themselves.
           sequence: { groupOrder: 1 },
         },
