@@ -72,7 +72,7 @@ import {
 import { environmentsWithData } from "../../stores/events/queries/analytics/environments.js";
 import { errorIssuesPage } from "../../stores/events/queries/analytics/error-issues.js";
 import { errorCodeCounts, errorGroupsPage } from "../../stores/events/queries/analytics/errors.js";
-import { summaries, summary, timeseries } from "../../stores/events/queries/analytics/traffic.js";
+import { summary, timeseries } from "../../stores/events/queries/analytics/traffic.js";
 import { type AnalyticsWindow, type Bucketing, readBucketing, readWindow } from "./window.js";
 
 export interface AnalyticsServiceDeps {
@@ -277,19 +277,6 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     async projectSummary(project: ProjectScope, query: ProjectAnalyticsQuery): Promise<Summary> {
       const [filter] = await projectFilter(project, query, nothingMore);
       return summary(events, filter, rollups);
-    },
-
-    /** `projectSummary` of the query's window and of `baseline` (same slice), read together. */
-    async projectSummaryComparison(
-      project: ProjectScope,
-      query: ProjectAnalyticsQuery,
-      baseline: WindowQuery,
-    ): Promise<[Summary, Summary]> {
-      const [filter, then] = await projectFilter(project, query, (problems) =>
-        readWindow(problems, baseline, clock.now().getTime()),
-      );
-      const [now, before] = await summaries(events, [filter, { ...filter, ...then }], rollups);
-      return [now as Summary, before as Summary];
     },
 
     /**

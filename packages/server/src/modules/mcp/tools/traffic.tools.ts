@@ -40,11 +40,10 @@ export const trafficSummary = projectTool({
   async run({ scope, args, services }) {
     const { window, baseline } = readComparison(args, services.clock.now().getTime());
     const slice = { app_slugs: args.app_slugs, environment: args.environment, consumer: args.consumer };
-    const [now, then] = await services.analytics.projectSummaryComparison(
-      scope,
-      { ...slice, ...window },
-      baseline,
-    );
+    const [now, then] = await Promise.all([
+      services.analytics.projectSummary(scope, { ...slice, ...window }),
+      services.analytics.projectSummary(scope, { ...slice, ...baseline }),
+    ]);
     const current = traffic(now);
     const previous = traffic(then);
     return {

@@ -42,8 +42,6 @@ const TRAFFIC_COLUMNS = [
 /** A group whose percentiles must be exact (small), so the rolled-up answer is not used. */
 const needsExact = (total: number) => total > 0 && total <= EXACT_PERCENTILE_ROWS;
 
-type SummaryRow = TrafficRow & { w: number; unique_endpoints: number; unique_consumers: number };
-
 /**
  * Traffic figures of the window plus distinct endpoints (app, method, route template) and distinct
  * identified consumers. Distinct values are counted over 64-bit hashes: measured 1.7x faster than
@@ -54,66 +52,46 @@ export async function summary(
   filter: RequestFilter,
   coverage?: RollupCoverage,
 ): Promise<Summary> {
-  return (await summaries(events, [filter], coverage))[0] as Summary;
-}
-
-/**
- * `summary` of each filter (the windows of a comparison), each answered as `summary` answers it
- * alone, in at most two statements whatever their number: one reading the rollup-merged windows,
- * one reading raw those without whole hours or whose group is small enough to need exact
- * percentiles. A statement costs more than its rows at these sizes (measured: issue 25 §4).
- */
-export async function summaries(
-  events: EventsExecutor,
-  filters: readonly RequestFilter[],
-  coverage?: RollupCoverage,
-): Promise<Summary[]> {
-  const answers: Array<Summary | undefined> = filters.map(() => undefined);
-  const nowMs = Date.now();
-  const splits = await Promise.all(
-    filters.map((filter) => planWindow(TRAFFIC_HOURLY, filter, coverage, nowMs)),
+  const split = await planWindow(TRAFFIC_HOURLY, filter, coverage, Date.now());
+  if (split !== undefined) {
+    const rolled = await rolledSummary(events, filter, split);
+    if (!needsExact(rolled.total_requests)) return rolled;
+  }
+  const params = new SqlParams();
+  const [row] = await events.query<TrafficRow & { unique_endpoints: number; unique_consumers: number }>(
+    `SELECT ${TRAFFIC_SQL}, ` +
+      "uniqExact(cityHash64(app_id, method, route)) AS unique_endpoints, " +
+      "uniqExactIf(cityHash64(consumer_id), consumer_id != '') AS unique_consumers " +
+      `FROM ${qualified(events, API_REQUESTS)} ${requestFilterClause(filter, params)}`,
+    params.values,
   );
-  const rolled = splits.flatMap((split, index) => (split === undefined ? [] : [{ index, split }]));
-  if (rolled.length > 0) {
-    const params = new SqlParams();
-    const parts = rolled.map(({ index, split }) => {
-      const source = mergedSource(
-        events,
-        TRAFFIC_HOURLY,
-        filters[index] as RequestFilter,
-        split,
-        [],
-        [...TRAFFIC_COLUMNS, "endpoints", "consumers"],
-        params,
-      );
-      return (
-        `SELECT ${params.bind(index, "UInt32")} AS w, ${MERGED_TRAFFIC_SQL}, ` +
-        `uniqExactMerge(c_endpoints) AS unique_endpoints, uniqExactMerge(c_consumers) AS unique_consumers ` +
-        `FROM ${source}`
-      );
-    });
-    for (const row of await events.query<SummaryRow>(parts.join(" UNION ALL "), params.values)) {
-      const answer = toSummary(row);
-      if (!needsExact(answer.total_requests)) answers[Number(row.w)] = answer;
-    }
-  }
-  const raw = answers.flatMap((answer, index) => (answer === undefined ? [index] : []));
-  if (raw.length > 0) {
-    const params = new SqlParams();
-    const parts = raw.map(
-      (index) =>
-        `SELECT ${params.bind(index, "UInt32")} AS w, ${TRAFFIC_SQL}, ` +
-        "uniqExact(cityHash64(app_id, method, route)) AS unique_endpoints, " +
-        "uniqExactIf(cityHash64(consumer_id), consumer_id != '') AS unique_consumers " +
-        `FROM ${qualified(events, API_REQUESTS)} ${requestFilterClause(filters[index] as RequestFilter, params)}`,
-    );
-    for (const row of await events.query<SummaryRow>(parts.join(" UNION ALL "), params.values))
-      answers[Number(row.w)] = toSummary(row);
-  }
-  return answers.map((answer) => answer ?? toSummary(undefined));
+  return {
+    ...toTrafficFigures(row),
+    unique_endpoints: finite(row?.unique_endpoints),
+    unique_consumers: finite(row?.unique_consumers),
+  };
 }
 
-function toSummary(row: SummaryRow | undefined): Summary {
+async function rolledSummary(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  split: WindowSplit,
+): Promise<Summary> {
+  const params = new SqlParams();
+  const source = mergedSource(
+    events,
+    TRAFFIC_HOURLY,
+    filter,
+    split,
+    [],
+    [...TRAFFIC_COLUMNS, "endpoints", "consumers"],
+    params,
+  );
+  const [row] = await events.query<TrafficRow & { unique_endpoints: number; unique_consumers: number }>(
+    `SELECT ${MERGED_TRAFFIC_SQL}, uniqExactMerge(c_endpoints) AS unique_endpoints, ` +
+      `uniqExactMerge(c_consumers) AS unique_consumers FROM ${source}`,
+    params.values,
+  );
   return {
     ...toTrafficFigures(row),
     unique_endpoints: finite(row?.unique_endpoints),
