@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumerStatsPage } from "../../src/stores/events/queries/analytics/consumers.js";
 import { endpointDetail, endpointStatsPage } from "../../src/stores/events/queries/analytics/endpoints.js";
-import { errorGroupsPage } from "../../src/stores/events/queries/analytics/errors.js";
+import { errorCodeCounts, errorGroupsPage } from "../../src/stores/events/queries/analytics/errors.js";
 import { summary, timeseries } from "../../src/stores/events/queries/analytics/traffic.js";
 import {
   API_REQUESTS,
@@ -521,6 +521,16 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
           ),
           label,
         ).toEqual(await errorGroupsPage(events, errorsFilter, errorSort, { limit: 10, offset: 0 }, retained));
+        // A comparison's error codes, both windows in one statement, on either path.
+        const baseline = { since: since - (until - since) - 1, until: since - 1 };
+        const errorsBaseline = { ...errorsFilter, ...baseline };
+        const codes = await errorCodeCounts(events, [errorsFilter, errorsBaseline], complete);
+        expect(codes, label).toEqual(await errorCodeCounts(events, [errorsFilter, errorsBaseline]));
+        const groups = await errorGroupsPage(events, errorsFilter, errorSort, { limit: 10_000, offset: 0 });
+        const byCode = new Map<number, number>();
+        for (const group of groups.items)
+          byCode.set(group.status_code, (byCode.get(group.status_code) ?? 0) + group.count);
+        expect(codes[0], label).toEqual(byCode);
       }
       // Every rollup was read: the comparison is not raw against raw.
       expect(Object.fromEntries(rollupReads)).toMatchObject(

@@ -71,7 +71,7 @@ import {
 } from "../../stores/events/queries/analytics/endpoints.js";
 import { environmentsWithData } from "../../stores/events/queries/analytics/environments.js";
 import { errorIssuesPage } from "../../stores/events/queries/analytics/error-issues.js";
-import { errorGroupsPage } from "../../stores/events/queries/analytics/errors.js";
+import { errorCodeCounts, errorGroupsPage } from "../../stores/events/queries/analytics/errors.js";
 import { summary, timeseries } from "../../stores/events/queries/analytics/traffic.js";
 import { type AnalyticsWindow, type Bucketing, readBucketing, readWindow } from "./window.js";
 
@@ -90,6 +90,9 @@ export interface AnalyticsServiceDeps {
 }
 
 type WindowedFilter = RequestFilter & AnalyticsWindow;
+
+/** A second window of a comparison, read as every window is (ISO instants, both optional). */
+type WindowQuery = { readonly since?: string | undefined; readonly until?: string | undefined };
 
 /** Reads the parameters beyond the window, recording problems; runs before the one 422. */
 type ReadMore<T> = (problems: QueryProblems, window: AnalyticsWindow) => T;
@@ -274,6 +277,28 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     async projectSummary(project: ProjectScope, query: ProjectAnalyticsQuery): Promise<Summary> {
       const [filter] = await projectFilter(project, query, nothingMore);
       return summary(events, filter, rollups);
+    },
+
+    /**
+     * Failed requests per error status code (4xx and 5xx) in the query's window and in
+     * `baseline`, the whole slice counted (not a page of groups), read together.
+     */
+    async projectErrorCodeComparison(
+      project: ProjectScope,
+      query: ProjectAnalyticsQuery,
+      baseline: WindowQuery,
+    ): Promise<Array<{ status_code: number; count: number; baseline_count: number }>> {
+      const [filter, then] = await projectFilter(project, query, (problems) =>
+        readWindow(problems, baseline, clock.now().getTime()),
+      );
+      const errorsOnly = { ...filter, statusClasses: [4, 5] };
+      const [now, before] = await errorCodeCounts(events, [errorsOnly, { ...errorsOnly, ...then }], rollups);
+      const codes = [...new Set([...(now?.keys() ?? []), ...(before?.keys() ?? [])])].sort((a, b) => a - b);
+      return codes.map((code) => ({
+        status_code: code,
+        count: now?.get(code) ?? 0,
+        baseline_count: before?.get(code) ?? 0,
+      }));
     },
 
     async projectTimeseries(project: ProjectScope, query: ProjectTimeseriesQuery): Promise<Timeseries> {

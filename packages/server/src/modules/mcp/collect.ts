@@ -1,4 +1,4 @@
-// Reads every page of a project list the service pages (endpoints, consumers, error groups) up
+// Reads every page of a project list the service pages (endpoints, consumers) up
 // to a bound, for the comparisons that need whole sets; says whether the bound cut it.
 import type { ProjectScope } from "../access/index.js";
 import type { McpServices } from "./services.js";
@@ -56,11 +56,5 @@ export function allConsumers(services: McpServices, scope: ProjectScope, slice: 
       page,
       page_size: PAGE,
     }),
-  );
-}
-
-export function allErrorGroups(services: McpServices, scope: ProjectScope, slice: Slice) {
-  return collect((page) =>
-    services.analytics.projectErrors(scope, { ...slice, sort_by: "count", page, page_size: PAGE }),
   );
 }

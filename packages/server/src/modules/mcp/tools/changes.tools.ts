@@ -1,7 +1,7 @@
 // "What changed between two windows": endpoints, consumers and error status codes that appeared,
 // vanished or moved most — the first question of an incident.
 import { Type } from "typebox";
-import { allConsumers, allEndpoints, allErrorGroups } from "../collect.js";
+import { allConsumers, allEndpoints } from "../collect.js";
 import { changedItem, diff, type Keyed } from "../diff.js";
 import { endpointName, traffic } from "../shapes.js";
 import { projectTool } from "../tool.js";
@@ -18,9 +18,9 @@ export const whatChanged = projectTool({
     "endpoints and consumers: `new` (traffic now, none before), `vanished` (traffic before, none " +
     "now), `requests` (largest absolute change of request count), `error_rate` (largest rise in " +
     "percentage points) and `latency` (largest rise of p95, ms); status_codes: the error status " +
-    "codes (4xx/5xx) with their counts in both windows. Each list holds `limit` items; " +
-    "`complete: false` means a window had over 1000 endpoints or consumers and only the busiest " +
-    "were compared.",
+    "codes (4xx/5xx) with their counts in both windows, every failed request counted. Each list " +
+    "holds `limit` items; `complete: false` means a window had over 1000 endpoints or consumers " +
+    "and only the busiest were compared.",
   input: Type.Object(
     {
       project: ProjectArg,
@@ -36,15 +36,13 @@ export const whatChanged = projectTool({
     const { window, baseline } = readComparison(args, services.clock.now().getTime());
     const slice = { app_slugs: args.app_slugs, environment: args.environment };
     const limit = args.limit ?? 5;
-    const [endpointsNow, endpointsThen, consumersNow, consumersThen, errorsNow, errorsThen] =
-      await Promise.all([
-        allEndpoints(services, scope, { ...slice, ...window }),
-        allEndpoints(services, scope, { ...slice, ...baseline }),
-        allConsumers(services, scope, { ...slice, ...window }),
-        allConsumers(services, scope, { ...slice, ...baseline }),
-        allErrorGroups(services, scope, { ...slice, ...window }),
-        allErrorGroups(services, scope, { ...slice, ...baseline }),
-      ]);
+    const [endpointsNow, endpointsThen, consumersNow, consumersThen, codes] = await Promise.all([
+      allEndpoints(services, scope, { ...slice, ...window }),
+      allEndpoints(services, scope, { ...slice, ...baseline }),
+      allConsumers(services, scope, { ...slice, ...window }),
+      allConsumers(services, scope, { ...slice, ...baseline }),
+      services.analytics.projectErrorCodeComparison(scope, { ...slice, ...window }, baseline),
+    ]);
     const endpointKeys = (rows: typeof endpointsNow.rows): Keyed[] =>
       rows.map((row) => ({
         key: `${row.app_id} ${endpointName(row)}`,
@@ -66,19 +64,8 @@ export const whatChanged = projectTool({
       error_rate: changes.errorRate.slice(0, limit).map(changedItem),
       latency: changes.latency.slice(0, limit).map(changedItem),
     });
-    const codeCounts = (rows: typeof errorsNow.rows) => {
-      const counts = new Map<number, number>();
-      for (const row of rows) counts.set(row.status_code, (counts.get(row.status_code) ?? 0) + row.count);
-      return counts;
-    };
-    const codesNow = codeCounts(errorsNow.rows);
-    const codesThen = codeCounts(errorsThen.rows);
-    const statusCodes = [...new Set([...codesNow.keys(), ...codesThen.keys()])]
-      .map((code) => {
-        const count = codesNow.get(code) ?? 0;
-        const before = codesThen.get(code) ?? 0;
-        return { status_code: code, count, baseline_count: before, change: count - before };
-      })
+    const statusCodes = codes
+      .map((code) => ({ ...code, change: code.count - code.baseline_count }))
       .sort((a, b) => Math.abs(b.change) - Math.abs(a.change) || a.status_code - b.status_code);
     return {
       window,
@@ -91,10 +78,8 @@ export const whatChanged = projectTool({
         complete: consumersNow.complete && consumersThen.complete,
         ...lists(diff(consumerKeys(consumersNow.rows), consumerKeys(consumersThen.rows))),
       },
-      status_codes: {
-        complete: errorsNow.complete && errorsThen.complete,
-        items: statusCodes.slice(0, 20),
-      },
+      // Counted over every failed request of both windows, not a bounded list of groups.
+      status_codes: { complete: true, items: statusCodes.slice(0, 20) },
     };
   },
 });

@@ -175,3 +175,44 @@ async function firstSeenBound(
   // No group in the window: nothing before it is needed.
   return Number(row.groups) === 0 ? filter.since : Number(row.bound);
 }
+
+/**
+ * Failed requests per status code under each filter (the windows of a comparison; the caller
+ * confines statuses to >= 400), in one statement: each window from the errors rollup where it
+ * holds whole hours and the filter is one it answers, raw otherwise. Unlike the groups above it
+ * needs no first occurrence, so nothing before the windows is read.
+ */
+export async function errorCodeCounts(
+  events: EventsExecutor,
+  filters: ReadonlyArray<RequestFilter & { readonly since: number }>,
+  coverage?: RollupCoverage,
+): Promise<Array<Map<number, number>>> {
+  const params = new SqlParams();
+  const nowMs = Date.now();
+  const splits = await Promise.all(
+    filters.map((filter) => planWindow(ERRORS_HOURLY, filter, coverage, nowMs)),
+  );
+  const parts = filters.map((filter, index) => {
+    const split = splits[index];
+    const tag = `${params.bind(index, "UInt32")} AS w`;
+    return split === undefined
+      ? `SELECT ${tag}, status_code, count() AS errors FROM ${qualified(events, API_REQUESTS)} ` +
+          `${requestFilterClause(filter, params)} GROUP BY status_code`
+      : `SELECT ${tag}, status_code, sum(c_requests) AS errors FROM ${mergedSource(
+          events,
+          ERRORS_HOURLY,
+          filter,
+          split,
+          [{ alias: "status_code", rollup: "status_code", raw: "status_code" }],
+          ["requests"],
+          params,
+        )} GROUP BY status_code`;
+  });
+  const counts = filters.map(() => new Map<number, number>());
+  const rows = await events.query<{ w: number; status_code: number; errors: number | string }>(
+    parts.join(" UNION ALL "),
+    params.values,
+  );
+  for (const row of rows) counts[Number(row.w)]?.set(Number(row.status_code), Number(row.errors));
+  return counts;
+}
