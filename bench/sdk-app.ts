@@ -3,6 +3,7 @@
 // (hello) or after 0.5 ms of CPU work (work). Reports its port, and on request its memory and
 // the SDK's counts, over the IPC channel it was started with.
 import { createRequire } from "node:module";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type * as HonoNode from "@hono/node-server";
@@ -45,8 +46,12 @@ const order = (id: string) => {
 
 function sightlineClient() {
   const { createSightline } = loadSdk("@sightline/node") as typeof Core;
-  // Key, app and URL from SIGHTLINE_*; otherwise the SDK's defaults.
-  return createSightline({ logger: { warn: () => undefined } });
+  // Key, app and URL from SIGHTLINE_*; otherwise the SDK's defaults. `bench:sdk-instructions`
+  // turns the minutely heartbeat off: under valgrind a minute spans ~100× fewer requests.
+  return createSightline({
+    logger: { warn: () => undefined },
+    ...(process.env.BENCH_SDK_HEARTBEAT === "0" ? { heartbeat: false } : {}),
+  });
 }
 
 function apitallyConfig() {
@@ -119,8 +124,25 @@ const start = starters[framework ?? ""];
 if (start === undefined || !["bare", "sightline", "apitally"].includes(variant ?? "")) {
   throw new Error(`usage: sdk-app.ts express|fastify|hono bare|sightline|apitally [hello|work]`);
 }
+// Garbage collections so far (BENCH_GC_COUNT=1 only: the observer costs a little per GC).
+const collections = { minor: 0, major: 0 };
+if (process.env.BENCH_GC_COUNT === "1") {
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) collections.minor += 1;
+      else collections.major += 1;
+    }
+  }).observe({ entryTypes: ["gc"] });
+}
 const started = await start();
 process.on("message", (message) => {
+  if (message === "heap") {
+    // For `bench:sdk-instructions`: heap in use (bytes allocated since the last GC included)
+    // and the GC counts, without collecting.
+    process.send?.({ heapUsed: process.memoryUsage().heapUsed, ...collections });
+    return;
+  }
   if (message !== "memory") return;
   (globalThis as { gc?: () => void }).gc?.();
   process.send?.({ memory: process.memoryUsage(), stats: started.stats?.() });

@@ -14,6 +14,7 @@ declare module "autocannon" {
     errors: number;
     timeouts: number;
     non2xx: number;
+    "2xx": number;
     duration: number;
   }
   interface Options {

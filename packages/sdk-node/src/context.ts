@@ -6,8 +6,6 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { type ConsumerInput, type Exchange, toConsumer } from "./capture/exchange.js";
 import { validationIssues } from "./capture/validation.js";
 
-const EXCHANGE = Symbol.for("sightline.exchange");
-
 /** One scope store per process, shared by the ESM and CommonJS builds if both get loaded. */
 interface Scopes {
   readonly storage: AsyncLocalStorage<Exchange>;
@@ -32,15 +30,21 @@ export function currentExchange(): Exchange | undefined {
   return scopes.enabled ? scopes.storage.getStore() : undefined;
 }
 
-type Taggable = object & { [EXCHANGE]?: Exchange };
+/** Framework objects (requests, contexts) and their exchanges, shared like the scopes. A WeakMap
+ *  rather than a property on the object: Express's req and res are dictionary-mode objects, and
+ *  a new key makes V8 grow the dictionary, ~1.4 KB allocated per request and key (measured,
+ *  docs/performance.md); an entry here costs a few dozen bytes and goes with its key. */
+const TAGS = Symbol.for("sightline.exchanges");
+const tagHolder = globalThis as { [TAGS]?: WeakMap<object, Exchange> };
+const tags: WeakMap<object, Exchange> = (tagHolder[TAGS] ??= new WeakMap());
 
 /** Links a framework object (request, context) to its exchange. */
 export function tag(target: object, exchange: Exchange): void {
-  (target as Taggable)[EXCHANGE] = exchange;
+  tags.set(target, exchange);
 }
 
 export function exchangeOf(target: unknown): Exchange | undefined {
-  return target !== null && typeof target === "object" ? (target as Taggable)[EXCHANGE] : undefined;
+  return target !== null && typeof target === "object" ? tags.get(target) : undefined;
 }
 
 /**

@@ -5,7 +5,8 @@
 // ServerResponse's write/end/writeHead are wrapped once, on the prototype, and do their extra
 // work only for responses that carry a recording; a request then costs one state object and
 // one 'close' listener, with no closures: measured, per-request closures were the bulk of the
-// SDK's own time (see docs/performance.md).
+// SDK's own time (see docs/performance.md). The recording is kept in a WeakMap, not on the
+// response: Express's responses are dictionary-mode objects that a new key makes V8 re-allocate.
 import { type IncomingHttpHeaders, type IncomingMessage, ServerResponse } from "node:http";
 import type { Sightline } from "../client.js";
 import { tag } from "../context.js";
@@ -29,8 +30,6 @@ export interface NodeAdapter<Native> {
 
 /** Status recorded when the client went away before the response was complete (nginx's). */
 export const CLIENT_CLOSED = 499;
-
-const STATE = Symbol("sightline.response");
 
 class NodeRecording {
   written = 0;
@@ -67,7 +66,8 @@ class NodeRecording {
   }
 }
 
-type Recorded = ServerResponse & { [STATE]?: NodeRecording };
+/** The recordings of responses in flight (each removed when its response closes). */
+const recordings = new WeakMap<ServerResponse, NodeRecording>();
 
 let wrapped = false;
 
@@ -75,22 +75,22 @@ let wrapped = false;
 function wrapServerResponse(): void {
   if (wrapped) return;
   wrapped = true;
-  const proto = ServerResponse.prototype as Recorded;
+  const proto = ServerResponse.prototype;
   const { write, end, writeHead } = proto;
-  proto.write = function (this: Recorded, chunk: unknown, encoding?: unknown) {
-    const state = this[STATE];
+  proto.write = function (this: ServerResponse, chunk: unknown, encoding?: unknown) {
+    const state = recordings.get(this);
     if (state !== undefined) state.count(chunk, encoding);
     // eslint-disable-next-line prefer-rest-params -- pass the caller's arguments through untouched
     return Reflect.apply(write, this, arguments) as boolean;
   } as ServerResponse["write"];
-  proto.end = function (this: Recorded, chunk?: unknown, encoding?: unknown) {
-    const state = this[STATE];
+  proto.end = function (this: ServerResponse, chunk?: unknown, encoding?: unknown) {
+    const state = recordings.get(this);
     if (state !== undefined && typeof chunk !== "function") state.count(chunk, encoding);
     // eslint-disable-next-line prefer-rest-params -- as above
     return Reflect.apply(end, this, arguments) as ServerResponse;
   } as ServerResponse["end"];
-  proto.writeHead = function (this: Recorded) {
-    const state = this[STATE];
+  proto.writeHead = function (this: ServerResponse) {
+    const state = recordings.get(this);
     // Headers handed straight to writeHead (Fastify does) never show in getHeaders().
     if (state !== undefined && (state.keepBody || state.sightline.options.captureHeaders)) {
       // eslint-disable-next-line prefer-rest-params -- as above
@@ -127,22 +127,25 @@ export function observeNodeRequest<Native>(
   if (exchange === undefined) return undefined;
   wrapServerResponse();
   tag(req, exchange);
-  (res as Recorded)[STATE] = new NodeRecording(
-    sightline,
-    exchange,
-    req,
-    adapter as NodeAdapter<unknown>,
-    native,
-    sightline.options.captureBodies,
+  recordings.set(
+    res,
+    new NodeRecording(
+      sightline,
+      exchange,
+      req,
+      adapter as NodeAdapter<unknown>,
+      native,
+      sightline.options.captureBodies,
+    ),
   );
   res.on("close", onClose);
   return exchange;
 }
 
-function onClose(this: Recorded): void {
-  const state = this[STATE];
+function onClose(this: ServerResponse): void {
+  const state = recordings.get(this);
   if (state === undefined) return;
-  this[STATE] = undefined;
+  recordings.delete(this);
   const { sightline, exchange, adapter, native, req } = state;
   try {
     // An adapter may have named the route already (the NestJS interceptor does).
