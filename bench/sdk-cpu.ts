@@ -16,6 +16,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { median } from "./stats.js";
 
 const FRAMEWORKS = (process.env.BENCH_FRAMEWORKS ?? "express,fastify,hono").split(",");
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
@@ -46,13 +47,6 @@ const load = () =>
   loadavg()
     .map((n) => n.toFixed(2))
     .join(" ");
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 /** Nanoseconds on CPU of every thread of a process. */
 function cpuNs(pid: number | undefined): number {

@@ -25,6 +25,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { median } from "./stats.js";
 
 const FRAMEWORKS = (process.env.BENCH_FRAMEWORKS ?? "express,fastify,hono").split(",");
 const PARTS = (process.env.BENCH_PARTS ?? "heap,instructions").split(",");
@@ -63,13 +64,6 @@ const load = () =>
   loadavg()
     .map((n) => n.toFixed(2))
     .join(" ");
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 
 async function startSink(): Promise<{ child: ChildProcess; url: string }> {
