@@ -16,6 +16,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { type SdkVariant, sdkVariants } from "./sdk-variants.js";
 import { median } from "./stats.js";
 
 const FRAMEWORKS = (process.env.BENCH_FRAMEWORKS ?? "express,fastify,hono").split(",");
@@ -31,16 +32,7 @@ const PIN = cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
 const pinned = (cpu: number, argv: string[]): [string, string[]] =>
   PIN ? ["taskset", ["-c", String(cpu), ...argv]] : [argv[0] as string, argv.slice(1)];
 
-interface Variant {
-  name: string;
-  mode: "bare" | "sightline";
-  sdkPackage?: string;
-}
-const VARIANTS: Variant[] = [
-  { name: "bare", mode: "bare" },
-  { name: "sdk", mode: "sightline" },
-  ...(BEFORE ? [{ name: "sdk-before", mode: "sightline" as const, sdkPackage: BEFORE }] : []),
-];
+const VARIANTS = sdkVariants(BEFORE);
 
 const say = (text = "") => process.stdout.write(`${text}\n`);
 const load = () =>
@@ -72,7 +64,7 @@ async function startSink(): Promise<{ child: ChildProcess; url: string }> {
   return { child, url: (JSON.parse(out.slice(0, out.indexOf("\n"))) as { url: string }).url };
 }
 
-async function startApp(framework: string, variant: Variant, sink: string) {
+async function startApp(framework: string, variant: SdkVariant, sink: string) {
   const [command, args] = pinned(0, [
     process.execPath,
     "--import",

@@ -25,6 +25,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { type SdkVariant, sdkVariants } from "./sdk-variants.js";
 import { median } from "./stats.js";
 
 const FRAMEWORKS = (process.env.BENCH_FRAMEWORKS ?? "express,fastify,hono").split(",");
@@ -43,16 +44,7 @@ const SETTLE_MS = 2600;
 const APP = fileURLToPath(new URL("./sdk-app.ts", import.meta.url));
 const SINK = fileURLToPath(new URL("./sdk-sink.ts", import.meta.url));
 
-interface Variant {
-  name: string;
-  mode: "bare" | "sightline";
-  sdkPackage?: string;
-}
-const VARIANTS: Variant[] = [
-  { name: "bare", mode: "bare" },
-  { name: "sdk", mode: "sightline" },
-  ...(BEFORE ? [{ name: "sdk-before", mode: "sightline" as const, sdkPackage: BEFORE }] : []),
-];
+const VARIANTS = sdkVariants(BEFORE);
 
 interface App {
   child: ChildProcess;
@@ -78,7 +70,7 @@ async function startSink(): Promise<{ child: ChildProcess; url: string }> {
 
 async function startApp(
   framework: string,
-  variant: Variant,
+  variant: SdkVariant,
   sink: string,
   prefix: string[],
   nodeFlags: string[],
@@ -142,7 +134,7 @@ interface Heap {
 
 /** Bytes of V8 heap per request: the median of up to three windows in which no GC ran (a
  *  memory-reducing GC now and then still does; NaN if every window had one). */
-async function allocation(framework: string, variant: Variant, sink: string): Promise<number> {
+async function allocation(framework: string, variant: SdkVariant, sink: string): Promise<number> {
   const app = await startApp(
     framework,
     variant,
@@ -174,7 +166,7 @@ async function allocation(framework: string, variant: Variant, sink: string): Pr
 /** Scavenges and other GCs (mark-compacts, incremental marking) per 10,000 requests with V8's default heap settings. */
 async function collections(
   framework: string,
-  variant: Variant,
+  variant: SdkVariant,
   sink: string,
 ): Promise<{ minor: number; major: number }> {
   const app = await startApp(framework, variant, sink, [], [], { BENCH_GC_COUNT: "1" });
