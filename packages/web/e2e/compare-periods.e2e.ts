@@ -1,8 +1,9 @@
 // Comparing periods against the real server: the switch in the filter bar lays the previous
 // period of the same length over the Overview's and the Errors page's charts as a dashed series
 // whose figures (read through "Show as table") are the previous hour's, kept in the URL; the
-// charts stay draggable to zoom; clean under axe in light and dark.
-import type { Locator, Page } from "playwright-core";
+// charts stay draggable to zoom; the bench's "sightline:comparison-painted" mark comes only once
+// the KPI changes and the overlay are on screen; clean under axe in light and dark.
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousAxeViolations } from "./support/axe";
 import { screenshot } from "./support/screenshots";
@@ -22,6 +23,34 @@ async function columnSum(chart: Locator, column: string): Promise<number> {
   const cells = await table.locator(`tbody tr td:nth-child(${index + 1})`).allInnerTexts();
   await chart.getByRole("button", { name: "Show as chart" }).click();
   return cells.reduce((sum, text) => sum + Number(text.replace(/[^0-9.]/g, "")), 0);
+}
+
+/**
+ * Opens `path` in a fresh tab that notes when each of `texts` first shows up in the page, and
+ * answers those moments with the two marks' times (ms from navigation start).
+ */
+async function paintTimes(context: BrowserContext, path: string, texts: string[]) {
+  const page = await context.newPage();
+  try {
+    await page.addInitScript((needles: string[]) => {
+      const seen: Record<string, number> = {};
+      Object.assign(globalThis, { seenTexts: seen });
+      new MutationObserver(() => {
+        const text = document.body?.textContent ?? "";
+        for (const needle of needles)
+          if (seen[needle] === undefined && text.includes(needle)) seen[needle] = performance.now();
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    }, texts);
+    await page.goto(path);
+    await page.waitForFunction(() => performance.getEntriesByName("sightline:comparison-painted").length > 0);
+    return await page.evaluate(() => ({
+      data: performance.getEntriesByName("sightline:data-painted")[0]?.startTime,
+      comparison: performance.getEntriesByName("sightline:comparison-painted")[0]?.startTime,
+      seen: (globalThis as unknown as { seenTexts: Record<string, number> }).seenTexts,
+    }));
+  } finally {
+    await page.close();
+  }
 }
 
 const compareSwitch = (page: Page) => page.getByRole("switch", { name: "Compare with the previous period" });
@@ -87,6 +116,40 @@ describe.skipIf(inject("browserSkipReason") !== "")("comparing periods", () => {
     await page.mouse.up();
     await page.waitForURL((url) => url.searchParams.has("since") && url.searchParams.has("until"));
     expect(new URL(page.url()).searchParams.get("compare")).toBe("true");
+  });
+
+  it("sets the comparison mark only after the previous period's figures are on screen", async () => {
+    // The overview's KPIs (4 requests against 7: a change badge) and, with the switch, its overlay.
+    const overview = await paintTimes(me.context, "/projects/shop?range=1h&compare=true", [
+      "vs previous",
+      "All, previous period",
+    ]);
+    expect(overview.data).toBeGreaterThan(0);
+    expect(overview.comparison).toBeGreaterThanOrEqual(overview.data ?? Infinity);
+    expect(overview.comparison).toBeGreaterThanOrEqual(overview.seen["vs previous"] ?? Infinity);
+    expect(overview.comparison).toBeGreaterThanOrEqual(overview.seen["All, previous period"] ?? Infinity);
+
+    // The endpoint's KPIs compare without the switch.
+    const endpoint = await paintTimes(
+      me.context,
+      "/projects/shop/endpoints/detail?range=1h&app=checkout-api&method=GET&path=%2Forders%2F%7Bid%7D",
+      ["vs previous"],
+    );
+    expect(endpoint.comparison).toBeGreaterThanOrEqual(endpoint.data ?? Infinity);
+    expect(endpoint.comparison).toBeGreaterThanOrEqual(endpoint.seen["vs previous"] ?? Infinity);
+
+    // The Errors page compares only its chart, only with the switch on; without it, no mark.
+    const errors = await paintTimes(me.context, "/projects/shop/errors?range=1h&compare=true", [
+      "Errors, previous period",
+    ]);
+    expect(errors.comparison).toBeGreaterThanOrEqual(errors.seen["Errors, previous period"] ?? Infinity);
+    const { page } = me;
+    await page.goto("/projects/shop/errors?range=1h");
+    await page.waitForFunction(() => performance.getEntriesByName("sightline:data-painted").length > 0);
+    await page.waitForTimeout(500);
+    expect(
+      await page.evaluate(() => performance.getEntriesByName("sightline:comparison-painted").length),
+    ).toBe(0);
   });
 
   it("is accessible in light and dark, with a screenshot", async () => {

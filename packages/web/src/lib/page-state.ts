@@ -1,6 +1,6 @@
 // Hooks every data page uses: the URL's filters and their time window (re-anchored by the
 // opt-in auto-refresh, which pauses while the tab is hidden), navigation that edits the URL,
-// and the one performance mark the dashboard bench reads.
+// and the performance marks the dashboard bench reads.
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, useState } from "react";
@@ -8,6 +8,8 @@ import { type TimeWindow, timeWindow, type TrafficSearch } from "./filters";
 import { compact } from "./search";
 
 export const DATA_PAINTED_MARK = "sightline:data-painted";
+/** Set on pages that compare periods, once the previous period's figures are on screen too. */
+export const COMPARISON_PAINTED_MARK = "sightline:comparison-painted";
 
 export function useProjectSlug(): string {
   return useParams({ strict: false }).project ?? "";
@@ -79,17 +81,35 @@ export function useTimeWindow(search: TrafficSearch): { window: TimeWindow; refr
  * to its own calls.
  */
 export function useDataPainted(ready: boolean): boolean {
+  return usePaintedMark(DATA_PAINTED_MARK, ready);
+}
+
+/**
+ * Marks the first time the previous period's figures (KPI changes, the chart's dashed overlay)
+ * are on screen as well, or known to have nothing to show. A page that compares calls it, so the
+ * bench's timer stops only once the comparison has painted.
+ */
+export function useComparisonPainted(ready: boolean): boolean {
+  return usePaintedMark(COMPARISON_PAINTED_MARK, ready);
+}
+
+function usePaintedMark(name: string, ready: boolean): boolean {
   const [marked, setMarked] = useState(false);
   useEffect(() => {
     if (!ready || marked) return;
     // After the browser has painted the committed frame.
     const frame = requestAnimationFrame(() => {
-      performance.mark(DATA_PAINTED_MARK);
+      performance.mark(name);
       setMarked(true);
     });
     return () => cancelAnimationFrame(frame);
-  }, [ready, marked]);
+  }, [name, ready, marked]);
   return marked;
+}
+
+/** A follow-up read whose figures are on screen, or that has nothing to fetch. */
+export function settled(query: { isSuccess: boolean; isPlaceholderData: boolean }, wanted: boolean): boolean {
+  return !wanted || (query.isSuccess && !query.isPlaceholderData);
 }
 
 /** What every data page reads first: its project, the URL's filters, their window. */

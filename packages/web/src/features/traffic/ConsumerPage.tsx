@@ -18,7 +18,13 @@ import { SkeletonRows } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { previousPeriodQuery, windowQuery } from "../../lib/api-params";
 import type { TimeWindow } from "../../lib/filters";
-import { useDataPage, useDataPainted, useTrafficSearch } from "../../lib/page-state";
+import {
+  settled,
+  useComparisonPainted,
+  useDataPage,
+  useDataPainted,
+  useTrafficSearch,
+} from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
 import { endpointColumns, endpointKey, errorColumns, errorKey } from "./columns";
 import { RecentRequests } from "./RecentRequests";
@@ -40,6 +46,8 @@ export function ConsumerPage() {
   );
   const painted = summary.isSuccess && series.isSuccess && endpoints.isSuccess;
   const marked = useDataPainted(painted);
+  // Only the chart compares here, and only when the switch is on.
+  useComparisonPainted(search.compare === true && marked && settled(before, true));
 
   return (
     <Page>

@@ -26,7 +26,7 @@ import { endpointQuery, previousPeriodQuery } from "../../lib/api-params";
 import { prettyPayload } from "../../lib/curl";
 import { previousWindow, sharedSearch } from "../../lib/filters";
 import { formatDateTime } from "../../lib/format";
-import { useDataPage, useDataPainted } from "../../lib/page-state";
+import { settled, useComparisonPainted, useDataPage, useDataPainted } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { SloCoverageCard } from "../slos";
@@ -61,10 +61,12 @@ export function EndpointPage() {
   const marked = useDataPainted(painted);
   const d = detail.data;
   // The previous period of the same length, for the KPIs' changes, once the page has painted.
+  const comparing = (d?.total_requests ?? 0) > 0;
   const previous = useQuery({
     ...trafficApi.endpointDetail(project, app, { ...params, ...previousWindow(window) }),
-    enabled: ready && marked && (d?.total_requests ?? 0) > 0,
+    enabled: ready && marked && comparing,
   });
+  useComparisonPainted(marked && settled(previous, comparing) && settled(before, search.compare === true));
   const prev = previous.data;
   const tab = TABS.find((one) => one.id === search.tab)?.id ?? "consumers";
 

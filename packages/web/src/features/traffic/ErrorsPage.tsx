@@ -12,7 +12,7 @@ import { QueryView, Quiet } from "../../components/data/QueryView";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { errorsOrder, errorsQuery, previousPeriodQuery, windowQuery } from "../../lib/api-params";
 import { intervalMs } from "../../lib/filters";
-import { useDataPage, useDataPainted } from "../../lib/page-state";
+import { settled, useComparisonPainted, useDataPage, useDataPainted } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { errorColumns, errorKey } from "./columns";
@@ -33,7 +33,9 @@ export function ErrorsPage() {
   const errors = useQuery(
     trafficApi.errors(project, { ...errorsQuery(search, window), page: order.page, page_size: PAGE_SIZE }),
   );
-  useDataPainted(series.isSuccess && errors.isSuccess);
+  const marked = useDataPainted(series.isSuccess && errors.isSuccess);
+  // Only the chart compares here, and only when the switch is on.
+  useComparisonPainted(search.compare === true && marked && settled(before, true));
 
   return (
     <Page>

@@ -1,6 +1,7 @@
 // The project overview: KPIs with the change against the previous period, requests and latency
 // over time (drag to zoom), and the endpoint table. First paint makes three calls (summary,
-// timeseries, endpoints); the previous period's summary follows once those are on screen.
+// timeseries, endpoints); the previous period's summary follows once those are on screen, and
+// the comparison mark once its changes are.
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { Rocket } from "lucide-react";
@@ -22,7 +23,7 @@ import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { endpointsOrder, endpointsQuery, previousPeriodQuery, windowQuery } from "../../lib/api-params";
 import { previousWindow } from "../../lib/filters";
 import { formatDateTime } from "../../lib/format";
-import { useDataPage, useDataPainted } from "../../lib/page-state";
+import { settled, useComparisonPainted, useDataPage, useDataPainted } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { endpointColumns, endpointKey } from "./columns";
@@ -51,10 +52,12 @@ export function OverviewPage() {
   );
   const painted = summary.isSuccess && series.isSuccess && endpoints.isSuccess;
   const marked = useDataPainted(painted);
+  const comparing = summary.data !== undefined && summary.data.total_requests > 0;
   const previous = useQuery({
     ...trafficApi.summary(project, { ...base, ...previousWindow(window) }),
-    enabled: marked && summary.data !== undefined && summary.data.total_requests > 0,
+    enabled: marked && comparing,
   });
+  useComparisonPainted(marked && settled(previous, comparing) && settled(before, search.compare === true));
   const prev = previous.data;
   const minutes = window.ms / 60_000;
 
