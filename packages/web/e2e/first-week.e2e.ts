@@ -17,6 +17,15 @@ const TRACE = "0af7651916cd43dd8448eb211c80319c";
 const MINUTE = 60_000;
 const LONG_ROUTE = "/api/v1/organisations/{organisationId}/subscriptions/{subscriptionId}/invoices";
 
+/** Opens the Overview over `range` and returns its chart `label` once drawn, its `ticks` written out. */
+async function drawnChart(page: Page, range: string, label: string, ticks: "data-x-ticks" | "data-y-ticks") {
+  await page.goto(`/projects/shop?range=${range}`);
+  const figure = page.locator(`figure[aria-label="${label}"]`);
+  await figure.locator("canvas").first().waitFor();
+  await expect.poll(() => figure.getAttribute(ticks)).not.toBeNull();
+  return figure;
+}
+
 describe.skipIf(inject("browserSkipReason") !== "")("a first week of use", () => {
   const suite = browserSuite();
   const me = checkoutOwner(suite, "ada@example.com", { seed: { framework: "express" } });
@@ -170,10 +179,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("a first week of use", () =>
 
   it("8: the latency chart reads p50 beside a 3 s p99 on a log scale", async () => {
     const { page } = me;
-    await page.goto("/projects/shop?range=1h");
-    const figure = page.locator('figure[aria-label="Latency percentiles over time"]');
-    await figure.locator("canvas").first().waitFor();
-    await expect.poll(() => figure.getAttribute("data-y-ticks")).not.toBeNull();
+    const figure = await drawnChart(page, "1h", "Latency percentiles over time", "data-y-ticks");
     // Linear: from 0 up past 3 s, nothing near the 18 ms p50 but the zero line.
     expect((await figure.getAttribute("data-y-ticks"))?.split("|")).not.toContain("10.0 ms");
     await figure.getByRole("button", { name: "Log scale" }).click();
@@ -186,10 +192,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("a first week of use", () =>
 
   it("8: chart axes use the dashboard's date style ('25 Nov', 24 h), not US dates", async () => {
     const { page } = me;
-    await page.goto("/projects/shop?range=7d");
-    const figure = page.locator('figure[aria-label="Requests over time by status class"]');
-    await figure.locator("canvas").first().waitFor();
-    await expect.poll(() => figure.getAttribute("data-x-ticks")).not.toBeNull();
+    const figure = await drawnChart(page, "7d", "Requests over time by status class", "data-x-ticks");
     const ticks = ((await figure.getAttribute("data-x-ticks")) ?? "").split("|");
     expect(ticks.length).toBeGreaterThan(1);
     for (const tick of ticks) expect(tick).toMatch(/^(\d{1,2} [A-Z][a-z]{2}|\d{2}:\d{2})$/);

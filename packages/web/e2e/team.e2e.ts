@@ -18,6 +18,16 @@ const INVITEE = "grace@example.com";
 
 const tabs = (page: Page) => page.getByRole("navigation", { name: "Settings sections" });
 
+/** Invites from the open members page, through its dialog, and waits for the confirmation. */
+async function invite(page: Page, email: string, role: "viewer" | "member" | "admin"): Promise<void> {
+  await page.getByRole("button", { name: "Invite people" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("E-mail address").fill(email);
+  await dialog.getByLabel("Role").selectOption(role);
+  await dialog.getByRole("button", { name: "Send invitation" }).click();
+  await page.getByText(`Invitation sent to ${email}`).waitFor();
+}
+
 describe.skipIf(inject("browserSkipReason") !== "")("team: members, roles and invitations", () => {
   const suite = browserSuite({ smtp: true });
   let owner: Opened;
@@ -50,12 +60,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("team: members, roles and in
     const { page } = owner;
     await page.goto("/projects/shop/settings/members");
     await page.getByRole("cell", { name: /Ada Lovelace/ }).waitFor();
-    await page.getByRole("button", { name: "Invite people" }).click();
-    const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("E-mail address").fill(INVITEE);
-    await dialog.getByLabel("Role").selectOption("viewer");
-    await dialog.getByRole("button", { name: "Send invitation" }).click();
-    await page.getByText(`Invitation sent to ${INVITEE}`).waitFor();
+    await invite(page, INVITEE, "viewer");
     const pending = page.getByRole("row", { name: new RegExp(INVITEE) });
     await pending.waitFor();
     expect(await pending.innerText()).toContain("Viewer");
@@ -169,12 +174,7 @@ describe.skipIf(inject("browserSkipReason") !== "")("team: members, roles and in
     const { page } = owner;
     const invited = "hopper@example.com";
     await page.goto("/projects/shop/settings/members");
-    await page.getByRole("button", { name: "Invite people" }).click();
-    const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("E-mail address").fill(invited);
-    await dialog.getByLabel("Role").selectOption("member");
-    await dialog.getByRole("button", { name: "Send invitation" }).click();
-    await page.getByText(`Invitation sent to ${invited}`).waitFor();
+    await invite(page, invited, "member");
     const link = await invitationLink(invited, 0);
 
     const stranger = await suite.open();

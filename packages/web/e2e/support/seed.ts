@@ -54,11 +54,16 @@ export const ingest = (request: APIRequestContext, key: string, records: Records
 export const ingestLogs = (request: APIRequestContext, key: string, logs: Records): Promise<Ingested> =>
   ingestKind(request, key, "logs", logs);
 
+/** What every record carries: its app, now, and the production environment. */
+const recordBase = (app: string) => ({
+  app_id: app,
+  timestamp: new Date().toISOString(),
+  environment: "production",
+});
+
 export function record(app: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    app_id: app,
-    timestamp: new Date().toISOString(),
-    environment: "production",
+    ...recordBase(app),
     method: "GET",
     path: "/orders/42",
     route: "/orders/{id}",
@@ -81,9 +86,7 @@ export function everyThirdFailing(now: number, count: number): Array<Record<stri
 
 export function logRecord(app: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    app_id: app,
-    timestamp: new Date().toISOString(),
-    environment: "production",
+    ...recordBase(app),
     level: "INFO",
     message: "ok",
     ...overrides,

@@ -45,19 +45,25 @@ export function tableOrder<K extends string>(
   return { sort, dir, page: search.page ?? 1 };
 }
 
+/** The page of an ordered table that its read asks for. */
+export function pageOf(order: TableOrder<string>, pageSize: number): { page: number; page_size: number } {
+  return { page: order.page, page_size: pageSize };
+}
+
 /** The filters every analytics read of a page takes (a consumer's page adds its id). */
 export function windowQuery(search: TrafficSearch, window: Window): ProjectAnalyticsQuery {
   return { since: window.since, until: window.until, app_slugs: search.app, environment: search.env };
 }
 
+/** The window of a record search: live (mode or tail) leaves it open at the end so new records arrive. */
+function recordsWindow(search: TrafficSearch, window: Window, live: boolean) {
+  return { ...windowQuery(search, window), until: live ? undefined : window.until };
+}
+
 /** The request search (the list, its export, and the short lists of other pages). */
 export function requestsQuery(search: TrafficSearch, window: Window, live = false): RequestsQuery {
   return {
-    app_slugs: search.app,
-    environment: search.env,
-    since: window.since,
-    // Live mode leaves the window open at the end so new records arrive.
-    until: live ? undefined : window.until,
+    ...recordsWindow(search, window, live),
     methods: search.method,
     status_classes: search.status,
     status_codes: search.codes,
@@ -91,11 +97,7 @@ export function requestsHistogramQuery(
 /** The log search (the list and its export). */
 export function logsQuery(search: TrafficSearch, window: Window, live = false): LogsQuery {
   return {
-    app_slugs: search.app,
-    environment: search.env,
-    since: window.since,
-    // Live tail leaves the window open at the end so new records arrive.
-    until: live ? undefined : window.until,
+    ...recordsWindow(search, window, live),
     levels: search.levels,
     search: search.q,
     loggers: search.logger,
@@ -105,10 +107,7 @@ export function logsQuery(search: TrafficSearch, window: Window, live = false): 
 
 export function tracesQuery(search: TrafficSearch, window: Window): TracesQuery {
   return {
-    app_slugs: search.app,
-    environment: search.env,
-    since: window.since,
-    until: window.until,
+    ...windowQuery(search, window),
     min_duration: search.min_ms,
   };
 }

@@ -3,7 +3,8 @@
 // picked one's id, so "Acme Corp" finds Acme's requests. Enter on free text takes it as an id.
 import type { ProjectAnalyticsQuery, ProjectConsumerStats } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
+import { useDebounced } from "../../lib/use-debounced";
 import { useProjectSlug } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
 import styles from "./Data.module.css";
@@ -16,15 +17,6 @@ const labelOf = (consumer: Pick<ProjectConsumerStats, "consumer" | "consumer_id"
   consumer.consumer !== consumer.consumer_id
     ? `${consumer.consumer} (${consumer.consumer_id})`
     : consumer.consumer_id;
-
-function useDebounced(value: string): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), FILTER_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [value]);
-  return settled;
-}
 
 export function ConsumerPicker({
   value,
@@ -43,7 +35,7 @@ export function ConsumerPicker({
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const text = draft ?? "";
-  const searched = useDebounced(text.trim());
+  const searched = useDebounced(text.trim(), FILTER_DEBOUNCE_MS);
   const base = { ...window, sort_by: "total_requests" as const, page_size: SUGGESTIONS };
   const suggestions = useQuery({
     ...trafficApi.consumers(project, { ...base, q: searched || undefined }),

@@ -11,11 +11,11 @@ const FORMATS = [
   { format: "ndjson", label: "NDJSON" },
 ] as const;
 
-type Props =
+export type DownloadLinksProps =
   | { project: string; kind: "requests"; params: RequestsQuery }
   | { project: string; kind: "logs"; params: LogsQuery };
 
-export function DownloadLinks(props: Props) {
+export function DownloadLinks(props: DownloadLinksProps) {
   const { project, kind } = props;
   return (
     <span className={styles.downloads} role="group" aria-label={`Download the matching ${kind}`}>

@@ -63,6 +63,10 @@ export function FilterBar({
   const fromIso = zonedInputToIso(from, zone);
   const toIso = zonedInputToIso(to, zone);
   const customValid = fromIso !== undefined && toIso !== undefined && fromIso < toIso;
+  const edit = (set: (value: string) => void) => (value: string) => {
+    setEditing(true);
+    set(value);
+  };
 
   const rangeValue = editing || custom ? "custom" : (search.range ?? "24h");
   const envNames = environments.data?.environments ?? (search.env ? [search.env] : []);
@@ -103,28 +107,16 @@ export function FilterBar({
             setSearch({ since: fromIso, until: toIso, range: undefined, page: undefined });
           }}
         >
-          <label className={styles.filter}>
-            <span>From ({zone})</span>
-            <input
-              type="datetime-local"
-              value={editing ? from : isoToZonedInput(window.since, zone)}
-              onChange={(e) => {
-                setEditing(true);
-                setFrom(e.target.value);
-              }}
-            />
-          </label>
-          <label className={styles.filter}>
-            <span>To ({zone})</span>
-            <input
-              type="datetime-local"
-              value={editing ? to : isoToZonedInput(window.until, zone)}
-              onChange={(e) => {
-                setEditing(true);
-                setTo(e.target.value);
-              }}
-            />
-          </label>
+          <ZonedInstant
+            label={`From (${zone})`}
+            value={editing ? from : isoToZonedInput(window.since, zone)}
+            onChange={edit(setFrom)}
+          />
+          <ZonedInstant
+            label={`To (${zone})`}
+            value={editing ? to : isoToZonedInput(window.until, zone)}
+            onChange={edit(setTo)}
+          />
           {editing ? (
             <Button size="sm" type="submit" disabled={!customValid}>
               Apply
@@ -199,5 +191,23 @@ export function FilterBar({
         </Button>
       </div>
     </div>
+  );
+}
+
+/** One end of the custom range, as a local date and time in the profile's zone. */
+function ZonedInstant({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className={styles.filter}>
+      <span>{label}</span>
+      <input type="datetime-local" value={value} onChange={(event) => onChange(event.target.value)} />
+    </label>
   );
 }

@@ -3,10 +3,11 @@
 // of the explorers (Requests, Logs, Traces) and their list card.
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
+import type { TableOrder } from "../../lib/api-params";
 import type { TimeWindow } from "../../lib/filters";
 import { formatDateTime } from "../../lib/format";
 import { DataTable, type DataTableProps } from "./DataTable";
-import { noItems, QueryCard, Quiet } from "./QueryView";
+import { noItems, QueryCard, QueryView, Quiet } from "./QueryView";
 import { type SentKind, SendDataHint } from "./SendDataHint";
 
 export interface ListPage<Row> {
@@ -66,6 +67,63 @@ export function ListCard<Row extends object>({
   );
 }
 
+/** A short list's items as a table, without a pager (a few rows inside a card). */
+export function ItemsTable<Row extends object>({
+  query,
+  what,
+  skeletonRows,
+  empty,
+  ...table
+}: Omit<DataTableProps<Row>, "rows" | "pager"> & {
+  query: UseQueryResult<ListPage<Row>>;
+  what: string;
+  skeletonRows: number;
+  /** What no items shows; without it, an empty table. */
+  empty?: ReactNode;
+}) {
+  return (
+    <QueryView
+      query={query}
+      what={what}
+      rows={skeletonRows}
+      {...(empty === undefined ? {} : { empty: { when: noItems, show: empty } })}
+    >
+      {(data) => <DataTable {...table} rows={data.items} />}
+    </QueryView>
+  );
+}
+
+/**
+ * A list the server sorts and pages by the URL (`order`): the page it names, labelled after its
+ * title and named after what it counts unless told otherwise, and a quiet line when empty.
+ */
+export function OrderedListCard<Row extends object>({
+  order,
+  empty,
+  what,
+  label,
+  skeletonRows = 5,
+  ...card
+}: Omit<ListCardProps<Row>, "page" | "order" | "empty" | "what" | "label" | "skeletonRows"> & {
+  order: TableOrder<string>;
+  empty: string;
+  what?: string;
+  label?: string;
+  skeletonRows?: number;
+}) {
+  return (
+    <ListCard
+      {...card}
+      order={order}
+      page={order.page}
+      what={what ?? `the ${card.counted}`}
+      label={label ?? card.title}
+      skeletonRows={skeletonRows}
+      empty={<Quiet>{empty}</Quiet>}
+    />
+  );
+}
+
 /** An explorer with nothing in the window: says so, and how that kind of data is sent. */
 export function NoneInWindow({
   kind,
@@ -91,7 +149,11 @@ export const EXPLORER_PAGE_SIZE = 50;
 
 const EXPLORER_TITLES: Record<SentKind, string> = { requests: "Requests", logs: "Logs", traces: "Traces" };
 
-/** The list of an explorer: a page of its kind, titled and counted after it, with its empty answer. */
+/**
+ * The list of an explorer: a page of its kind, titled and counted after it, with its empty answer.
+ * Requests and logs stream: they download from the server (the header's links, not the page's
+ * rows) and refetch in live mode, which shows as updating.
+ */
 export function ExplorerCard<Row extends object>({
   kind,
   window,
@@ -99,16 +161,21 @@ export function ExplorerCard<Row extends object>({
   ...card
 }: Omit<
   ListCardProps<Row>,
-  "title" | "label" | "what" | "skeletonRows" | "empty" | "pageSize" | "counted"
+  "title" | "label" | "what" | "skeletonRows" | "empty" | "pageSize" | "counted" | "updating" | "exportName"
 > & {
   kind: SentKind;
   window: TimeWindow;
   zone: string | undefined;
 }) {
   const title = EXPLORER_TITLES[kind];
+  const { query } = card;
+  const streamed = kind !== "traces";
   return (
     <ListCard
       {...card}
+      {...(streamed
+        ? { updating: query.isPlaceholderData || query.isRefetching, exportName: false as const }
+        : {})}
       title={title}
       label={title}
       what={`the ${kind}`}

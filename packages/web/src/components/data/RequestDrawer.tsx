@@ -14,6 +14,7 @@ import { formatDateTime } from "../../lib/format";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { curlFor, prettyPayload } from "../../lib/curl";
 import { Drawer } from "./Drawer";
+import { NamedValuesSection } from "./NamedValues";
 import { Failed, formatBytes, formatMs, MethodBadge, StatusPill } from "./parts";
 import { trafficApi } from "../../lib/traffic-api";
 import styles from "./Data.module.css";
@@ -69,24 +70,21 @@ export function RequestDrawer({
   );
 }
 
-function Headers({ title, headers }: { title: string; headers: Record<string, string> }) {
-  const entries = Object.entries(headers);
+/** One side of the exchange: its headers, and its payload when one was captured. */
+function Message({
+  name,
+  headers,
+  payload,
+}: {
+  name: "Request" | "Response";
+  headers: Record<string, string>;
+  payload: string;
+}) {
   return (
-    <section className={styles.drawerSection} aria-label={title}>
-      <h3>{title}</h3>
-      {entries.length === 0 ? (
-        <p className={styles.updating}>None captured.</p>
-      ) : (
-        <dl className={styles.facts}>
-          {entries.map(([name, value]) => (
-            <div key={name} className={styles.inlineFilters}>
-              <dt className={styles.mono}>{name}</dt>
-              <dd className={styles.mono}>{value}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
-    </section>
+    <>
+      <NamedValuesSection title={`${name} headers`} entries={Object.entries(headers)} none="None captured." />
+      {payload !== "" ? <CodeBlock code={prettyPayload(payload)} label={`${name} payload`} /> : null}
+    </>
   );
 }
 
@@ -185,14 +183,8 @@ function RequestBody({
         <LoggedExceptions project={project} record={record} />
       ) : null}
       <CodeBlock code={curlFor(record)} label="cURL command" title="Copy as cURL" />
-      <Headers title="Request headers" headers={record.request_headers} />
-      {record.request_payload !== "" ? (
-        <CodeBlock code={prettyPayload(record.request_payload)} label="Request payload" />
-      ) : null}
-      <Headers title="Response headers" headers={record.response_headers} />
-      {record.response_payload !== "" ? (
-        <CodeBlock code={prettyPayload(record.response_payload)} label="Response payload" />
-      ) : null}
+      <Message name="Request" headers={record.request_headers} payload={record.request_payload} />
+      <Message name="Response" headers={record.response_headers} payload={record.response_payload} />
     </>
   );
 }

@@ -162,51 +162,41 @@ export function MethodBadge({ method }: { method: string }) {
   return <span className={styles.method}>{method}</span>;
 }
 
+type Point = Timeseries["points"][number];
+
+/** Series of one timeseries, one a figure of its points: [key, label, colour token, figure]. */
+function seriesOf(
+  series: Timeseries,
+  figures: readonly [string, string, string, (point: Point) => number][],
+) {
+  return figures.map(([key, label, color, value]): ChartSeries => ({
+    key,
+    label,
+    color,
+    values: series.points.map(value),
+  }));
+}
+
 /** Requests per bucket as stack layers: 1xx–3xx, 4xx, 5xx (the API counts 4xx and 5xx apart). */
 export function requestSeries(series: Timeseries): ChartSeries[] {
-  return [
-    {
-      key: "ok",
-      label: "1xx–3xx",
-      color: "--success",
-      values: series.points.map((point) => point.total_requests - point.client_errors - point.server_errors),
-    },
-    {
-      key: "4xx",
-      label: "4xx",
-      color: "--warning",
-      values: series.points.map((point) => point.client_errors),
-    },
-    {
-      key: "5xx",
-      label: "5xx",
-      color: "--danger",
-      values: series.points.map((point) => point.server_errors),
-    },
-  ];
+  return seriesOf(series, [
+    [
+      "ok",
+      "1xx–3xx",
+      "--success",
+      (point) => point.total_requests - point.client_errors - point.server_errors,
+    ],
+    ["4xx", "4xx", "--warning", (point) => point.client_errors],
+    ["5xx", "5xx", "--danger", (point) => point.server_errors],
+  ]);
 }
 
 export function latencySeries(series: Timeseries): ChartSeries[] {
-  return [
-    {
-      key: "p50",
-      label: "p50",
-      color: "--success",
-      values: series.points.map((point) => point.p50_response_time_ms),
-    },
-    {
-      key: "p95",
-      label: "p95",
-      color: "--accent",
-      values: series.points.map((point) => point.p95_response_time_ms),
-    },
-    {
-      key: "p99",
-      label: "p99",
-      color: "--danger",
-      values: series.points.map((point) => point.p99_response_time_ms),
-    },
-  ];
+  return seriesOf(series, [
+    ["p50", "p50", "--success", (point) => point.p50_response_time_ms],
+    ["p95", "p95", "--accent", (point) => point.p95_response_time_ms],
+    ["p99", "p99", "--danger", (point) => point.p99_response_time_ms],
+  ]);
 }
 
 /** The previous period of a timeseries, shifted by `shiftMs` onto the current buckets. */
@@ -231,7 +221,7 @@ export function previousOverlay(
   current: Timeseries,
   previous: PreviousPeriod,
   label: string,
-  value: (point: Timeseries["points"][number]) => number,
+  value: (point: Point) => number,
 ): ChartSeries {
   return {
     key: "previous",

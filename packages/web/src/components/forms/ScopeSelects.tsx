@@ -7,15 +7,15 @@ import { SelectField, type SelectFieldProps, Options } from "../ui/Field";
 
 type PickerProps = Omit<SelectFieldProps, "label" | "children"> & {
   project: string;
-  /** The first option, whose value is "" (e.g. "Whole project"). */
-  anyLabel: string;
+  /** The first option, whose value is "" (e.g. "Whole project"); without it one must be picked. */
+  anyLabel?: string;
 };
 
 export function AppSelect({ project, anyLabel, ...select }: PickerProps) {
   const apps = useQuery(appsQuery(project));
   return (
     <SelectField label="App" {...select}>
-      <option value="">{anyLabel}</option>
+      {anyLabel === undefined ? null : <option value="">{anyLabel}</option>}
       <Options items={apps.data ?? []} value={(app) => app.slug} label={(app) => app.name} />
     </SelectField>
   );
@@ -25,7 +25,7 @@ export function EnvironmentSelect({ project, app, anyLabel, ...select }: PickerP
   const environments = useQuery({ ...environmentsQuery(project, app), enabled: app !== "" });
   return (
     <SelectField label="Environment" disabled={app === ""} {...select}>
-      <option value="">{anyLabel}</option>
+      {anyLabel === undefined ? null : <option value="">{anyLabel}</option>}
       <Options
         items={environments.data ?? []}
         value={(environment) => environment.name}

@@ -21,6 +21,11 @@ export interface DraftForm<D, R> {
     key: TextKey<D>,
     pointer?: string,
   ) => { value: string; onChange: (event: ChangeEvent<Control>) => void; error: string | undefined };
+  /** The same for fields that hand over the value itself (`NameField`, `DescriptionField`). */
+  readonly bindValue: (
+    key: TextKey<D>,
+    pointer?: string,
+  ) => { value: string; onValue: (value: string) => void; error: string | undefined };
 }
 
 export function useDraftForm<D extends object, R>({
@@ -52,5 +57,10 @@ export function useDraftForm<D extends object, R>({
     onChange: (event: ChangeEvent<Control>) => set({ [key]: event.target.value } as Partial<D>),
     error: fieldError(pointer),
   });
-  return { draft, set, save: mutation, error, fieldError, bind };
+  const bindValue = (key: TextKey<D>, pointer = `/${key}`) => ({
+    value: draft[key] as string,
+    onValue: (value: string) => set({ [key]: value } as Partial<D>),
+    error: fieldError(pointer),
+  });
+  return { draft, set, save: mutation, error, fieldError, bind, bindValue };
 }

@@ -4,8 +4,9 @@
 // Enter opens, Escape closes (the dialog traps focus and gives it back to the opener).
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useRouter } from "@tanstack/react-router";
-import { type KeyboardEvent, useEffect, useId, useMemo, useState } from "react";
+import { type KeyboardEvent, useId, useMemo, useState } from "react";
 import { sharedSearch, timeWindow, type TrafficSearch } from "../../lib/filters";
+import { useDebounced } from "../../lib/use-debounced";
 import { useProjectSlug, useTrafficSearch } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
 import { Dialog } from "../ui/Dialog";
@@ -26,15 +27,6 @@ interface Option {
 }
 
 const p = encodeURIComponent;
-
-function useDebounced(value: string): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [value]);
-  return settled;
-}
 
 /** The pages a person can open from here: titled routes whose only parameter is the project. */
 function usePageOptions(project: string): Option[] {
@@ -64,7 +56,7 @@ export default function CommandPalette({ onClose }: { onClose: () => void }) {
   const listId = useId();
   const [text, setText] = useState("");
   const [active, setActive] = useState(0);
-  const searched = useDebounced(text.trim());
+  const searched = useDebounced(text.trim(), DEBOUNCE_MS);
   const [window] = useState(() => timeWindow(search, Date.now()));
   const carried = sharedSearch(search);
   const remote = project !== "" && searched.length >= 2;

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { Check, ChevronsUpDown, LayoutGrid, Plus } from "lucide-react";
 import { projectsQuery } from "../../lib/queries";
-import { initialsOf } from "../ui/Avatar";
+import { initialsOf, Monogram } from "../ui/Avatar";
 import { MenuContent, MenuItem, MenuLabel, MenuRoot, MenuSeparator, MenuTrigger } from "../ui/Menu";
 import styles from "./Shell.module.css";
 
@@ -16,9 +16,7 @@ export function ProjectSwitcher({ current }: { current: string | undefined }) {
     <MenuRoot>
       <MenuTrigger asChild>
         <button type="button" className={styles.switcher}>
-          <span className={styles.switcherBadge} aria-hidden="true">
-            {current === undefined ? <LayoutGrid size={14} /> : initialsOf(name)}
-          </span>
+          <Monogram>{current === undefined ? <LayoutGrid size={14} /> : initialsOf(name)}</Monogram>
           <span className={styles.switcherText}>
             <span className={styles.switcherLabel}>Project</span>
             <span className={styles.switcherName}>{name}</span>

@@ -1,4 +1,6 @@
-// A person's picture, or their initials when they have none.
+// A person's picture, or their initials when they have none; and the tile that stands for a
+// project or an app (its initials or icon on the accent tint).
+import type { ReactNode } from "react";
 import styles from "./Avatar.module.css";
 
 export function initialsOf(name: string): string {
@@ -31,6 +33,25 @@ export function Avatar({
       aria-hidden="true"
     >
       {picture ? <img src={picture} alt="" /> : initialsOf(name)}
+    </span>
+  );
+}
+
+const TILES = {
+  sm: { px: 26, radius: 7, font: 12 },
+  md: { px: 30, radius: 8, font: 12 },
+  lg: { px: 36, radius: 10, font: 13 },
+} as const;
+
+export function Monogram({ size = "sm", children }: { size?: keyof typeof TILES; children: ReactNode }) {
+  const { px, radius, font } = TILES[size];
+  return (
+    <span
+      className={styles.monogram}
+      style={{ width: px, height: px, borderRadius: radius, fontSize: font }}
+      aria-hidden="true"
+    >
+      {children}
     </span>
   );
 }

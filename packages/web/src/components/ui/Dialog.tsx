@@ -3,12 +3,11 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
-import { isApiError } from "../../lib/api-client";
 import { Button, IconButton } from "./Button";
 import { SecretValue } from "./Code";
 import styles from "./Dialog.module.css";
 import { TextField } from "./Field";
-import { Notice } from "./Feedback";
+import { FailureNotice } from "./Feedback";
 
 export function Dialog({
   open,
@@ -142,11 +141,7 @@ export function ConfirmDialog({
           autoFocus
         />
       ) : null}
-      {error ? (
-        <Notice tone="danger" role="alert">
-          {isApiError(error) ? error.detail : "That did not work; try again."}
-        </Notice>
-      ) : null}
+      <FailureNotice error={error} />
     </Dialog>
   );
 }

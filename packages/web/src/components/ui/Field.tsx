@@ -50,25 +50,53 @@ function describedBy(id: string, { hint, error }: FieldFrame): string | undefine
   return hint ? `${id}-hint` : undefined;
 }
 
-export type TextFieldProps = FieldFrame & InputHTMLAttributes<HTMLInputElement>;
+/** What the control inside a frame carries: its id, and its state for assistive technology. */
+interface ControlProps {
+  readonly id: string;
+  readonly "aria-invalid": true | undefined;
+  readonly "aria-describedby": string | undefined;
+}
 
-export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField(
-  { label, hint, error, optional, id: givenId, className, ...input },
-  ref,
-) {
+/** The frame around one control, which it links to its label, hint and error (a given id, or one of its own). */
+function Labelled({
+  frame,
+  id: givenId,
+  children,
+}: {
+  frame: FieldFrame;
+  id: string | undefined;
+  children: (control: ControlProps) => ReactNode;
+}) {
   const generated = useId();
   const id = givenId ?? generated;
   return (
-    <Frame id={id} label={label} hint={hint} error={error} optional={optional}>
-      <input
-        ref={ref}
-        id={id}
-        className={[styles.control, className].filter(Boolean).join(" ")}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, { label, hint, error })}
-        {...input}
-      />
+    <Frame id={id} {...frame}>
+      {children({
+        id,
+        "aria-invalid": frame.error ? true : undefined,
+        "aria-describedby": describedBy(id, frame),
+      })}
     </Frame>
+  );
+}
+
+export type TextFieldProps = FieldFrame & InputHTMLAttributes<HTMLInputElement>;
+
+export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField(
+  { label, hint, error, optional, id, className, ...input },
+  ref,
+) {
+  return (
+    <Labelled frame={{ label, hint, error, optional }} id={id}>
+      {(control) => (
+        <input
+          ref={ref}
+          {...control}
+          className={[styles.control, className].filter(Boolean).join(" ")}
+          {...input}
+        />
+      )}
+    </Labelled>
   );
 });
 
@@ -88,47 +116,25 @@ export function PasswordField(
 
 export type TextAreaFieldProps = FieldFrame & TextareaHTMLAttributes<HTMLTextAreaElement>;
 
-export function TextAreaField({ label, hint, error, optional, id: givenId, ...input }: TextAreaFieldProps) {
-  const generated = useId();
-  const id = givenId ?? generated;
+export function TextAreaField({ label, hint, error, optional, id, ...input }: TextAreaFieldProps) {
   return (
-    <Frame id={id} label={label} hint={hint} error={error} optional={optional}>
-      <textarea
-        id={id}
-        className={styles.control}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, { label, hint, error })}
-        {...input}
-      />
-    </Frame>
+    <Labelled frame={{ label, hint, error, optional }} id={id}>
+      {(control) => <textarea {...control} className={styles.control} {...input} />}
+    </Labelled>
   );
 }
 
 export type SelectFieldProps = FieldFrame & SelectHTMLAttributes<HTMLSelectElement>;
 
-export function SelectField({
-  label,
-  hint,
-  error,
-  optional,
-  id: givenId,
-  children,
-  ...select
-}: SelectFieldProps) {
-  const generated = useId();
-  const id = givenId ?? generated;
+export function SelectField({ label, hint, error, optional, id, children, ...select }: SelectFieldProps) {
   return (
-    <Frame id={id} label={label} hint={hint} error={error} optional={optional}>
-      <select
-        id={id}
-        className={styles.control}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, { label, hint, error })}
-        {...select}
-      >
-        {children}
-      </select>
-    </Frame>
+    <Labelled frame={{ label, hint, error, optional }} id={id}>
+      {(control) => (
+        <select {...control} className={styles.control} {...select}>
+          {children}
+        </select>
+      )}
+    </Labelled>
   );
 }
 

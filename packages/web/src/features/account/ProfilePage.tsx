@@ -3,14 +3,15 @@
 import type { Message, PictureResult, UpdateProfileBody, UserProfile } from "@sightline/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Upload } from "lucide-react";
-import { type FormEvent, useMemo, useRef, useState } from "react";
+import { type FormEvent, useMemo, useRef } from "react";
 import { Avatar } from "../../components/ui/Avatar";
 import { Button } from "../../components/ui/Button";
 import { SelectField, TextField, Options } from "../../components/ui/Field";
 import { useToast } from "../../components/ui/Toast";
-import { FailureNotice, loadingOrFailed, Notice } from "../../components/ui/Feedback";
+import { FailureNotice, loadingOrFailed } from "../../components/ui/Feedback";
 import { Card, Grid2, Stack, SubmitRow } from "../../components/ui/Surface";
-import { api, isApiError } from "../../lib/api-client";
+import { useDraftForm } from "../../components/forms/useDraftForm";
+import { api } from "../../lib/api-client";
 import { keys, meQuery } from "../../lib/queries";
 import { browserZone, supportedZones, zoneOptions } from "../../lib/timezones";
 import styles from "./Account.module.css";
@@ -82,65 +83,56 @@ function PictureCard({ profile }: { profile: UserProfile }) {
               if (file) upload.mutate(file);
             }}
           />
-          {error ? (
-            <Notice tone="danger" role="alert">
-              {isApiError(error) ? error.detail : "The picture could not be changed."}
-            </Notice>
-          ) : null}
+          <FailureNotice error={error} fallback="The picture could not be changed." />
         </div>
       </div>
     </Card>
   );
 }
 
+interface ProfileDraft {
+  first_name: string;
+  last_name: string;
+  timezone: string;
+}
+
 function ProfileForm({ profile }: { profile: UserProfile }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [firstName, setFirstName] = useState(profile.first_name);
-  const [lastName, setLastName] = useState(profile.last_name);
-  const [timezone, setTimezone] = useState(profile.timezone);
+  const { draft, set, save, error, bind } = useDraftForm<ProfileDraft, UserProfile>({
+    initial: { first_name: profile.first_name, last_name: profile.last_name, timezone: profile.timezone },
+    save: (current) =>
+      api.patch<UserProfile>("/users/me", {
+        first_name: current.first_name.trim(),
+        last_name: current.last_name.trim(),
+        timezone: current.timezone,
+      } satisfies UpdateProfileBody),
+    onSaved: (updated) => {
+      queryClient.setQueryData(keys.me, updated);
+      toast("Profile saved");
+    },
+  });
+  const { timezone } = draft;
   const zones = useMemo(() => {
     const known = supportedZones();
     return zoneOptions(known.includes(profile.timezone) ? known : [profile.timezone, ...known]);
   }, [profile.timezone]);
   const local = browserZone();
-  const save = useMutation({
-    mutationFn: (body: UpdateProfileBody) => api.patch<UserProfile>("/users/me", body),
-    onSuccess: (updated) => {
-      queryClient.setQueryData(keys.me, updated);
-      toast("Profile saved");
-    },
-  });
-  const error = isApiError(save.error) ? save.error : undefined;
   const dirty =
-    firstName.trim() !== profile.first_name ||
-    lastName.trim() !== profile.last_name ||
+    draft.first_name.trim() !== profile.first_name ||
+    draft.last_name.trim() !== profile.last_name ||
     timezone !== profile.timezone;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate({ first_name: firstName.trim(), last_name: lastName.trim(), timezone });
+    save.mutate();
   };
   return (
     <Card title="Profile" description="Your name as others see it, and the time zone dates are shown in.">
       <form onSubmit={submit}>
         <Stack>
           <Grid2>
-            <TextField
-              label="First name"
-              value={firstName}
-              onChange={(event) => setFirstName(event.target.value)}
-              maxLength={150}
-              autoComplete="given-name"
-              error={error?.fieldMessage("/first_name")}
-            />
-            <TextField
-              label="Last name"
-              value={lastName}
-              onChange={(event) => setLastName(event.target.value)}
-              maxLength={150}
-              autoComplete="family-name"
-              error={error?.fieldMessage("/last_name")}
-            />
+            <TextField label="First name" maxLength={150} autoComplete="given-name" {...bind("first_name")} />
+            <TextField label="Last name" maxLength={150} autoComplete="family-name" {...bind("last_name")} />
           </Grid2>
           <TextField
             label="E-mail address"
@@ -150,9 +142,7 @@ function ProfileForm({ profile }: { profile: UserProfile }) {
           />
           <SelectField
             label="Time zone"
-            value={timezone}
-            onChange={(event) => setTimezone(event.target.value)}
-            error={error?.fieldMessage("/timezone")}
+            {...bind("timezone")}
             hint="Dates, times and chart buckets use this zone."
           >
             <Options items={zones} value={(option) => option.zone} label={(option) => option.label} />
@@ -160,7 +150,7 @@ function ProfileForm({ profile }: { profile: UserProfile }) {
           {local !== timezone ? (
             <div className={styles.zoneRow}>
               <span>This browser is in {local.replaceAll("_", " ")}.</span>
-              <button type="button" className={styles.linkButton} onClick={() => setTimezone(local)}>
+              <button type="button" className={styles.linkButton} onClick={() => set({ timezone: local })}>
                 Use {local.replaceAll("_", " ")}
               </button>
             </div>

@@ -12,7 +12,7 @@ import { table } from "../../components/ui/Table";
 import { Actions, WhenCell } from "../../components/data/cells";
 import { DataTable } from "../../components/data/DataTable";
 import { useToast } from "../../components/ui/Toast";
-import { Badge, ErrorPanel, FailureNotice, Notice, SkeletonRows } from "../../components/ui/Feedback";
+import { Badge, ErrorPanel, FailureNotice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card, DangerCard, FormColumn, Stack, SubmitRow } from "../../components/ui/Surface";
 import { api, isApiError } from "../../lib/api-client";
 import { formatDateTime } from "../../lib/format";
@@ -167,11 +167,7 @@ function SessionsCard() {
         </div>
       }
     >
-      {error ? (
-        <Notice tone="danger" role="alert">
-          {isApiError(error) ? error.detail : "That did not work; try again."}
-        </Notice>
-      ) : null}
+      <FailureNotice error={error} />
       {sessions.isPending ? (
         <SkeletonRows rows={3} label="Loading sessions" />
       ) : sessions.isError ? (

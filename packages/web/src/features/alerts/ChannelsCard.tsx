@@ -24,6 +24,7 @@ import { isApiError } from "../../lib/api-client";
 import { alertKeys, alertsApi, channelsQuery } from "./api";
 import styles from "./Alerts.module.css";
 import { NameField } from "../../components/forms/NameFields";
+import { useConfirmedDelete } from "../../components/data/useConfirmedDelete";
 
 const TYPE_LABELS: Record<ChannelType, string> = { email: "E-mail", webhook: "Webhook", slack: "Slack" };
 
@@ -37,16 +38,11 @@ export function channelTarget(channel: Channel): string {
 export function ChannelsCard({ project, canWrite }: { project: string; canWrite: boolean }) {
   const channels = useQuery(channelsQuery(project));
   const queryClient = useQueryClient();
-  const toast = useToast();
   const [editing, setEditing] = useState<Channel | "new" | null>(null);
-  const [deleting, setDeleting] = useState<Channel | null>(null);
-  const remove = useMutation({
-    mutationFn: (channel: Channel) => alertsApi.deleteChannel(project, channel.id),
-    onSuccess: (_answer, channel) => {
-      setDeleting(null);
-      toast(`Channel “${channel.name}” deleted`);
-      void queryClient.invalidateQueries({ queryKey: alertKeys.all(project) });
-    },
+  const deletion = useConfirmedDelete({
+    remove: (channel: Channel) => alertsApi.deleteChannel(project, channel.id),
+    stale: alertKeys.all(project),
+    deleted: (channel) => `Channel “${channel.name}” deleted`,
   });
 
   return (
@@ -101,7 +97,7 @@ export function ChannelsCard({ project, canWrite }: { project: string; canWrite:
                         <IconButton
                           label={`Delete channel ${channel.name}`}
                           icon={Trash2}
-                          onClick={() => setDeleting(channel)}
+                          onClick={() => deletion.ask(channel)}
                         />
                       </Actions>
                     ),
@@ -122,9 +118,7 @@ export function ChannelsCard({ project, canWrite }: { project: string; canWrite:
         />
       ) : null}
       <ConfirmOn
-        target={deleting}
-        onClose={() => setDeleting(null)}
-        mutation={remove}
+        {...deletion.confirm}
         title={(channel) => `Delete “${channel.name}”?`}
         description={() =>
           "Rules stop notifying it at once, and notifications not yet sent to it are dropped."

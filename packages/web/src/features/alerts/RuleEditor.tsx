@@ -60,7 +60,7 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
   const navigate = useNavigate();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const { draft, set, save, fieldError, bind } = useDraftForm<RuleDraft, AlertRule>({
+  const { draft, set, save, fieldError, bind, bindValue } = useDraftForm<RuleDraft, AlertRule>({
     initial: () => (rule === null ? NEW_RULE : draftFromRule(rule)),
     save: (current) =>
       rule === null
@@ -99,13 +99,7 @@ function RuleEditor({ project, rule }: { project: string; rule: AlertRule | null
       <Card title="Rule">
         <Sections>
           <FieldRow>
-            <NameField
-              label="Rule name"
-              value={draft.name}
-              onValue={(name) => set({ name })}
-              placeholder="Checkout failing"
-              error={fieldError("/name")}
-            />
+            <NameField label="Rule name" placeholder="Checkout failing" {...bindValue("name")} />
           </FieldRow>
           <FieldGroup legend="Scope">
             <FieldRow>

@@ -8,10 +8,10 @@ import { WhenCell } from "../../components/data/cells";
 import { DataTable } from "../../components/data/DataTable";
 import { formatCount, MethodBadge } from "../../components/data/parts";
 import { QueryCard } from "../../components/data/QueryView";
+import { AppSelect, EnvironmentSelect } from "../../components/forms/ScopeSelects";
 import { SelectField } from "../../components/ui/Field";
 import { Badge, EmptyState } from "../../components/ui/Feedback";
 import { useDataPainted } from "../../lib/page-state";
-import { appsQuery, environmentsQuery } from "../../lib/queries";
 import { CHANGES_PAGE_SIZE, changesQuery } from "./api";
 import type { ApiSearch } from "./api-search";
 import styles from "./Api.module.css";
@@ -36,11 +36,6 @@ export function ChangesPage() {
   const search = route.useSearch();
   const navigate = useNavigate();
   const page = search.page ?? 1;
-  const apps = useQuery(appsQuery(project));
-  const environments = useQuery({
-    ...environmentsQuery(project, search.app ?? ""),
-    enabled: search.app !== undefined,
-  });
   const changes = useQuery({
     ...changesQuery(project, {
       app: search.app,
@@ -70,31 +65,19 @@ export function ChangesPage() {
           <option value="breaking">Breaking</option>
           <option value="non-breaking">Non-breaking</option>
         </SelectField>
-        <SelectField
-          label="App"
+        <AppSelect
+          project={project}
+          anyLabel="All apps"
           value={search.app ?? ""}
           onChange={(event) => set({ app: event.target.value || undefined, environment: undefined })}
-        >
-          <option value="">All apps</option>
-          {(apps.data ?? []).map((app) => (
-            <option key={app.slug} value={app.slug}>
-              {app.name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label="Environment"
+        />
+        <EnvironmentSelect
+          project={project}
+          app={search.app ?? ""}
+          anyLabel="All environments"
           value={search.environment ?? ""}
-          disabled={search.app === undefined}
           onChange={(event) => set({ environment: event.target.value || undefined })}
-        >
-          <option value="">All environments</option>
-          {(environments.data ?? []).map((environment) => (
-            <option key={environment.name} value={environment.name}>
-              {environment.name}
-            </option>
-          ))}
-        </SelectField>
+        />
       </div>
       <QueryCard
         title="Changes"

@@ -9,19 +9,20 @@ import { Actions } from "../../components/data/cells";
 import { DataTable } from "../../components/data/DataTable";
 import { QueryCard } from "../../components/data/QueryView";
 import { Button } from "../../components/ui/Button";
-import { ConfirmDialog } from "../../components/ui/Dialog";
+import { ConfirmOn } from "../../components/ui/Dialog";
 import { ChannelChecks } from "../../components/forms/ChannelChecks";
 import { NameField } from "../../components/forms/NameFields";
+import { AppSelect } from "../../components/forms/ScopeSelects";
 import { SelectField, TextField } from "../../components/ui/Field";
 import { EmptyState, FailureNotice, ReadOnlyNotice } from "../../components/ui/Feedback";
 import { Card, SubmitRow } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
 import { useProjectAccess } from "../../lib/access";
 import { useDataPainted } from "../../lib/page-state";
-import { appsQuery } from "../../lib/queries";
 import { channelsQuery } from "../alerts";
 import { contractApi, contractKeys, contractRulesQuery } from "./api";
 import styles from "./Api.module.css";
+import { useConfirmedDelete } from "../../components/data/useConfirmedDelete";
 
 const route = getRouteApi("/app/projects/$project/api/alerts");
 
@@ -30,16 +31,10 @@ export function ContractAlertsPage() {
   const canWrite = useProjectAccess(project).can("contract:write");
   const rules = useQuery(contractRulesQuery(project));
   const channels = useQuery(channelsQuery(project));
-  const queryClient = useQueryClient();
-  const toast = useToast();
-  const [deleting, setDeleting] = useState<ContractAlertRule | null>(null);
-  const remove = useMutation({
-    mutationFn: (rule: ContractAlertRule) => contractApi.deleteRule(project, rule.id),
-    onSuccess: (_answer, rule) => {
-      setDeleting(null);
-      toast(`Rule “${rule.name}” deleted`);
-      void queryClient.invalidateQueries({ queryKey: contractKeys.rules(project) });
-    },
+  const deletion = useConfirmedDelete({
+    remove: (rule: ContractAlertRule) => contractApi.deleteRule(project, rule.id),
+    stale: contractKeys.rules(project),
+    deleted: (rule) => `Rule “${rule.name}” deleted`,
   });
   useDataPainted(rules.data !== undefined);
   const channelName = (id: string) =>
@@ -89,7 +84,7 @@ export function ContractAlertsPage() {
                           <Button
                             variant="ghost"
                             aria-label={`Delete rule ${rule.name}`}
-                            onClick={() => setDeleting(rule)}
+                            onClick={() => deletion.ask(rule)}
                           >
                             <Trash2 size={16} aria-hidden="true" />
                           </Button>
@@ -103,21 +98,16 @@ export function ContractAlertsPage() {
         )}
       </QueryCard>
       {canWrite ? <NewRuleCard project={project} /> : null}
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => (open ? undefined : setDeleting(null))}
-        title={`Delete the rule “${deleting?.name ?? ""}”?`}
+      <ConfirmOn
+        {...deletion.confirm}
+        title={(rule) => `Delete the rule “${rule.name}”?`}
         confirmLabel="Delete rule"
-        busy={remove.isPending}
-        error={remove.error}
-        onConfirm={() => (deleting ? remove.mutate(deleting) : undefined)}
       />
     </>
   );
 }
 
 function NewRuleCard({ project }: { project: string }) {
-  const apps = useQuery(appsQuery(project));
   const channels = useQuery(channelsQuery(project));
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -153,14 +143,12 @@ function NewRuleCard({ project }: { project: string }) {
         {/* A refusal shows under the form, as a notice. */}
         <NameField label="Name" value={name} onValue={setName} error={undefined} />
         <div className={styles.pickers}>
-          <SelectField label="App" value={app} onChange={(event) => setApp(event.target.value)}>
-            <option value="">Every app</option>
-            {(apps.data ?? []).map((item) => (
-              <option key={item.slug} value={item.slug}>
-                {item.name}
-              </option>
-            ))}
-          </SelectField>
+          <AppSelect
+            project={project}
+            anyLabel="Every app"
+            value={app}
+            onChange={(event) => setApp(event.target.value)}
+          />
           <TextField
             label="Environment"
             optional

@@ -6,13 +6,13 @@ import type { ContractReport, DeclaredDiff, DeclaredDocument } from "@sightline/
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { FileCheck2, Upload } from "lucide-react";
-import { useRef, useState } from "react";
+import { useRef } from "react";
 import { WhenCell } from "../../components/data/cells";
 import { type Column, DataTable } from "../../components/data/DataTable";
 import { formatBytes, formatCount, MethodBadge } from "../../components/data/parts";
 import { QueryCard, QueryView } from "../../components/data/QueryView";
 import { Button } from "../../components/ui/Button";
-import { ConfirmDialog } from "../../components/ui/Dialog";
+import { ConfirmDialog, useConfirmation } from "../../components/ui/Dialog";
 import { Badge, EmptyState, FailureNotice, Notice } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
@@ -84,7 +84,6 @@ function DeclaredCard({
   const queryClient = useQueryClient();
   const toast = useToast();
   const input = useRef<HTMLInputElement>(null);
-  const [confirming, setConfirming] = useState(false);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: contractKeys.all(project) });
   const upload = useMutation({
     mutationFn: async (file: File) => {
@@ -99,11 +98,12 @@ function DeclaredCard({
   const remove = useMutation({
     mutationFn: () => contractApi.deleteDeclared(project, app),
     onSuccess: () => {
-      setConfirming(false);
+      confirmRemove.hide();
       toast("Declared document deleted");
       refresh();
     },
   });
+  const confirmRemove = useConfirmation(remove);
   const picker = (
     <>
       <input
@@ -162,7 +162,7 @@ function DeclaredCard({
           </dl>
           {canWrite ? (
             <div className={styles.toolbar}>
-              <Button variant="dangerOutline" onClick={() => setConfirming(true)}>
+              <Button variant="dangerOutline" onClick={confirmRemove.show}>
                 Delete document
               </Button>
             </div>
@@ -170,14 +170,10 @@ function DeclaredCard({
         </>
       )}
       <ConfirmDialog
-        open={confirming}
-        onOpenChange={setConfirming}
+        {...confirmRemove.dialog}
         title="Delete the declared document?"
         consequences={["The declared-vs-observed report is no longer computed for this app."]}
         confirmLabel="Delete document"
-        busy={remove.isPending}
-        error={remove.error}
-        onConfirm={() => remove.mutate()}
       />
     </Card>
   );

@@ -2,7 +2,7 @@
 // app and that app's first environment; the pickers change the URL.
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { SelectField } from "../../components/ui/Field";
+import { AppSelect, EnvironmentSelect } from "../../components/forms/ScopeSelects";
 import { appsQuery, environmentsQuery } from "../../lib/queries";
 import type { Scope } from "./api";
 import type { ApiSearch } from "./api-search";
@@ -25,28 +25,17 @@ export function useScope(project: string, search: ApiSearch): ScopeState {
     void navigate({ to: ".", search: (previous: ApiSearch) => ({ ...previous, ...patch }), replace: true });
   const pickers = (
     <div className={styles.pickers}>
-      <SelectField
-        label="App"
+      <AppSelect
+        project={project}
         value={app ?? ""}
         onChange={(event) => set({ app: event.target.value, environment: undefined })}
-      >
-        {(apps.data ?? []).map((item) => (
-          <option key={item.slug} value={item.slug}>
-            {item.name}
-          </option>
-        ))}
-      </SelectField>
-      <SelectField
-        label="Environment"
+      />
+      <EnvironmentSelect
+        project={project}
+        app={app ?? ""}
         value={environment ?? ""}
         onChange={(event) => set({ environment: event.target.value })}
-      >
-        {(environments.data ?? []).map((item) => (
-          <option key={item.name} value={item.name}>
-            {item.name}
-          </option>
-        ))}
-      </SelectField>
+      />
     </div>
   );
   return {

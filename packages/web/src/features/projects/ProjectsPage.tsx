@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { AppWindow, CalendarDays, FolderPlus, Plus, ShieldCheck } from "lucide-react";
-import { initialsOf } from "../../components/ui/Avatar";
+import { initialsOf, Monogram } from "../../components/ui/Avatar";
 import { buttonClass } from "../../components/ui/Button";
 import { EmptyState, ErrorPanel, Skeleton } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
@@ -57,9 +57,7 @@ export function ProjectsPage() {
             <li key={project.id}>
               <Link to="/projects/$project" params={{ project: project.slug }} className={styles.card}>
                 <div className={styles.cardTop}>
-                  <span className={styles.badge} aria-hidden="true">
-                    {initialsOf(project.name)}
-                  </span>
+                  <Monogram size="lg">{initialsOf(project.name)}</Monogram>
                   <span className={styles.names}>
                     <span className={styles.name}>{project.name}</span>
                     <span className={styles.slug}>{project.slug}</span>

@@ -1,6 +1,6 @@
 // One app: its details, environments, endpoint catalogue and keys, and deleting it.
 import type { App as AppRecord, Framework, UpdateAppBody } from "@sightline/contracts";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { Rocket } from "lucide-react";
 import { useState } from "react";
@@ -10,10 +10,8 @@ import { Mono } from "../../components/ui/Code";
 import { DescriptionField, NameField } from "../../components/forms/NameFields";
 import { TextField } from "../../components/ui/Field";
 import { loadingOrFailed } from "../../components/ui/Feedback";
-import { useToast } from "../../components/ui/Toast";
 import { Card, Grid2 } from "../../components/ui/Surface";
 import { useProjectAccess } from "../../lib/access";
-import { isApiError } from "../../lib/api-client";
 import { appQuery, keys } from "../../lib/queries";
 import { appsApi } from "../../lib/resources-api";
 import { AppKeysCard } from "./AppKeysCard";
@@ -21,6 +19,7 @@ import { EndpointsCard } from "./EndpointsCard";
 import { EnvironmentsCard } from "./EnvironmentsCard";
 import { DangerZoneCard } from "./DangerZoneCard";
 import { SettingsForm } from "./SettingsForm";
+import { useSettingsSave } from "./useSettingsSave";
 
 const route = getRouteApi("/app/projects/$project/settings/apps/$app");
 
@@ -47,21 +46,16 @@ export function AppSettings() {
 }
 
 function DetailsCard({ project, app, canEdit }: { project: string; app: AppRecord; canEdit: boolean }) {
-  const queryClient = useQueryClient();
-  const toast = useToast();
   const [name, setName] = useState(app.name);
   const [description, setDescription] = useState(app.description);
   const [framework, setFramework] = useState(app.framework);
   const [icon, setIcon] = useState(app.icon);
-  const save = useMutation({
-    mutationFn: (body: UpdateAppBody) => appsApi.update(project, app.slug, body),
-    onSuccess: async (updated) => {
-      queryClient.setQueryData(keys.app(project, app.slug), updated);
-      await queryClient.invalidateQueries({ queryKey: keys.apps(project) });
-      toast("App saved");
-    },
+  const { save, error } = useSettingsSave({
+    request: (body: UpdateAppBody) => appsApi.update(project, app.slug, body),
+    item: keys.app(project, app.slug),
+    list: keys.apps(project),
+    saved: "App saved",
   });
-  const error = isApiError(save.error) ? save.error : undefined;
   const dirty =
     name.trim() !== app.name ||
     description.trim() !== app.description ||
@@ -95,13 +89,7 @@ function DetailsCard({ project, app, canEdit }: { project: string; app: AppRecor
       }
     >
       {/* A disabled fieldset: viewers read the details; members and up change them. */}
-      <SettingsForm
-        onSubmit={submit}
-        canEdit={canEdit}
-        error={error}
-        busy={save.isPending}
-        disabled={!dirty || name.trim() === ""}
-      >
+      <SettingsForm onSubmit={submit} canEdit={canEdit} save={save} disabled={!dirty || name.trim() === ""}>
         <Grid2>
           <NameField label="App name" value={name} onValue={setName} error={error?.fieldMessage("/name")} />
           <FrameworkSelect value={framework} onFramework={setFramework} />
@@ -130,26 +118,16 @@ function DangerZone({ project, app }: { project: string; app: AppRecord }) {
   const navigate = useNavigate();
   return (
     <DangerZoneCard
-      title="Delete this app"
+      kind="app"
+      record={app}
       meta="Its keys stop working and new records for it are refused."
-      actionLabel="Delete app"
-      confirm={{
-        title: `Delete ${app.name}?`,
-        consequences: [
-          "The app, its environments and its endpoint catalogue are deleted.",
-          "Its app keys are revoked at once; records naming it are refused.",
-          "Recorded requests and logs stay until retention removes them.",
-        ],
-        confirmText: app.slug,
-      }}
+      consequences={[
+        "The app, its environments and its endpoint catalogue are deleted.",
+        "Its app keys are revoked at once; records naming it are refused.",
+        "Recorded requests and logs stay until retention removes them.",
+      ]}
       remove={() => appsApi.remove(project, app.slug)}
-      deleted={{
-        slug: app.slug,
-        item: keys.app(project, app.slug),
-        list: keys.apps(project),
-        alsoStale: [keys.projects],
-        toast: `App “${app.name}” deleted`,
-      }}
+      cached={{ item: keys.app(project, app.slug), list: keys.apps(project), alsoStale: [keys.projects] }}
       leave={() => navigate({ to: "/projects/$project/settings/apps", params: { project } })}
     />
   );

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { AppWindow, ChevronRight, Plus } from "lucide-react";
 import { useId, useState } from "react";
-import { initialsOf } from "../../components/ui/Avatar";
+import { initialsOf, Monogram } from "../../components/ui/Avatar";
 import { Button } from "../../components/ui/Button";
 import { Dialog, DialogActions } from "../../components/ui/Dialog";
 import { Badge, EmptyState, ErrorPanel, SkeletonRows } from "../../components/ui/Feedback";
@@ -62,9 +62,7 @@ export function AppsSettings() {
                   params={{ project, app: app.slug }}
                   className={styles.appName}
                 >
-                  <span className={styles.appIcon} aria-hidden="true">
-                    {app.icon || initialsOf(app.name)}
-                  </span>
+                  <Monogram size="md">{app.icon || initialsOf(app.name)}</Monogram>
                   <span>
                     {app.name}
                     <br />

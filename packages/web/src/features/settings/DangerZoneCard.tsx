@@ -7,35 +7,38 @@ import { ConfirmDialog, useConfirmation } from "../../components/ui/Dialog";
 import { DangerCard } from "../../components/ui/Surface";
 import { useToast } from "../../components/ui/Toast";
 
-/** Where the deleted thing is cached, and what is said once it is gone. */
-export interface Deleted {
-  readonly slug: string;
+/** Where the deleted thing is cached. */
+export interface Cached {
   /** Its own query, dropped. */
   readonly item: QueryKey;
   /** The list of its kind, which loses it at once and then refetches. */
   readonly list: QueryKey;
   /** Other queries that count it, refetched. */
   readonly alsoStale?: readonly QueryKey[];
-  readonly toast: string;
 }
 
+const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
 export function DangerZoneCard({
-  title,
+  kind,
+  record,
   meta,
-  actionLabel,
-  confirm,
+  description,
+  consequences,
   remove,
-  deleted,
+  cached,
   leave,
 }: {
-  /** The action, e.g. "Delete this app". */
-  title: string;
+  /** What the page is about, lower case: "app" gives "Delete this app", "Delete app". */
+  kind: string;
+  /** Named in the confirmation, which asks for the slug typed out. */
+  record: { readonly name: string; readonly slug: string };
   meta: ReactNode;
-  /** The button's and the confirmation's label, e.g. "Delete app". */
-  actionLabel: string;
-  confirm: { title: string; description?: string; consequences: string[]; confirmText: string };
+  description?: string;
+  /** What goes with it, one sentence each. */
+  consequences: string[];
   remove: () => Promise<unknown>;
-  deleted: Deleted;
+  cached: Cached;
   /** After the caches forgot it: where the page goes. */
   leave: () => Promise<void>;
 }) {
@@ -45,20 +48,33 @@ export function DangerZoneCard({
     mutationFn: remove,
     onSuccess: async () => {
       confirmation.hide();
-      queryClient.removeQueries({ queryKey: deleted.item });
-      queryClient.setQueryData(deleted.list, (items: ReadonlyArray<{ slug: string }> | undefined) =>
-        items?.filter((item) => item.slug !== deleted.slug),
+      queryClient.removeQueries({ queryKey: cached.item });
+      queryClient.setQueryData(cached.list, (items: ReadonlyArray<{ slug: string }> | undefined) =>
+        items?.filter((item) => item.slug !== record.slug),
       );
-      for (const queryKey of [deleted.list, ...(deleted.alsoStale ?? [])])
+      for (const queryKey of [cached.list, ...(cached.alsoStale ?? [])])
         await queryClient.invalidateQueries({ queryKey });
-      toast(deleted.toast);
+      toast(`${capitalized(kind)} “${record.name}” deleted`);
       await leave();
     },
   });
   const confirmation = useConfirmation(mutation);
+  const actionLabel = `Delete ${kind}`;
   return (
-    <DangerCard title={title} meta={meta} actionLabel={actionLabel} onAction={confirmation.show}>
-      <ConfirmDialog {...confirmation.dialog} {...confirm} confirmLabel={actionLabel} />
+    <DangerCard
+      title={`Delete this ${kind}`}
+      meta={meta}
+      actionLabel={actionLabel}
+      onAction={confirmation.show}
+    >
+      <ConfirmDialog
+        {...confirmation.dialog}
+        title={`Delete ${record.name}?`}
+        {...(description === undefined ? {} : { description })}
+        consequences={consequences}
+        confirmText={record.slug}
+        confirmLabel={actionLabel}
+      />
     </DangerCard>
   );
 }

@@ -6,7 +6,7 @@ import { Route, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { IconButton } from "../../components/ui/Button";
 import { ConfirmOn } from "../../components/ui/Dialog";
-import { EmptyState, Notice } from "../../components/ui/Feedback";
+import { EmptyState, FailureNotice } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
 import { Switch } from "../../components/ui/Switch";
 import { table } from "../../components/ui/Table";
@@ -15,17 +15,16 @@ import { DataTable } from "../../components/data/DataTable";
 import { QueryView } from "../../components/data/QueryView";
 import { useToast } from "../../components/ui/Toast";
 import { useProjectAccess } from "../../lib/access";
-import { isApiError } from "../../lib/api-client";
 import { endpointsQuery, keys } from "../../lib/queries";
 import { endpointsApi } from "../../lib/resources-api";
 import styles from "./Settings.module.css";
+import { useConfirmedDelete } from "../../components/data/useConfirmedDelete";
 
 export function EndpointsCard({ project, app }: { project: string; app: AppRecord }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const endpoints = useQuery(endpointsQuery(project, app.slug));
   const canEdit = useProjectAccess(project).can("endpoints:write");
-  const [deleting, setDeleting] = useState<Endpoint | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: keys.endpoints(project, app.slug) });
   const update = useMutation({
     mutationFn: ({ id, ...body }: { id: string; description?: string; is_active?: boolean }) =>
@@ -37,13 +36,10 @@ export function EndpointsCard({ project, app }: { project: string; app: AppRecor
       } else toast("Description saved");
     },
   });
-  const remove = useMutation({
-    mutationFn: (endpoint: Endpoint) => endpointsApi.remove(project, app.slug, endpoint.id),
-    onSuccess: async () => {
-      setDeleting(null);
-      await refresh();
-      toast("Endpoint deleted");
-    },
+  const deletion = useConfirmedDelete({
+    remove: (endpoint: Endpoint) => endpointsApi.remove(project, app.slug, endpoint.id),
+    stale: keys.endpoints(project, app.slug),
+    deleted: () => "Endpoint deleted",
   });
   return (
     <Card
@@ -65,11 +61,7 @@ export function EndpointsCard({ project, app }: { project: string; app: AppRecor
       >
         {(rows) => (
           <>
-            {update.isError ? (
-              <Notice tone="danger" role="alert">
-                {isApiError(update.error) ? update.error.detail : "The change could not be saved."}
-              </Notice>
-            ) : null}
+            <FailureNotice error={update.error} fallback="The change could not be saved." />
             <DataTable
               label="Endpoints"
               rows={rows}
@@ -118,7 +110,7 @@ export function EndpointsCard({ project, app }: { project: string; app: AppRecor
                         <IconButton
                           label={`Delete ${endpoint.method} ${endpoint.path}`}
                           icon={Trash2}
-                          onClick={() => setDeleting(endpoint)}
+                          onClick={() => deletion.ask(endpoint)}
                         />
                       ) : null}
                     </Actions>
@@ -130,9 +122,7 @@ export function EndpointsCard({ project, app }: { project: string; app: AppRecor
         )}
       </QueryView>
       <ConfirmOn
-        target={deleting}
-        onClose={() => setDeleting(null)}
-        mutation={remove}
+        {...deletion.confirm}
         title={(endpoint) => `Delete ${endpoint.method} ${endpoint.path}?`}
         description={() => "It leaves the catalogue; if records keep arriving for it, it comes back."}
         confirmLabel="Delete endpoint"

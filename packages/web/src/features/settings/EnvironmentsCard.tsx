@@ -8,7 +8,7 @@ import { Button, IconButton } from "../../components/ui/Button";
 import { Mono } from "../../components/ui/Code";
 import { ConfirmOn } from "../../components/ui/Dialog";
 import { TextField } from "../../components/ui/Field";
-import { Notice } from "../../components/ui/Feedback";
+import { FailureNotice } from "../../components/ui/Feedback";
 import { QueryView } from "../../components/data/QueryView";
 import { Card } from "../../components/ui/Surface";
 import { HiddenHeader, table } from "../../components/ui/Table";
@@ -19,6 +19,7 @@ import { environmentsQuery, keys } from "../../lib/queries";
 import { environmentsApi } from "../../lib/resources-api";
 import { RESOURCE_LIMITS_ENVIRONMENTS } from "./limits";
 import styles from "./Settings.module.css";
+import { useConfirmedDelete } from "../../components/data/useConfirmedDelete";
 
 /** The orders to write so `list` (already in the wanted sequence) reads 0, 1, 2, … */
 export function reorderPatches(list: readonly Environment[]): Array<{ slug: string; order: number }> {
@@ -39,7 +40,6 @@ export function EnvironmentsCard({ project, app }: { project: string; app: AppRe
   // Viewers see the environments; members and up change them.
   const canEdit = useProjectAccess(project).can("environments:write");
   const [name, setName] = useState("");
-  const [deleting, setDeleting] = useState<Environment | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: keys.environments(project, app.slug) });
 
   const add = useMutation({
@@ -58,13 +58,10 @@ export function EnvironmentsCard({ project, app }: { project: string; app: AppRe
     },
     onSettled: () => refresh(),
   });
-  const remove = useMutation({
-    mutationFn: (env: Environment) => environmentsApi.remove(project, app.slug, env.slug),
-    onSuccess: async (_data, env) => {
-      setDeleting(null);
-      await refresh();
-      toast(`Environment “${env.name}” deleted`);
-    },
+  const deletion = useConfirmedDelete({
+    remove: (env: Environment) => environmentsApi.remove(project, app.slug, env.slug),
+    stale: keys.environments(project, app.slug),
+    deleted: (env) => `Environment “${env.name}” deleted`,
   });
 
   const list = environments.data ?? [];
@@ -142,7 +139,7 @@ export function EnvironmentsCard({ project, app }: { project: string; app: AppRe
                               <IconButton
                                 label={`Delete environment ${env.name}`}
                                 icon={Trash2}
-                                onClick={() => setDeleting(env)}
+                                onClick={() => deletion.ask(env)}
                               />
                             ) : null}
                           </div>
@@ -153,11 +150,7 @@ export function EnvironmentsCard({ project, app }: { project: string; app: AppRe
                 </table>
               </div>
             )}
-            {reorder.isError ? (
-              <Notice tone="danger" role="alert">
-                {isApiError(reorder.error) ? reorder.error.detail : "The order could not be saved."}
-              </Notice>
-            ) : null}
+            <FailureNotice error={reorder.error} fallback="The order could not be saved." />
             {canEdit ? (
               <form className={styles.addRow} onSubmit={submit}>
                 <TextField
@@ -178,9 +171,7 @@ export function EnvironmentsCard({ project, app }: { project: string; app: AppRe
         )}
       </QueryView>
       <ConfirmOn
-        target={deleting}
-        onClose={() => setDeleting(null)}
-        mutation={remove}
+        {...deletion.confirm}
         title={(env) => `Delete environment “${env.name}”?`}
         description={() =>
           "Records keep the environment they were sent with; the name comes back if new records use it."

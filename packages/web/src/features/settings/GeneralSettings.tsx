@@ -1,22 +1,21 @@
 // A project's name and description (the slug, and so every URL, stays as it is), its retention,
 // and deleting the project behind a typed confirmation that says what happens.
 import type { Project, UpdateProjectBody } from "@sightline/contracts";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { Mono } from "../../components/ui/Code";
 import { DescriptionField, NameField } from "../../components/forms/NameFields";
 import { loadingOrFailed } from "../../components/ui/Feedback";
-import { useToast } from "../../components/ui/Toast";
 import { Card } from "../../components/ui/Surface";
 import { useProjectAccess } from "../../lib/access";
-import { isApiError } from "../../lib/api-client";
 import { keys, projectQuery } from "../../lib/queries";
 import { projectsApi } from "../../lib/resources-api";
 import { RetentionCard } from "./RetentionCard";
 import { DangerZoneCard } from "./DangerZoneCard";
 import styles from "./Settings.module.css";
 import { SettingsForm } from "./SettingsForm";
+import { useSettingsSave } from "./useSettingsSave";
 
 const route = getRouteApi("/app/projects/$project/settings/");
 
@@ -37,31 +36,20 @@ export function GeneralSettings() {
 }
 
 function GeneralForm({ project, canEdit }: { project: Project; canEdit: boolean }) {
-  const queryClient = useQueryClient();
-  const toast = useToast();
   const [name, setName] = useState(project.name);
   const [description, setDescription] = useState(project.description);
-  const save = useMutation({
-    mutationFn: (body: UpdateProjectBody) => projectsApi.update(project.slug, body),
-    onSuccess: async (updated) => {
-      queryClient.setQueryData(keys.project(project.slug), updated);
-      await queryClient.invalidateQueries({ queryKey: keys.projects });
-      toast("Project saved");
-    },
+  const { save, error } = useSettingsSave({
+    request: (body: UpdateProjectBody) => projectsApi.update(project.slug, body),
+    item: keys.project(project.slug),
+    list: keys.projects,
+    saved: "Project saved",
   });
-  const error = isApiError(save.error) ? save.error : undefined;
   const dirty = name.trim() !== project.name || description.trim() !== project.description;
   const submit = () => save.mutate({ name: name.trim(), description: description.trim() });
   return (
     <Card title="General" description="How the project appears in the dashboard.">
       {/* Admins and owners change the project; everyone else reads it. */}
-      <SettingsForm
-        onSubmit={submit}
-        canEdit={canEdit}
-        error={error}
-        busy={save.isPending}
-        disabled={!dirty || name.trim() === ""}
-      >
+      <SettingsForm onSubmit={submit} canEdit={canEdit} save={save} disabled={!dirty || name.trim() === ""}>
         <NameField label="Project name" value={name} onValue={setName} error={error?.fieldMessage("/name")} />
         <DescriptionField
           value={description}
@@ -84,26 +72,17 @@ function DangerZone({ project }: { project: Project }) {
   const navigate = useNavigate();
   return (
     <DangerZoneCard
-      title="Delete this project"
+      kind="project"
+      record={project}
       meta="Its apps go with it and its API keys stop working at once."
-      actionLabel="Delete project"
-      confirm={{
-        title: `Delete ${project.name}?`,
-        description: "This cannot be undone from the dashboard.",
-        consequences: [
-          "Every app of the project is deleted.",
-          "Every API key is revoked: ingest with them stops at once.",
-          "Recorded requests and logs stay until retention removes them, but nobody can read them.",
-        ],
-        confirmText: project.slug,
-      }}
+      description="This cannot be undone from the dashboard."
+      consequences={[
+        "Every app of the project is deleted.",
+        "Every API key is revoked: ingest with them stops at once.",
+        "Recorded requests and logs stay until retention removes them, but nobody can read them.",
+      ]}
       remove={() => projectsApi.remove(project.slug)}
-      deleted={{
-        slug: project.slug,
-        item: keys.project(project.slug),
-        list: keys.projects,
-        toast: `Project “${project.name}” deleted`,
-      }}
+      cached={{ item: keys.project(project.slug), list: keys.projects }}
       leave={() => navigate({ to: "/projects" })}
     />
   );

@@ -2,16 +2,15 @@
 // (owners and admins change them within the server's maxima; everyone else reads them), and
 // how long the analytics rollups outlive them.
 import type { ProjectRetention, RetentionKind, UpdateProjectRetentionBody } from "@sightline/contracts";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { TextField } from "../../components/ui/Field";
 import { loadingOrFailed } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
-import { useToast } from "../../components/ui/Toast";
-import { isApiError } from "../../lib/api-client";
 import { retentionKey, retentionQuery, updateRetention } from "./retention-api";
 import styles from "./Settings.module.css";
 import { SettingsForm } from "./SettingsForm";
+import { useSettingsSave } from "./useSettingsSave";
 
 const KINDS: ReadonlyArray<{ kind: RetentionKind; label: string; what: string }> = [
   { kind: "requests", label: "Requests", what: "request records, with their payloads and headers" },
@@ -42,21 +41,16 @@ function RetentionForm({
   retention: ProjectRetention;
   canEdit: boolean;
 }) {
-  const queryClient = useQueryClient();
-  const toast = useToast();
   const [days, setDays] = useState<Record<RetentionKind, string>>({
     requests: String(retention.requests_days),
     logs: String(retention.logs_days),
     spans: String(retention.spans_days),
   });
-  const save = useMutation({
-    mutationFn: (body: UpdateProjectRetentionBody) => updateRetention(project, body),
-    onSuccess: (updated) => {
-      queryClient.setQueryData(retentionKey(project), updated);
-      toast("Retention saved");
-    },
+  const { save, error } = useSettingsSave({
+    request: (body: UpdateProjectRetentionBody) => updateRetention(project, body),
+    item: retentionKey(project),
+    saved: "Retention saved",
   });
-  const error = isApiError(save.error) ? save.error : undefined;
   const changed = KINDS.filter(({ kind }) => days[kind].trim() !== String(retention[`${kind}_days`]));
   const submit = () => {
     const body: UpdateProjectRetentionBody = {};
@@ -68,8 +62,7 @@ function RetentionForm({
       <SettingsForm
         onSubmit={submit}
         canEdit={canEdit}
-        error={error}
-        busy={save.isPending}
+        save={save}
         disabled={changed.length === 0}
         saveLabel="Save retention"
         readOnly={<span className={styles.dangerMeta}>Owners and admins change the retention.</span>}

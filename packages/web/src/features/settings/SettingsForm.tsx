@@ -9,8 +9,7 @@ import styles from "./Settings.module.css";
 export function SettingsForm({
   onSubmit,
   canEdit,
-  error,
-  busy,
+  save,
   disabled,
   saveLabel = "Save changes",
   readOnly,
@@ -18,8 +17,8 @@ export function SettingsForm({
 }: {
   onSubmit: () => void;
   canEdit: boolean;
-  error: unknown;
-  busy: boolean;
+  /** The save's state: its refusal shows under the fields, and the button waits while pending. */
+  save: { readonly error: unknown; readonly isPending: boolean };
   disabled: boolean;
   saveLabel?: string;
   /** Said instead of the button to those who may only read. */
@@ -35,9 +34,9 @@ export function SettingsForm({
       <fieldset className={styles.fieldset} disabled={!canEdit}>
         <Stack>
           {children}
-          <FailureNotice error={error} fieldsInline />
+          <FailureNotice error={save.error} fieldsInline />
           {canEdit ? (
-            <SubmitRow busy={busy} disabled={disabled}>
+            <SubmitRow busy={save.isPending} disabled={disabled}>
               {saveLabel}
             </SubmitRow>
           ) : (

@@ -19,13 +19,29 @@ import { NameField } from "../../components/forms/NameFields";
 
 const route = getRouteApi("/app/projects/$project/slos/new");
 
+/** The two burn-rate alerts: the draft's field, and where the server's refusal of it points. */
+const BURN_RATES = [
+  {
+    key: "fastRate",
+    label: "Fast burn rate",
+    hint: "Over 1 h and 5 min.",
+    pointer: "/alerting/fast/burn_rate",
+  },
+  {
+    key: "slowRate",
+    label: "Slow burn rate",
+    hint: "Over 6 h and 30 min.",
+    pointer: "/alerting/slow/burn_rate",
+  },
+] as const;
+
 export function NewSloPage() {
   const { project } = route.useParams();
   const canWrite = useProjectAccess(project).can("alerts:write");
   const navigate = useNavigate();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const { draft, set, save, fieldError, bind } = useDraftForm({
+  const { draft, set, save, fieldError, bind, bindValue } = useDraftForm({
     initial: NEW_SLO,
     save: async (current: SloDraft): Promise<{ count: number; first: string | undefined }> => {
       if (current.perConsumer) {
@@ -66,13 +82,7 @@ export function NewSloPage() {
       <Card title="Objective">
         <Sections>
           <FieldRow>
-            <NameField
-              label="Name"
-              value={draft.name}
-              onValue={(name) => set({ name })}
-              placeholder="Checkout available"
-              error={fieldError("/name")}
-            />
+            <NameField label="Name" placeholder="Checkout available" {...bindValue("name")} />
           </FieldRow>
           <FieldGroup legend="Scope">
             <FieldRow>
@@ -183,20 +193,16 @@ export function NewSloPage() {
               onChange={(event) => set({ alerting: event.target.checked })}
             />
             <FieldRow>
-              <TextField
-                label="Fast burn rate"
-                hint="Over 1 h and 5 min."
-                inputMode="decimal"
-                disabled={!draft.alerting}
-                {...bind("fastRate", "/alerting/fast/burn_rate")}
-              />
-              <TextField
-                label="Slow burn rate"
-                hint="Over 6 h and 30 min."
-                inputMode="decimal"
-                disabled={!draft.alerting}
-                {...bind("slowRate", "/alerting/slow/burn_rate")}
-              />
+              {BURN_RATES.map(({ key, label, hint, pointer }) => (
+                <TextField
+                  key={key}
+                  label={label}
+                  hint={hint}
+                  inputMode="decimal"
+                  disabled={!draft.alerting}
+                  {...bind(key, pointer)}
+                />
+              ))}
             </FieldRow>
             <FieldGroup minor legend="Channels">
               <ChannelChecks

@@ -8,7 +8,7 @@ import { Mail, UserPlus } from "lucide-react";
 import { useState } from "react";
 import { Avatar } from "../../components/ui/Avatar";
 import { Button } from "../../components/ui/Button";
-import { ConfirmDialog, ConfirmOn, Dialog, DialogActions } from "../../components/ui/Dialog";
+import { ConfirmDialog, ConfirmOn, Dialog, DialogActions, useConfirmation } from "../../components/ui/Dialog";
 import { SelectField, TextField, Options } from "../../components/ui/Field";
 import { Badge, EmptyState, ErrorPanel, FailureNotice, SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
@@ -404,12 +404,11 @@ function TransferCard({
   const toast = useToast();
   const others = members.filter((member) => member.user_id !== myId);
   const [target, setTarget] = useState("");
-  const [confirming, setConfirming] = useState(false);
   const chosen = others.find((member) => member.user_id === target);
   const transfer = useMutation({
     mutationFn: () => teamApi.transferOwnership(project, target),
     onSuccess: async (answer) => {
-      setConfirming(false);
+      confirmTransfer.hide();
       queryClient.setQueryData(keys.members(project), answer);
       await queryClient.invalidateQueries({ queryKey: keys.userContext });
       await queryClient.invalidateQueries({ queryKey: keys.projects });
@@ -417,6 +416,7 @@ function TransferCard({
       setTarget("");
     },
   });
+  const confirmTransfer = useConfirmation(transfer);
   return (
     <Card
       title="Transfer ownership"
@@ -436,26 +436,19 @@ function TransferCard({
               label={(member) => (member.name ? `${member.name} (${member.email})` : member.email)}
             />
           </SelectField>
-          <Button variant="dangerOutline" disabled={chosen === undefined} onClick={() => setConfirming(true)}>
+          <Button variant="dangerOutline" disabled={chosen === undefined} onClick={confirmTransfer.show}>
             Transfer ownership
           </Button>
         </div>
       )}
       <ConfirmDialog
-        open={confirming}
-        onOpenChange={(next) => {
-          setConfirming(next);
-          if (!next) transfer.reset();
-        }}
+        {...confirmTransfer.dialog}
         title={`Make ${chosen?.name || chosen?.email || "them"} the owner?`}
         consequences={[
           "They become an owner: they may delete the project and manage owners.",
           "You become an admin: you keep keys, members and settings, but not deleting or handing over.",
         ]}
         confirmLabel="Transfer ownership"
-        busy={transfer.isPending}
-        error={transfer.error}
-        onConfirm={() => transfer.mutate()}
       />
     </Card>
   );

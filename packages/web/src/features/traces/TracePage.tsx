@@ -14,6 +14,7 @@ import { formatDateTime } from "../../lib/format";
 import { appsQuery } from "../../lib/queries";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { RequestDrawer } from "../../components/data/RequestDrawer";
+import { NamedValuesSection } from "../../components/data/NamedValues";
 import { DataTable } from "../../components/data/DataTable";
 import { table } from "../../components/ui/Table";
 import { logColumns, logRowData } from "../../components/data/log-columns";
@@ -298,21 +299,12 @@ function SpanDetail({
         <dt>Parent</dt>
         <dd className={trafficStyles.mono}>{span.parent_span_id || "—"}</dd>
       </dl>
-      <section className={trafficStyles.drawerSection} aria-label="Span attributes">
-        <h3>Attributes</h3>
-        {attributes.length === 0 ? (
-          <p className={trafficStyles.updating}>None recorded.</p>
-        ) : (
-          <dl className={trafficStyles.facts}>
-            {attributes.map(([name, value]) => (
-              <div key={name} className={trafficStyles.inlineFilters}>
-                <dt className={trafficStyles.mono}>{name}</dt>
-                <dd className={trafficStyles.mono}>{value}</dd>
-              </div>
-            ))}
-          </dl>
-        )}
-      </section>
+      <NamedValuesSection
+        title="Attributes"
+        label="Span attributes"
+        entries={attributes}
+        none="None recorded."
+      />
     </Card>
   );
 }

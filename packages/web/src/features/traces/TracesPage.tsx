@@ -53,7 +53,6 @@ export function TracesPage() {
         rowKey={(row) => row.trace_id}
         rowData={(row) => ({ "data-trace-id": row.trace_id })}
         onOpen={(row) => open(row.trace_id)}
-        exportName={`${project}-traces`}
       />
     </Page>
   );

@@ -2,7 +2,7 @@
 // consumer filter), then its recent requests and errors once those are on screen.
 import { useQuery } from "@tanstack/react-query";
 import { useParams } from "@tanstack/react-router";
-import { DataTable } from "../../components/data/DataTable";
+import { ItemsTable } from "../../components/data/ListCard";
 import { FilterBar } from "../../components/data/FilterBar";
 import {
   formatBytes,
@@ -13,7 +13,7 @@ import {
   KpiGrid,
   previousPeriodOf,
 } from "../../components/data/parts";
-import { noItems, QueryView, Quiet } from "../../components/data/QueryView";
+import { QueryView, Quiet } from "../../components/data/QueryView";
 import { SkeletonRows } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
 import { previousPeriodQuery, windowQuery } from "../../lib/api-params";
@@ -77,16 +77,14 @@ export function ConsumerPage() {
         onZoom={(range) => setSearch({ ...range, range: undefined })}
       />
       <Card title="Endpoints it calls">
-        <QueryView query={endpoints} what="the endpoints" rows={4}>
-          {(data) => (
-            <DataTable
-              label="Endpoints of this consumer"
-              rows={data.items}
-              columns={endpointColumns(project, undefined, false)}
-              rowKey={endpointKey}
-            />
-          )}
-        </QueryView>
+        <ItemsTable
+          query={endpoints}
+          what="the endpoints"
+          skeletonRows={4}
+          label="Endpoints of this consumer"
+          columns={endpointColumns(project, undefined, false)}
+          rowKey={endpointKey}
+        />
       </Card>
       <Card title="Recent requests">
         {marked ? (
@@ -126,20 +124,14 @@ function RecentErrors({
     trafficApi.errors(project, { ...windowQuery(search, window), consumer, page_size: 10 }),
   );
   return (
-    <QueryView
+    <ItemsTable
       query={errors}
       what="the errors"
-      rows={3}
-      empty={{ when: noItems, show: <Quiet>No failed requests for this consumer.</Quiet> }}
-    >
-      {(data) => (
-        <DataTable
-          label="Errors of this consumer"
-          rows={data.items}
-          columns={errorColumns(project, undefined, undefined)}
-          rowKey={errorKey}
-        />
-      )}
-    </QueryView>
+      skeletonRows={3}
+      empty={<Quiet>No failed requests for this consumer.</Quiet>}
+      label="Errors of this consumer"
+      columns={errorColumns(project, undefined, undefined)}
+      rowKey={errorKey}
+    />
   );
 }

@@ -4,14 +4,13 @@ import type { ProjectConsumerStats } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import styles from "../../components/data/Data.module.css";
-import { ListCard } from "../../components/data/ListCard";
+import { OrderedListCard } from "../../components/data/ListCard";
 import type { Column } from "../../components/data/DataTable";
 import { FilterBar } from "../../components/data/FilterBar";
 import { formatCount, formatMs, formatRate } from "../../components/data/parts";
-import { Quiet } from "../../components/data/QueryView";
 import { UrlTextFilter } from "../../components/data/UrlFilters";
 import { Page, PageHeader } from "../../components/ui/Surface";
-import { consumersOrder, consumersQuery } from "../../lib/api-params";
+import { consumersOrder, consumersQuery, pageOf } from "../../lib/api-params";
 import { sharedSearch } from "../../lib/filters";
 import { formatDateTime } from "../../lib/format";
 import { useDataPage, useDataPainted } from "../../lib/page-state";
@@ -26,11 +25,7 @@ export function ConsumersPage() {
   const zone = useTimeZone();
   const order = consumersOrder(search);
   const consumers = useQuery(
-    trafficApi.consumers(project, {
-      ...consumersQuery(search, window),
-      page: order.page,
-      page_size: PAGE_SIZE,
-    }),
+    trafficApi.consumers(project, { ...consumersQuery(search, window), ...pageOf(order, PAGE_SIZE) }),
   );
   useDataPainted(consumers.isSuccess);
   const carried = sharedSearch(search);
@@ -91,19 +86,16 @@ export function ConsumersPage() {
       <FilterBar search={search} window={window} onRefresh={refresh}>
         <UrlTextFilter param="q" label="Search consumers" type="search" placeholder="Id, name or group" />
       </FilterBar>
-      <ListCard
+      <OrderedListCard
         title="Consumers"
-        query={consumers}
-        what="the consumers"
-        skeletonRows={6}
-        empty={<Quiet>No consumer matches in this window.</Quiet>}
-        page={order.page}
-        pageSize={PAGE_SIZE}
         counted="consumers"
-        label="Consumers"
+        query={consumers}
+        order={order}
+        pageSize={PAGE_SIZE}
+        skeletonRows={6}
+        empty="No consumer matches in this window."
         columns={columns}
         rowKey={(row) => row.consumer_id || "(unknown)"}
-        order={order}
         onOpen={(row) => {
           if (row.consumer_id === "") return;
           void navigate({
@@ -112,7 +104,6 @@ export function ConsumersPage() {
             search: carried,
           });
         }}
-        exportName={`${project}-consumers`}
       />
     </Page>
   );

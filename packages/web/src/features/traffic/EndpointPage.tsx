@@ -30,6 +30,7 @@ import { settled, useComparisonPainted, useDataPage, useDataPainted } from "../.
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
 import { SloCoverageCard } from "../slos";
+import { RequestsLink } from "./columns";
 import { RecentRequests } from "./RecentRequests";
 import { TrafficCharts } from "./TrafficCharts";
 import { ValidationErrorsCard } from "./ValidationErrorsCard";
@@ -126,20 +127,13 @@ export function EndpointPage() {
               items={data.map((row) => ({
                 key: String(row.status_code),
                 label: (
-                  <Link
-                    className={styles.rowLink}
-                    to="/projects/$project/requests"
-                    params={{ project }}
-                    search={{
-                      ...sharedSearch(search),
-                      app,
-                      method,
-                      route: path,
-                      codes: String(row.status_code),
-                    }}
+                  <RequestsLink
+                    project={project}
+                    search={search}
+                    narrow={{ app, method, route: path, codes: String(row.status_code) }}
                   >
                     <StatusPill code={row.status_code} /> requests
-                  </Link>
+                  </RequestsLink>
                 ),
                 value: row.total_requests,
                 color:

@@ -12,12 +12,12 @@ import { formatCount } from "../../components/data/parts";
 import { noItems, QueryCard, Quiet } from "../../components/data/QueryView";
 import { buttonClass } from "../../components/ui/Button";
 import { CodeBlock } from "../../components/ui/Code";
-import { Badge } from "../../components/ui/Feedback";
 import { windowQuery } from "../../lib/api-params";
 import { sharedSearch, type TimeWindow, type TrafficSearch } from "../../lib/filters";
 import { formatDateTime } from "../../lib/format";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
+import { ErrorTail } from "./columns";
 
 const PAGE_SIZE = 25;
 
@@ -37,19 +37,7 @@ function IssueCell({ issue }: { issue: ErrorIssue }) {
       {issue.error_type !== "" ? <strong>{issue.error_type}</strong> : null}
       {issue.error_type !== "" ? " " : null}
       <span>{issueTitle(issue)}</span>
-      {issue.app_slug ? <span className={styles.updating}> · {issue.app_slug}</span> : null}
-      {issue.is_new ? (
-        <>
-          {" "}
-          <Badge tone="warning">New</Badge>
-        </>
-      ) : null}
-      {issue.is_regression ? (
-        <>
-          {" "}
-          <Badge tone="danger">Regressed</Badge>
-        </>
-      ) : null}
+      <ErrorTail app={issue.app_slug} isNew={issue.is_new} regressed={issue.is_regression} />
     </>
   );
 }

@@ -3,15 +3,14 @@
 // and last seen, each row linking to its sample requests; beside it the exceptions and error logs
 // grouped into issues by fingerprint.
 import { useQuery } from "@tanstack/react-query";
-import { TimeSeriesChart } from "../../components/charts";
-import { ListCard } from "../../components/data/ListCard";
+import { PeriodChart } from "../../components/data/PeriodChart";
+import { OrderedListCard } from "../../components/data/ListCard";
 import { FilterBar } from "../../components/data/FilterBar";
 import { UrlChoiceFilter } from "../../components/data/UrlFilters";
-import { errorSeries, formatCount, previousOverlay, previousPeriodOf } from "../../components/data/parts";
-import { QueryView, Quiet } from "../../components/data/QueryView";
+import { errorSeries, formatCount, previousPeriodOf } from "../../components/data/parts";
+import { QueryView } from "../../components/data/QueryView";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { errorsOrder, errorsQuery, previousPeriodQuery, windowQuery } from "../../lib/api-params";
-import { intervalMs } from "../../lib/filters";
+import { errorsOrder, errorsQuery, pageOf, previousPeriodQuery, windowQuery } from "../../lib/api-params";
 import { settled, useComparisonPainted, useDataPage, useDataPainted } from "../../lib/page-state";
 import { trafficApi } from "../../lib/traffic-api";
 import { useTimeZone } from "../../lib/use-time-zone";
@@ -31,7 +30,7 @@ export function ErrorsPage() {
   const previous = previousPeriodOf(before, window.ms, search.compare);
   const order = errorsOrder(search);
   const errors = useQuery(
-    trafficApi.errors(project, { ...errorsQuery(search, window), page: order.page, page_size: PAGE_SIZE }),
+    trafficApi.errors(project, { ...errorsQuery(search, window), ...pageOf(order, PAGE_SIZE) }),
   );
   const marked = useDataPainted(series.isSuccess && errors.isSuccess);
   // Only the chart compares here, and only when the switch is on.
@@ -57,45 +56,33 @@ export function ErrorsPage() {
       <Card title="Errors over time">
         <QueryView query={series} what="the errors chart" rows={4}>
           {(data) => (
-            <TimeSeriesChart
+            <PeriodChart
               label="Client and server errors over time"
-              buckets={data.points.map((point) => point.bucket)}
-              bucketMs={intervalMs(data.interval)}
-              series={[
-                ...errorSeries(data),
-                ...(previous === undefined
-                  ? []
-                  : [
-                      previousOverlay(
-                        data,
-                        previous,
-                        "Errors, previous period",
-                        (point) => point.client_errors + point.server_errors,
-                      ),
-                    ]),
-              ]}
+              data={data}
+              series={errorSeries(data)}
+              previous={previous}
+              overlay={{
+                label: "Errors, previous period",
+                value: (point) => point.client_errors + point.server_errors,
+              }}
               formatValue={formatCount}
-              timeZone={data.timezone}
               onZoom={(range) => setSearch({ ...range, range: undefined, page: undefined })}
             />
           )}
         </QueryView>
       </Card>
       <ErrorIssues project={project} search={search} window={window} />
-      <ListCard
+      <OrderedListCard
         title="By endpoint and status"
-        query={errors}
-        what="the errors"
-        skeletonRows={5}
-        empty={<Quiet>No failed requests in this window.</Quiet>}
-        page={order.page}
-        pageSize={PAGE_SIZE}
-        counted="groups"
         label="Errors"
+        what="the errors"
+        counted="groups"
+        empty="No failed requests in this window."
+        query={errors}
+        order={order}
+        pageSize={PAGE_SIZE}
         columns={errorColumns(project, zone, search)}
         rowKey={errorKey}
-        order={order}
-        exportName={`${project}-errors`}
       />
     </Page>
   );

@@ -8,15 +8,15 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import styles from "../../components/data/Data.module.css";
 import { EXPLORER_PAGE_SIZE, ExplorerCard } from "../../components/data/ListCard";
-import { LiveToggle } from "../../components/data/LiveToggle";
-import { DownloadLinks } from "../../components/data/DownloadLinks";
+import { StreamHeader } from "../../components/data/StreamHeader";
 import { Drawer } from "../../components/data/Drawer";
+import { NamedValueRows } from "../../components/data/NamedValues";
 import { FilterBar } from "../../components/data/FilterBar";
 import { Level, logColumns, logRowData } from "../../components/data/log-columns";
 import { UrlChoiceFilter, UrlTextFilter } from "../../components/data/UrlFilters";
 import { Button } from "../../components/ui/Button";
 import { CodeBlock } from "../../components/ui/Code";
-import { Page, PageHeader } from "../../components/ui/Surface";
+import { Page } from "../../components/ui/Surface";
 import { logsQuery } from "../../lib/api-params";
 import { prettyPayload } from "../../lib/curl";
 import { LOG_LEVELS } from "@sightline/contracts/vocabulary";
@@ -46,30 +46,20 @@ export function LogsPage() {
 
   return (
     <Page>
-      <PageHeader
-        title="Logs"
+      <StreamHeader
         description="What your apps logged, newest first."
-        actions={
-          <>
-            <DownloadLinks project={project} kind="logs" params={filters} />
-            <LiveToggle
-              label="Live tail: show new logs as they arrive"
-              state={tailing ? "Live · every 5 s" : live ? "Paused" : "Live tail"}
-              beating={tailing}
-              checked={search.live === true}
-              onChange={(checked) => {
-                setPaused(false);
-                setSearch({ live: checked ? true : undefined, page: undefined }, { replace: true });
-              }}
-            >
-              {live ? (
-                <Button size="sm" onClick={() => setPaused(!paused)}>
-                  {paused ? "Resume" : "Pause"}
-                </Button>
-              ) : null}
-            </LiveToggle>
-          </>
-        }
+        download={{ project, kind: "logs", params: filters }}
+        live={{
+          label: "Live tail: show new logs as they arrive",
+          state: tailing ? "Live · every 5 s" : live ? "Paused" : "Live tail",
+          beating: tailing,
+          onSwitch: () => setPaused(false),
+          children: live ? (
+            <Button size="sm" onClick={() => setPaused(!paused)}>
+              {paused ? "Resume" : "Pause"}
+            </Button>
+          ) : null,
+        }}
       />
       <FilterBar search={search} window={window} onRefresh={refresh}>
         <UrlChoiceFilter
@@ -86,14 +76,12 @@ export function LogsPage() {
         kind="logs"
         window={window}
         zone={zone}
-        updating={logs.isPlaceholderData || logs.isRefetching}
         query={logs}
         page={page}
         columns={logColumns(zone)}
         rowKey={(row) => row.id}
         rowData={logRowData}
         onOpen={(row) => setSearch({ log: row.id })}
-        exportName={false}
       />
       <Drawer
         open={open !== undefined}
@@ -123,7 +111,6 @@ function LogBody({
   record: LogRecord;
   zone: string | undefined;
 }) {
-  const attributes = Object.entries(record.attributes);
   return (
     <>
       <dl className={styles.facts} aria-label="Log facts">
@@ -137,12 +124,7 @@ function LogBody({
         <dd className={styles.mono}>{record.trace_id || "—"}</dd>
         <dt>Span</dt>
         <dd className={styles.mono}>{record.span_id || "—"}</dd>
-        {attributes.map(([name, value]) => (
-          <div key={name} className={styles.inlineFilters}>
-            <dt className={styles.mono}>{name}</dt>
-            <dd className={styles.mono}>{value}</dd>
-          </div>
-        ))}
+        <NamedValueRows entries={Object.entries(record.attributes)} />
       </dl>
       {record.trace_id !== "" ? (
         <div className={styles.links}>

@@ -5,7 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { Rocket } from "lucide-react";
-import { ListCard } from "../../components/data/ListCard";
+import { OrderedListCard } from "../../components/data/ListCard";
 import { FilterBar } from "../../components/data/FilterBar";
 import {
   against,
@@ -15,12 +15,18 @@ import {
   KpiGrid,
   previousPeriodOf,
 } from "../../components/data/parts";
-import { QueryView, Quiet } from "../../components/data/QueryView";
+import { QueryView } from "../../components/data/QueryView";
 import { UrlTextFilter } from "../../components/data/UrlFilters";
 import { buttonClass } from "../../components/ui/Button";
 import { EmptyState } from "../../components/ui/Feedback";
 import { Card, Page, PageHeader } from "../../components/ui/Surface";
-import { endpointsOrder, endpointsQuery, previousPeriodQuery, windowQuery } from "../../lib/api-params";
+import {
+  endpointsOrder,
+  endpointsQuery,
+  pageOf,
+  previousPeriodQuery,
+  windowQuery,
+} from "../../lib/api-params";
 import { previousWindow } from "../../lib/filters";
 import { formatDateTime } from "../../lib/format";
 import { settled, useComparisonPainted, useDataPage, useDataPainted } from "../../lib/page-state";
@@ -44,11 +50,7 @@ export function OverviewPage() {
   });
   const order = endpointsOrder(search);
   const endpoints = useQuery(
-    trafficApi.endpoints(project, {
-      ...endpointsQuery(search, window),
-      page: order.page,
-      page_size: PAGE_SIZE,
-    }),
+    trafficApi.endpoints(project, { ...endpointsQuery(search, window), ...pageOf(order, PAGE_SIZE) }),
   );
   const painted = summary.isSuccess && series.isSuccess && endpoints.isSuccess;
   const marked = useDataPainted(painted);
@@ -117,20 +119,15 @@ export function OverviewPage() {
         previous={previousPeriodOf(before, window.ms, search.compare)}
         onZoom={(range) => setSearch({ ...range, range: undefined, page: undefined })}
       />
-      <ListCard
+      <OrderedListCard
         title="Endpoints"
         query={endpoints}
-        what="the endpoints"
-        skeletonRows={5}
-        empty={<Quiet>No endpoint matches in this window.</Quiet>}
-        page={order.page}
+        order={order}
         pageSize={PAGE_SIZE}
         counted="endpoints"
-        label="Endpoints"
+        empty="No endpoint matches in this window."
         columns={endpointColumns(project, zone, true)}
         rowKey={endpointKey}
-        order={order}
-        exportName={`${project}-endpoints`}
       />
     </Page>
   );

@@ -5,14 +5,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { ConsumerPicker } from "../../components/data/ConsumerPicker";
 import { EXPLORER_PAGE_SIZE, ExplorerCard } from "../../components/data/ListCard";
-import { LiveToggle } from "../../components/data/LiveToggle";
-import { DownloadLinks } from "../../components/data/DownloadLinks";
+import { StreamHeader } from "../../components/data/StreamHeader";
 import { FilterBar } from "../../components/data/FilterBar";
 import { QueryView } from "../../components/data/QueryView";
 import { RequestDrawer } from "../../components/data/RequestDrawer";
 import { requestColumns, requestRowData } from "../../components/data/request-columns";
 import { UrlChoiceFilter, UrlNumberFilter, UrlTextFilter } from "../../components/data/UrlFilters";
-import { Card, Page, PageHeader } from "../../components/ui/Surface";
+import { Card, Page } from "../../components/ui/Surface";
 import { requestsHistogramQuery, requestsOrder, requestsQuery, windowQuery } from "../../lib/api-params";
 import { HTTP_METHODS, STATUS_CLASSES } from "../../lib/filters";
 import { useDataPage, useDataPainted } from "../../lib/page-state";
@@ -52,23 +51,14 @@ export function RequestsPage() {
 
   return (
     <Page>
-      <PageHeader
-        title="Requests"
+      <StreamHeader
         description="Every request your apps reported: newest, slowest or largest first."
-        actions={
-          <>
-            <DownloadLinks project={project} kind="requests" params={filters} />
-            <LiveToggle
-              label="Live mode: show new requests as they arrive"
-              state={live ? "Live · every 5 s" : "Live"}
-              beating={live}
-              checked={search.live === true}
-              onChange={(checked) =>
-                setSearch({ live: checked ? true : undefined, page: undefined }, { replace: true })
-              }
-            />
-          </>
-        }
+        download={{ project, kind: "requests", params: filters }}
+        live={{
+          label: "Live mode: show new requests as they arrive",
+          state: live ? "Live · every 5 s" : "Live",
+          beating: live,
+        }}
       />
       <FilterBar search={search} window={window} onRefresh={refresh}>
         <UrlChoiceFilter param="method" label="Method" choices={HTTP_METHODS} />
@@ -102,7 +92,6 @@ export function RequestsPage() {
         kind="requests"
         window={window}
         zone={zone}
-        updating={requests.isPlaceholderData || requests.isRefetching}
         query={requests}
         page={page}
         columns={requestColumns({ zone, appSlugOf, sortable: true })}
@@ -110,7 +99,6 @@ export function RequestsPage() {
         rowKey={(row) => row.id}
         rowData={requestRowData}
         onOpen={(row) => setSearch({ req: row.id })}
-        exportName={false}
       />
       <RequestDrawer
         project={project}

@@ -3,7 +3,6 @@
 // previous period laid over them as dashed lines when the page compares periods.
 import type { Timeseries } from "@sightline/contracts";
 import type { UseQueryResult } from "@tanstack/react-query";
-import { TimeSeriesChart } from "../../components/charts";
 import styles from "../../components/data/Data.module.css";
 import {
   Failed,
@@ -11,12 +10,11 @@ import {
   formatMs,
   latencySeries,
   type PreviousPeriod,
-  previousOverlay,
   requestSeries,
 } from "../../components/data/parts";
+import { PeriodChart } from "../../components/data/PeriodChart";
 import { SkeletonRows } from "../../components/ui/Feedback";
 import { Card } from "../../components/ui/Surface";
-import { intervalMs } from "../../lib/filters";
 
 /** Requests by status class and latency percentiles, side by side, from one timeseries answer. */
 export function TrafficCharts({
@@ -38,18 +36,13 @@ export function TrafficCharts({
         {data === undefined ? (
           <SkeletonRows rows={4} label="Loading the requests chart" />
         ) : (
-          <TimeSeriesChart
+          <PeriodChart
             label="Requests over time by status class"
-            buckets={data.points.map((point) => point.bucket)}
-            bucketMs={intervalMs(data.interval)}
-            series={[
-              ...requestSeries(data),
-              ...(previous === undefined
-                ? []
-                : [previousOverlay(data, previous, "All, previous period", (point) => point.total_requests)]),
-            ]}
+            data={data}
+            series={requestSeries(data)}
+            previous={previous}
+            overlay={{ label: "All, previous period", value: (point) => point.total_requests }}
             formatValue={formatCount}
-            timeZone={data.timezone}
             onZoom={onZoom}
           />
         )}
@@ -58,26 +51,14 @@ export function TrafficCharts({
         {data === undefined ? (
           <SkeletonRows rows={4} label="Loading the latency chart" />
         ) : (
-          <TimeSeriesChart
+          <PeriodChart
             label="Latency percentiles over time"
-            buckets={data.points.map((point) => point.bucket)}
-            bucketMs={intervalMs(data.interval)}
-            series={[
-              ...latencySeries(data),
-              ...(previous === undefined
-                ? []
-                : [
-                    previousOverlay(
-                      data,
-                      previous,
-                      "p95, previous period",
-                      (point) => point.p95_response_time_ms,
-                    ),
-                  ]),
-            ]}
+            data={data}
+            series={latencySeries(data)}
+            previous={previous}
+            overlay={{ label: "p95, previous period", value: (point) => point.p95_response_time_ms }}
             mode="lines"
             formatValue={formatMs}
-            timeZone={data.timezone}
             onZoom={onZoom}
           />
         )}

@@ -2,6 +2,7 @@
 // error groups (the errors page's and a consumer's), so one row reads the same on every page.
 import type { ErrorGroup, ProjectEndpointStats } from "@sightline/contracts";
 import { Link } from "@tanstack/react-router";
+import type { ReactNode } from "react";
 import styles from "../../components/data/Data.module.css";
 import type { Column } from "../../components/data/DataTable";
 import {
@@ -116,18 +117,44 @@ export function endpointColumns(
 
 export const errorKey = (row: ErrorGroup) => `${row.app_id} ${row.method} ${row.path} ${row.status_code}`;
 
-/** The endpoint of an error group, its app, and a "New" badge when first seen in the window. */
-function ErrorEndpoint({ row }: { row: ErrorGroup }) {
+/**
+ * What follows an error's name in a row: its app, and "New" when first seen in the window
+ * ("Regressed" when it came back after it was resolved, where the API knows).
+ */
+export function ErrorTail({
+  app,
+  isNew,
+  regressed = false,
+}: {
+  app: string | null | undefined;
+  isNew: boolean;
+  regressed?: boolean;
+}) {
   return (
     <>
-      <MethodBadge method={row.method} /> <PathText path={row.path} />
-      {row.app_slug ? <span className={styles.updating}> · {row.app_slug}</span> : null}
-      {row.is_new ? (
+      {app ? <span className={styles.updating}> · {app}</span> : null}
+      {isNew ? (
         <>
           {" "}
           <Badge tone="warning">New</Badge>
         </>
       ) : null}
+      {regressed ? (
+        <>
+          {" "}
+          <Badge tone="danger">Regressed</Badge>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** The endpoint of an error group, its app, and a "New" badge when first seen in the window. */
+function ErrorEndpoint({ row }: { row: ErrorGroup }) {
+  return (
+    <>
+      <MethodBadge method={row.method} /> <PathText path={row.path} />
+      <ErrorTail app={row.app_slug} isNew={row.is_new} />
     </>
   );
 }
@@ -175,12 +202,10 @@ export function errorColumns(
     {
       header: "Samples",
       cell: (row) => (
-        <Link
-          className={styles.rowLink}
-          to="/projects/$project/requests"
-          params={{ project }}
-          search={{
-            ...sharedSearch(search),
+        <RequestsLink
+          project={project}
+          search={search}
+          narrow={{
             app: row.app_slug ?? undefined,
             method: row.method,
             route: row.path,
@@ -189,8 +214,35 @@ export function errorColumns(
           aria-label={`Requests of ${row.method} ${row.path} answered ${row.status_code}`}
         >
           Requests
-        </Link>
+        </RequestsLink>
       ),
     },
   ];
+}
+
+/** A link to the Requests page: the page's shared filters (window, app, environment), narrowed. */
+export function RequestsLink({
+  project,
+  search,
+  narrow,
+  children,
+  "aria-label": label,
+}: {
+  project: string;
+  search: TrafficSearch;
+  narrow: Pick<TrafficSearch, "app" | "method" | "route" | "codes">;
+  children: ReactNode;
+  "aria-label"?: string;
+}) {
+  return (
+    <Link
+      className={styles.rowLink}
+      to="/projects/$project/requests"
+      params={{ project }}
+      search={{ ...sharedSearch(search), ...narrow }}
+      aria-label={label}
+    >
+      {children}
+    </Link>
+  );
 }

@@ -55,7 +55,7 @@ function CheckEditor({ project, check }: { project: string; check: UptimeCheck |
   const toast = useToast();
   const queryClient = useQueryClient();
   const channels = useQuery(channelsQuery(project));
-  const { draft, set, save, error, fieldError, bind } = useDraftForm<CheckDraft, UptimeCheck>({
+  const { draft, set, save, error, fieldError, bind, bindValue } = useDraftForm<CheckDraft, UptimeCheck>({
     initial: () => (check === null ? NEW_CHECK : draftFromCheck(check)),
     save: (current) =>
       check === null
@@ -93,13 +93,7 @@ function CheckEditor({ project, check }: { project: string; check: UptimeCheck |
       <Card title="Target">
         <Stack>
           <Grid2>
-            <NameField
-              label="Check name"
-              value={draft.name}
-              onValue={(name) => set({ name })}
-              placeholder="Public API health"
-              error={fieldError("/name")}
-            />
+            <NameField label="Check name" placeholder="Public API health" {...bindValue("name")} />
             <SelectField
               label="Method"
               value={draft.method}

@@ -4,11 +4,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { CircleCheck, Pencil, Trash2 } from "lucide-react";
-import { useState } from "react";
 import { TimeSeriesChart } from "../../components/charts";
 import { DataTable } from "../../components/data/DataTable";
 import { Button, buttonClass } from "../../components/ui/Button";
-import { ConfirmDialog } from "../../components/ui/Dialog";
+import { ConfirmDialog, useConfirmation } from "../../components/ui/Dialog";
 import { EmptyState, loadingOrFailed } from "../../components/ui/Feedback";
 import { Card, Grid2, Page, PageHeader } from "../../components/ui/Surface";
 import { table } from "../../components/ui/Table";
@@ -31,7 +30,6 @@ export function CheckPage() {
   const navigate = useNavigate();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const [deleting, setDeleting] = useState(false);
   const remove = useMutation({
     mutationFn: () => uptimeApi.delete(project, checkId),
     onSuccess: () => {
@@ -41,6 +39,7 @@ export function CheckPage() {
       void navigate({ to: "/projects/$project/uptime", params: { project } });
     },
   });
+  const confirmRemove = useConfirmation(remove);
   const loading = loadingOrFailed(check, { title: "Check", what: "the uptime check" });
   if (loading !== null || check.data === undefined) return <Page>{loading}</Page>;
   const { check: item, uptime } = check.data;
@@ -69,7 +68,7 @@ export function CheckPage() {
                 <Pencil size={16} aria-hidden="true" />
                 Edit
               </Link>
-              <Button variant="danger" onClick={() => setDeleting(true)}>
+              <Button variant="danger" onClick={confirmRemove.show}>
                 <Trash2 size={16} aria-hidden="true" />
                 Delete
               </Button>
@@ -140,20 +139,13 @@ export function CheckPage() {
           ))}
       </Card>
       <ConfirmDialog
-        open={deleting}
-        onOpenChange={(open) => {
-          setDeleting(open);
-          if (!open) remove.reset();
-        }}
+        {...confirmRemove.dialog}
         title={`Delete “${item.name}”?`}
         consequences={[
           "Sightline stops calling the URL and nobody hears about it any more.",
           "Its results stay until their retention ends.",
         ]}
         confirmLabel="Delete check"
-        busy={remove.isPending}
-        error={remove.error}
-        onConfirm={() => remove.mutate()}
       />
     </Page>
   );
