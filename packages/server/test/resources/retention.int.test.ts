@@ -18,7 +18,12 @@ interface Retention {
   max: { requests_days: number; logs_days: number; spans_days: number; rollups_days: number };
 }
 
-const ROLLUP_TABLES = ["api_requests_hourly", "api_errors_hourly", "api_endpoints_daily", "api_consumers_daily"];
+const ROLLUP_TABLES = [
+  "api_requests_hourly",
+  "api_errors_hourly",
+  "api_endpoints_daily",
+  "api_consumers_daily",
+];
 
 const DAY_MS = 86_400_000;
 const ENV = {
@@ -100,9 +105,9 @@ describe.each(metadataBackends())("project retention on $name", (backend: Metada
     ]);
     const rollupsTooLong = await team.owner.client.patch(url("long"), { rollups_days: 501 });
     expectProblem(rollupsTooLong, "validation_error");
-    expect(rollupsTooLong.json<{ errors: Array<{ pointer: string }> }>().errors.map((e) => e.pointer)).toEqual([
-      "/rollups_days",
-    ]);
+    expect(
+      rollupsTooLong.json<{ errors: Array<{ pointer: string }> }>().errors.map((e) => e.pointer),
+    ).toEqual(["/rollups_days"]);
     // Beyond what any server allows (25 months): refused by the schema.
     expectProblem(await team.owner.client.patch(url("long"), { rollups_days: 763 }), "validation_error");
     expectProblem(await team.owner.client.patch(url("long"), { requests_days: 0 }), "validation_error");

@@ -41,7 +41,9 @@ export const partitionsMigration: EventsMigration = {
     // Views read api_requests by name: recreated over the rebuilt table (idempotent, so a
     // crash between the swap and here is repaired by the re-run).
     for (const rollup of EARLIER_ROLLUPS) {
-      await executor.command(createViewStatement(ctx.topology, rollup, ctx.database, API_REQUESTS.name, LAYOUT_VERSION),);
+      await executor.command(
+        createViewStatement(ctx.topology, rollup, ctx.database, API_REQUESTS.name, LAYOUT_VERSION),
+      );
     }
     // Rollups keep their partitions; they too expire by whole parts from now on (metadata only).
     for (const table of [...EARLIER_ROLLUPS.map((rollup) => rollup.table), ROLLUP_STATE]) {

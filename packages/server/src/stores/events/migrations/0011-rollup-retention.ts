@@ -21,7 +21,9 @@ export const rollupRetentionMigration: EventsMigration = {
   name: "rollup_retention",
   statements: ({ database, topology }) => [
     ...addColumnsStatements(topology, API_REQUESTS, database, ROLLUP_DAYS_VERSION),
-    ...ROLLUPS.flatMap((rollup) => addColumnsStatements(topology, rollup.table, database, ROLLUP_DAYS_VERSION)),
+    ...ROLLUPS.flatMap((rollup) =>
+      addColumnsStatements(topology, rollup.table, database, ROLLUP_DAYS_VERSION),
+    ),
     // A view's SELECT cannot be altered: each is dropped and created again carrying the column
     // (nothing ingests while migrations run, so no insert passes between the two).
     ...ROLLUPS.flatMap((rollup) => [

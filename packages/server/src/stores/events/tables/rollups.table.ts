@@ -302,7 +302,9 @@ export function rollupSelect(
     // Backfilled rows were stored before per-project rollup retention (and the snapshots they
     // are read from predate the column): the server-wide days, as api_requests' default.
     if (column === ROLLUP_DAYS_COLUMN.name)
-      return source === ROLLUP_SOURCE.backfill ? "toUInt16(0) AS rollup_days" : "max(rollup_days) AS rollup_days";
+      return source === ROLLUP_SOURCE.backfill
+        ? "toUInt16(0) AS rollup_days"
+        : "max(rollup_days) AS rollup_days";
     if ((rollup.keys as readonly string[]).includes(column)) return column;
     const aggregate = rollup.aggregates[column];
     if (aggregate === undefined) throw new Error(`${rollup.table.name}.${column} has no expression`);
