@@ -173,6 +173,7 @@ const bigProject: ProjectRow = {
   requests_retention_days: null,
   logs_retention_days: null,
   spans_retention_days: null,
+  rollups_retention_days: null,
 };
 const bigApp: AppRow = {
   id: SCALE_APPS[0]?.appId ?? "",

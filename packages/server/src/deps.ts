@@ -203,6 +203,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
           requestsRetentionDays: config.retention.requestsDays,
           logsRetentionDays: config.retention.logsDays,
           spansRetentionDays: config.retention.spansDays,
+          rollupsRetentionDays: config.retention.rollupsDays,
         },
         writer: config.ingest,
         admission: config.ingest,
@@ -286,6 +287,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       requestsRetentionDays: config.retention.requestsDays,
       rollups,
       logsRetentionDays: config.retention.logsDays,
+      analyticsDays: (project) => resources.retention.keptDays(project, "rollups"),
     });
     const slos = createSlosService({
       db: metadata.db,

@@ -1,6 +1,6 @@
-// A project's retention in its settings (docs/adr/0023): an owner sets the days kept, they are
-// kept across a reload, the records lists say so when a window reaches past them, and a viewer
-// reads them without a control. Axe-clean in light and dark.
+// A project's retention in its settings (docs/adr/0023): an owner sets the days kept (raw records
+// and analytics rollups), they are kept across a reload, the records lists say so when a window
+// reaches past them, and a viewer reads them without a control. Axe-clean in light and dark.
 import type { CreatedApiKey } from "@sightline/contracts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { type Opened, signInFast } from "./support/browser";
@@ -11,7 +11,12 @@ import { checkPage } from "./support/check-page";
 
 describe.skipIf(inject("browserSkipReason") !== "")("project retention", () => {
   const suite = browserSuite({
-    env: { REQUESTS_RETENTION_DAYS: "30", LOGS_RETENTION_DAYS: "14", SPANS_RETENTION_DAYS: "7" },
+    env: {
+      REQUESTS_RETENTION_DAYS: "30",
+      LOGS_RETENTION_DAYS: "14",
+      SPANS_RETENTION_DAYS: "7",
+      ROLLUPS_RETENTION_DAYS: "400",
+    },
   });
   let owner: Opened;
   let api: Api;
@@ -33,22 +38,28 @@ describe.skipIf(inject("browserSkipReason") !== "")("project retention", () => {
     await requests.waitFor();
     expect(await requests.inputValue()).toBe("30");
     expect(await page.getByLabel("Logs (days)").inputValue()).toBe("14");
+    const analytics = page.getByLabel("Analytics (days)");
+    expect(await analytics.inputValue()).toBe("400");
     await page.getByText("at most 30 on this server", { exact: false }).waitFor();
+    await page.getByText("at most 400 on this server", { exact: false }).waitFor();
     const save = page.getByRole("button", { name: "Save retention" });
     expect(await save.isDisabled()).toBe(true);
 
     await requests.fill("10");
     await page.getByLabel("Spans (days)").fill("3");
+    await analytics.fill("365");
     await save.click();
     await page.getByText("Retention saved").waitFor();
     await page.reload();
     await page.getByLabel("Requests (days)").waitFor();
     expect(await page.getByLabel("Requests (days)").inputValue()).toBe("10");
     expect(await page.getByLabel("Spans (days)").inputValue()).toBe("3");
+    expect(await page.getByLabel("Analytics (days)").inputValue()).toBe("365");
     expect(await api.get("/projects/shop/retention")).toMatchObject({
       requests_days: 10,
       logs_days: 14,
       spans_days: 3,
+      rollups_days: 365,
     });
     await checkPage(page, "settings-retention", "light");
 
@@ -72,6 +83,9 @@ describe.skipIf(inject("browserSkipReason") !== "")("project retention", () => {
     await requests.waitFor();
     expect(await requests.inputValue()).toBe("10");
     expect(await requests.isDisabled()).toBe(true);
+    const analytics = page.getByLabel("Analytics (days)");
+    expect(await analytics.inputValue()).toBe("365");
+    expect(await analytics.isDisabled()).toBe(true);
     expect(await page.getByRole("button", { name: "Save retention" }).count()).toBe(0);
     await page.getByText("Owners and admins change the retention.").waitFor();
     await checkPage(page, "settings-retention-viewer", "dark");

@@ -1,7 +1,9 @@
 // Partitions and expiry of the events tables (docs/adr/0023), on every backend: raw tables are
 // partitioned by day and retention, every table expires by dropping whole parts, a project's
 // short retention expires only its rows, a retention change rewrites no part, and migration 9
-// rebuilds an existing install without losing a row.
+// rebuilds an existing install without losing a row. Rollups (migration 11): each rollup row
+// carries its project's rollup days and expires by them, rows written without the column follow
+// the server's days, and migration 11 upgrades an install keeping every row.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   API_LOGS,
@@ -14,6 +16,7 @@ import {
   UPTIME_RESULTS,
 } from "../../src/stores/events/index.js";
 import { eventsMigrations } from "../../src/stores/events/migrations/index.js";
+import { runRollupBackfill } from "../../src/stores/events/queries/rollups/backfill.js";
 import { eventsBackends, removeTestChdbPath, uniqueDatabaseName } from "../support/events.js";
 
 afterAll(removeTestChdbPath);
@@ -60,6 +63,35 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
       { project, at: atMs.map(stamp), days: retentionDays },
     );
   }
+
+  /** Inserts one failed request (it feeds all four rollups) per time, as ingest writes it now:
+   *  with its project's rollup days. */
+  async function insertRolledUp(project: string, rollupDays: number, ...atMs: number[]): Promise<void> {
+    await events.command(
+      `INSERT INTO ${database}.api_requests (id, project_id, app_id, timestamp, environment, method, path, ` +
+        "route, status_code, consumer_id, retention_days, rollup_days, stored_on) SELECT generateUUIDv7(), " +
+        "{project:String}, 'app', toDateTime64(at, 3, 'UTC'), 'prod', 'GET', '/x', '/x', 500, 'c', 90, " +
+        "{days:UInt16}, toDate(at) FROM (SELECT arrayJoin({at:Array(String)}) AS at)",
+      { project, at: atMs.map(stamp), days: rollupDays },
+    );
+  }
+  const ROLLUP_TABLES = [
+    "api_requests_hourly",
+    "api_errors_hourly",
+    "api_endpoints_daily",
+    "api_consumers_daily",
+  ];
+  /** Per rollup table, `project:days` of its rows, sorted. */
+  const rollupDays = async (): Promise<Record<string, string[]>> => {
+    const result: Record<string, string[]> = {};
+    for (const table of ROLLUP_TABLES) {
+      const rows = await events.query<{ v: string }>(
+        `SELECT DISTINCT concat(project_id, ':', toString(rollup_days)) AS v FROM ${database}.${table} ORDER BY v`,
+      );
+      result[table] = rows.map((row) => row.v);
+    }
+    return result;
+  };
 
   beforeEach(async () => {
     database = uniqueDatabaseName("pt");
@@ -191,7 +223,11 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
       );
     expect(await hourly()).toBe(12);
 
-    expect(await migrateEvents(events)).toEqual(["partitions_and_retention", "list-rollups"]);
+    expect(await migrateEvents(events)).toEqual([
+      "partitions_and_retention",
+      "list-rollups",
+      "rollup_retention",
+    ]);
     // Migration 10 snapshots the rebuilt, partitioned table for its backfill: every row, by partition.
     expect(await count(`FROM ${database}.api_requests_backfill_lists`)).toBe(12);
 
@@ -219,4 +255,126 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
     expect(await parts("api_requests")).toEqual(rebuilt);
     expect(await hourly()).toBe(13);
   });
+
+  it("carries each row's rollup days into every rollup and expires rollup rows by them", async () => {
+    await migrateEvents(events);
+    const tables = await events.query<{ name: string; engine_full: string }>(
+      "SELECT name, engine_full FROM system.tables WHERE database = {db:String}",
+      { db: database },
+    );
+    for (const table of ROLLUP_TABLES) {
+      const ttl = tables.find((candidate) => candidate.name === table)?.engine_full;
+      expect(ttl, table).toMatch(
+        /TTL toDateTime\((hour|day)\) \+ toIntervalDay\(if\(rollup_days = 0, \d+, rollup_days\)\)/,
+      );
+    }
+    const nowMs = Date.now();
+    // Project A keeps its rollups 3 days: an old request (alone in its month's partition, which
+    // no other row shares) and a new one. Project B's old writer names no rollup_days: 0, the
+    // server's days, so its 10-day-old rollup rows stay.
+    await insertRolledUp("project-a", 3, nowMs - 70 * DAY_MS);
+    await insertRolledUp("project-a", 3, nowMs);
+    await events.command(
+      `INSERT INTO ${database}.api_requests (id, project_id, app_id, timestamp, environment, method, path, ` +
+        "route, status_code, consumer_id, retention_days, stored_on) SELECT generateUUIDv7(), 'project-b', " +
+        `'app', toDateTime64('${stamp(nowMs - 10 * DAY_MS)}', 3, 'UTC'), 'prod', 'GET', '/x', '/x', 500, 'c', ` +
+        "90, today()",
+    );
+    expect(await rollupDays()).toEqual({
+      api_requests_hourly: ["project-a:3", "project-b:0"],
+      api_errors_hourly: ["project-a:3", "project-b:0"],
+      api_endpoints_daily: ["project-a:3", "project-b:0"],
+      api_consumers_daily: ["project-a:3", "project-b:0"],
+    });
+
+    const cut = nowMs - 3 * DAY_MS;
+    const old = (table: string, project: string) =>
+      count(
+        `FROM ${database}.${table} WHERE project_id = '${project}' AND ` +
+          `${table.endsWith("_daily") ? "day" : "hour"} < toDateTime('${stamp(cut).slice(0, 19)}', 'UTC')`,
+      );
+    for (const table of ROLLUP_TABLES) {
+      let left = Number.POSITIVE_INFINITY;
+      for (let attempt = 0; attempt < 100 && left > 0; attempt++) {
+        for (const part of await parts(table)) {
+          await events.command(`OPTIMIZE TABLE ${database}.${table} PARTITION ID {id:String}`, {
+            id: part.partition_id,
+          });
+        }
+        left = await old(table, "project-a");
+        if (left > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(left, table).toBe(0);
+      // Project A's recent row and project B's 10-day-old rows (the server's days) stay.
+      expect(await count(`FROM ${database}.${table} WHERE project_id = 'project-a'`), table).toBe(1);
+      expect(await old(table, "project-b"), table).toBeGreaterThan(0);
+    }
+  });
+
+  it("changes the rollups' server-wide days without rewriting or mutating any part", async () => {
+    await migrateEvents(events);
+    const nowMs = Date.now();
+    // Rows that follow the server's days (0), one insert: one part per monthly partition (the two
+    // rows are always months apart), which no merge folds meanwhile.
+    await insertRolledUp("project-a", 0, nowMs - 40 * DAY_MS, nowMs - DAY_MS);
+    const before = await Promise.all(ROLLUP_TABLES.map(parts));
+    expect(before.flat().length).toBeGreaterThan(0);
+    const wanted = Object.fromEntries(ROLLUP_TABLES.map((table) => [table, 30]));
+    expect((await applyRetention(events, wanted)).sort()).toEqual([...ROLLUP_TABLES].sort());
+    const [ttl] = await events.query<{ engine_full: string }>(
+      "SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = 'api_requests_hourly'",
+      { db: database },
+    );
+    expect(ttl?.engine_full).toContain("toIntervalDay(if(rollup_days = 0, 30, rollup_days))");
+    const back = Object.fromEntries(ROLLUP_TABLES.map((table) => [table, 400]));
+    expect((await applyRetention(events, back)).sort()).toEqual([...ROLLUP_TABLES].sort());
+    expect(await Promise.all(ROLLUP_TABLES.map(parts))).toEqual(before);
+    expect(await count(`FROM system.mutations WHERE database = '${database}'`)).toBe(0);
+  });
+
+  it("upgrades an install to per-row rollup retention keeping every row; the backfill and the views carry it", async () => {
+    await migrateEvents(
+      events,
+      eventsMigrations.filter((migration) => migration.version < 6),
+    );
+    const nowMs = Date.now();
+    for (const age of [20, 10, 2]) {
+      await events.command(
+        `INSERT INTO ${database}.api_requests (id, project_id, app_id, timestamp, environment, method, path, route, status_code) ` +
+          `SELECT generateUUIDv7(), 'p', 'a', toDateTime64('${stamp(nowMs - age * DAY_MS)}', 3, 'UTC'), 'prod', ` +
+          "'GET', '/x', '/x', 500 FROM numbers(3)",
+      );
+    }
+    const applied = await migrateEvents(events);
+    expect(applied.at(-1)).toBe("rollup_retention");
+    expect(await count(`FROM ${database}.api_requests WHERE rollup_days = 0`)).toBe(9);
+    // The snapshots predate the column: the backfill writes the server's days (0) for their rows.
+    expect(await runRollupBackfill(events, { stepMs: DAY_MS })).toBe("done");
+    const sums = async () =>
+      Promise.all(
+        ROLLUP_TABLES.map(async (table) =>
+          Number(
+            (await events.query<{ n: number }>(`SELECT sum(requests) AS n FROM ${database}.${table}`))[0]?.n,
+          ),
+        ),
+      );
+    expect(await sums()).toEqual([9, 9, 9, 9]);
+    expect(await rollupDays()).toEqual(Object.fromEntries(ROLLUP_TABLES.map((table) => [table, ["p:0"]])));
+
+    // The recreated views carry a new row's days.
+    await insertRolledUp("p", 5, nowMs);
+    expect(await sums()).toEqual([10, 10, 10, 10]);
+    expect(await rollupDays()).toEqual(
+      Object.fromEntries(ROLLUP_TABLES.map((table) => [table, ["p:0", "p:5"]])),
+    );
+
+    // Run again (a crash before its record, say): idempotent, nothing lost or doubled.
+    const eleven = eventsMigrations.find((migration) => migration.version === 11);
+    for (const statement of eleven?.statements({ database, topology: events.topology }) ?? [])
+      await events.command(statement);
+    await eleven?.run?.(events, { database, topology: events.topology });
+    expect(await sums()).toEqual([10, 10, 10, 10]);
+    await insertRolledUp("p", 5, nowMs);
+    expect(await sums()).toEqual([11, 11, 11, 11]);
+  }, 120_000);
 });

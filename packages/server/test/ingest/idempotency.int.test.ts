@@ -202,7 +202,13 @@ describe.each(metadataBackends())("Idempotency-Key on $name", (backend: Metadata
       idempotencyRepo: createIngestIdempotencyRepo(ctx.deps.metadata.db),
       clock,
       logger: ctx.deps.logger,
-      limits: { maxBatch: 1000, requestsRetentionDays: 90, logsRetentionDays: 30, spansRetentionDays: 30 },
+      limits: {
+        maxBatch: 1000,
+        requestsRetentionDays: 90,
+        logsRetentionDays: 30,
+        spansRetentionDays: 30,
+        rollupsRetentionDays: 400,
+      },
       writer: { flushRows: 10_000, flushIntervalMs: 5, maxPendingRows: 100_000, projectPendingShare: 0.5 },
       admission: ctx.config.ingest,
     });

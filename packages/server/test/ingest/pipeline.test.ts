@@ -27,7 +27,7 @@ const PROJECT_KEY: KeyPrincipal = { keyId: "k1", project: { id: "p-1", slug: "sh
 const APP_KEY: KeyPrincipal = { ...PROJECT_KEY, keyId: "k2", app: CHECKOUT };
 
 function context(principal: KeyPrincipal = PROJECT_KEY, retentionDays = 90): BatchContext {
-  return { principal, apps: [CHECKOUT, BILLING], nowMs: NOW, retentionDays };
+  return { principal, apps: [CHECKOUT, BILLING], nowMs: NOW, retentionDays, rollupDays: 365 };
 }
 
 function request(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -197,6 +197,8 @@ describe("prepareBatch with request records", () => {
       // The project's days and the batch's arrival day: the one partition of the batch.
       retention_days: 90,
       stored_on: new Date(NOW).toISOString().slice(0, 10),
+      // The project's rollup days, carried into the rollups by their views.
+      rollup_days: 365,
     });
     expect(batch.chunk?.partition).toBe(`${new Date(NOW).toISOString().slice(0, 10)}/90`);
     expect(batch.probe).toEqual({ id: row?.id, timestampMs: Date.parse("2026-11-21T11:59:00.000Z") });

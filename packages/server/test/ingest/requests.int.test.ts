@@ -104,6 +104,8 @@ describe.each(metadataBackends())("request ingest on $name", (backend: MetadataB
       // The project's days (the server's, by default) and the day the batch arrived.
       retention_days: 90,
       stored_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      // The project's rollup days (the server's ROLLUPS_RETENTION_DAYS, by default).
+      rollup_days: 400,
     });
   });
 

@@ -61,7 +61,13 @@ describe("a resent OTLP export", () => {
       idempotencyRepo: createIngestIdempotencyRepo(ctx.deps.metadata.db),
       clock,
       logger: ctx.deps.logger,
-      limits: { maxBatch: 1000, requestsRetentionDays: 90, logsRetentionDays: 30, spansRetentionDays: 30 },
+      limits: {
+        maxBatch: 1000,
+        requestsRetentionDays: 90,
+        logsRetentionDays: 30,
+        spansRetentionDays: 30,
+        rollupsRetentionDays: 400,
+      },
       writer: { flushRows: 10_000, flushIntervalMs: 5, maxPendingRows: 100_000, projectPendingShare: 0.5 },
       admission: ctx.config.ingest,
     });

@@ -1,7 +1,8 @@
 // A project's retention through the API (docs/adr/0023): owners and admins set it within the
 // server's maxima, everyone in the project reads it; ingest stores each record with its
-// project's days, the records lists say when a window reaches past them, and a change rewrites
-// no part of the events store.
+// project's days (and its rollup days, carried into every rollup), the records lists say when a
+// window reaches past them, analytics stop at the rollup days, and a change rewrites no part of
+// the events store.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postIngest, requestRecord, storedRows } from "../ingest/helpers.js";
 import { createTestContext, type TestContext } from "../support/app.js";
@@ -14,8 +15,15 @@ interface Retention {
   logs_days: number;
   spans_days: number;
   rollups_days: number;
-  max: { requests_days: number; logs_days: number; spans_days: number };
+  max: { requests_days: number; logs_days: number; spans_days: number; rollups_days: number };
 }
+
+const ROLLUP_TABLES = [
+  "api_requests_hourly",
+  "api_errors_hourly",
+  "api_endpoints_daily",
+  "api_consumers_daily",
+];
 
 const DAY_MS = 86_400_000;
 const ENV = {
@@ -58,7 +66,7 @@ describe.each(metadataBackends())("project retention on $name", (backend: Metada
         logs_days: 20,
         spans_days: 10,
         rollups_days: 500,
-        max: { requests_days: 60, logs_days: 20, spans_days: 10 },
+        max: { requests_days: 60, logs_days: 20, spans_days: 10, rollups_days: 500 },
       });
     }
     expectProblem(await team.outsider.client.get(url("long")), "not_found");
@@ -95,10 +103,21 @@ describe.each(metadataBackends())("project retention on $name", (backend: Metada
       "/requests_days",
       "/logs_days",
     ]);
+    const rollupsTooLong = await team.owner.client.patch(url("long"), { rollups_days: 501 });
+    expectProblem(rollupsTooLong, "validation_error");
+    expect(
+      rollupsTooLong.json<{ errors: Array<{ pointer: string }> }>().errors.map((e) => e.pointer),
+    ).toEqual(["/rollups_days"]);
+    // Beyond what any server allows (25 months): refused by the schema.
+    expectProblem(await team.owner.client.patch(url("long"), { rollups_days: 763 }), "validation_error");
     expectProblem(await team.owner.client.patch(url("long"), { requests_days: 0 }), "validation_error");
-    expectProblem(await team.owner.client.patch(url("long"), { rollups_days: 30 }), "validation_error");
+    expectProblem(await team.owner.client.patch(url("long"), { rollups_days: 0 }), "validation_error");
+    expectProblem(await team.owner.client.patch(url("long"), { payloads_days: 3 }), "validation_error");
     expectProblem(await team.owner.client.patch(url("long"), {}), "validation_error");
-    expect((await team.owner.client.get(url("long"))).json<Retention>().requests_days).toBe(60);
+    expect((await team.owner.client.get(url("long"))).json<Retention>()).toMatchObject({
+      requests_days: 60,
+      rollups_days: 500,
+    });
   });
 
   it("stores each record with its project's days and refuses what is older", async () => {
@@ -158,6 +177,60 @@ describe.each(metadataBackends())("project retention on $name", (backend: Metada
     });
   });
 
+  it("carries the project's rollup days into every rollup and cuts analytics at them", async () => {
+    const changed = await team.owner.client.patch(url("short"), { rollups_days: 40 });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json<Retention>()).toMatchObject({ requests_days: 5, rollups_days: 40 });
+    const audit = await team.owner.client.get("/api/v1/projects/short/audit-log?page_size=200");
+    expect(
+      audit
+        .json<{ items: Array<{ action: string; details: unknown }> }>()
+        .items.find((event) => event.action === "project.retention_changed")?.details,
+    ).toEqual({ rollups_days: { from: 500, to: 40 } });
+
+    // A failed request feeds all four rollups (the errors one holds statuses >= 400 only).
+    const failed = requestRecord({ app_id: "short-co", status_code: 503, consumer_id: "c-1" });
+    const stored = await postIngest(ctx, "requests", { requests: [failed] }, { key: keys.short });
+    expect(stored.statusCode, stored.body).toBe(200);
+    const [short, long] = await Promise.all(
+      ["short", "long"].map(
+        async (slug) => (await team.owner.client.get(`/api/v1/projects/${slug}`)).json<{ id: string }>().id,
+      ),
+    );
+    const raw = await storedRows<{ project_id: string; rollup_days: number }>(ctx, "api_requests");
+    // Stored before the change: the server's days; after it, the project's 40.
+    expect(raw.map((row) => [row.project_id === short ? "short" : "long", row.rollup_days])).toEqual([
+      ["long", 500],
+      ["short", 500],
+      ["short", 40],
+    ]);
+    const { events } = ctx.deps;
+    for (const table of ROLLUP_TABLES) {
+      const rows = await events.query<{ project_id: string; days: number[] }>(
+        `SELECT project_id, groupUniqArray(rollup_days) AS days FROM ${events.database}.${table} ` +
+          "GROUP BY project_id ORDER BY project_id",
+      );
+      const daysOf = (id: string | undefined) => rows.find((row) => row.project_id === id)?.days.sort();
+      // The errors rollup saw only the failed request; the others every request.
+      expect(daysOf(short), table).toEqual(table === "api_errors_hourly" ? [40] : [40, 500]);
+      if (table !== "api_errors_hourly") expect(daysOf(long), table).toEqual([500]);
+    }
+
+    // Analytics reach back the project's rollup days, cut at once when shortened.
+    const since = new Date(Date.now() - 30 * DAY_MS).toISOString();
+    const total = async () => {
+      const summary = await team.viewer.client.get(`/api/v1/projects/long/analytics/summary?since=${since}`);
+      expect(summary.statusCode, summary.body).toBe(200);
+      return summary.json<{ total_requests: number }>().total_requests;
+    };
+    expect(await total()).toBe(1); // the request stored 6 days ago
+    const cut = await team.owner.client.patch(url("long"), { rollups_days: 4 });
+    expect(cut.statusCode, cut.body).toBe(200);
+    expect(await total()).toBe(0);
+    await team.owner.client.patch(url("long"), { rollups_days: 500 });
+    expect(await total()).toBe(1);
+  });
+
   it("rewrites no part of the events store when the retention changes", async () => {
     const parts = () =>
       ctx.deps.events.query<{ name: string; modification_time: string }>(
@@ -166,7 +239,7 @@ describe.each(metadataBackends())("project retention on $name", (backend: Metada
         { db: ctx.deps.events.database },
       );
     // Merges would fold parts meanwhile; they are the engine's own work, not the change's.
-    for (const table of ["api_requests", "api_logs", "api_spans"])
+    for (const table of ["api_requests", "api_logs", "api_spans", ...ROLLUP_TABLES])
       await ctx.deps.events.command(`SYSTEM STOP MERGES ${ctx.deps.events.database}.${table}`);
     const before = await parts();
     expect(before.length).toBeGreaterThan(0);
@@ -174,6 +247,7 @@ describe.each(metadataBackends())("project retention on $name", (backend: Metada
       requests_days: 2,
       logs_days: 1,
       spans_days: 1,
+      rollups_days: 1,
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(await parts()).toEqual(before);

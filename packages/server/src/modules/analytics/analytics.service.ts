@@ -54,6 +54,7 @@ import {
 import type { EventsExecutor } from "../../stores/events/index.js";
 import type { EndpointKey, RequestFilter } from "../../stores/events/queries/request-filter.js";
 import type { RollupCoverage } from "../../stores/events/queries/rollups/coverage.js";
+import type { ProjectRow } from "../../stores/metadata/repos/projects.repo.js";
 import type { AppScope, ProjectScope } from "../access/index.js";
 import type { AppsService } from "../apps/index.js";
 import { readConsumer, readEnvironment, readPage, recordScopeOf } from "../data/index.js";
@@ -87,6 +88,9 @@ export interface AnalyticsServiceDeps {
   readonly rollups?: RollupCoverage | undefined;
   /** Log retention in days: error issues are first seen within it. Undefined: whatever is stored. */
   readonly logsRetentionDays?: number | undefined;
+  /** Days the project's analytics reach back: its rollup retention, so a shortened one shows
+   *  at once (docs/adr/0023). Undefined: whatever is stored. */
+  readonly analyticsDays?: ((project: ProjectRow) => number) | undefined;
 }
 
 type WindowedFilter = RequestFilter & AnalyticsWindow;
@@ -174,6 +178,13 @@ function readEndpointFilters(
 
 export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   const { events, clock, rollups } = deps;
+  const DAY_MS = 86_400_000;
+
+  /** The oldest instant the project's analytics read, if they are cut. */
+  function keptSince(project: ProjectRow, nowMs: number): number | undefined {
+    const days = deps.analyticsDays?.(project);
+    return days === undefined ? undefined : nowMs - days * DAY_MS;
+  }
 
   /**
    * The project's filter (scope, window, environment) and what `more` reads from the rest of the
@@ -186,13 +197,15 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   ): Promise<[WindowedFilter, T]> {
     const problems = new QueryProblems();
     const scope = await recordScopeOf(deps.apps, project, query.app_slugs, problems);
-    const window = readWindow(problems, query, clock.now().getTime());
+    const nowMs = clock.now().getTime();
+    const window = readWindow(problems, query, nowMs);
     const extra = more(problems, window);
     problems.assertNone();
     return [
       {
         ...scope,
         ...window,
+        keptSince: keptSince(project.project, nowMs),
         environment: readEnvironment(query.environment),
         consumerId: readConsumer(query.consumer),
       },
@@ -207,11 +220,18 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     more: ReadMore<T>,
   ): Promise<[WindowedFilter, T]> {
     const problems = new QueryProblems();
-    const window = readWindow(problems, query, clock.now().getTime());
+    const nowMs = clock.now().getTime();
+    const window = readWindow(problems, query, nowMs);
     const extra = more(problems, window);
     problems.assertNone();
     return [
-      { projectId: project.id, appIds: [app.id], ...window, environment: readEnvironment(query.environment) },
+      {
+        projectId: project.id,
+        appIds: [app.id],
+        ...window,
+        keptSince: keptSince(project, nowMs),
+        environment: readEnvironment(query.environment),
+      },
       extra,
     ];
   }

@@ -92,6 +92,7 @@ export function createKeyAuthenticator(
                     requests: row.requests_retention_days,
                     logs: row.logs_retention_days,
                     spans: row.spans_retention_days,
+                    rollups: row.rollups_retention_days,
                   },
                 },
                 app:

@@ -10,7 +10,7 @@ export interface KeyPrincipal {
     readonly id: string;
     readonly slug: string;
     /** Days the project keeps each kind (null or absent: the server's days; docs/adr/0023). */
-    readonly retention?: Readonly<Partial<Record<"requests" | "logs" | "spans", number | null>>>;
+    readonly retention?: Readonly<Partial<Record<"requests" | "logs" | "spans" | "rollups", number | null>>>;
   };
   /** Set for app-scoped keys: records may only name this app. */
   readonly app: { readonly id: string; readonly slug: string } | null;

@@ -61,6 +61,9 @@ export interface BatchContext {
   /** The project's retention for the kind: the oldest time accepted, and each row's
    *  `retention_days` (docs/adr/0023-partitions-and-retention.md). */
   readonly retentionDays: number;
+  /** The project's rollup retention: each request row's `rollup_days`, carried into the rollups
+   *  by their views. Absent: 0, the server's ROLLUPS_RETENTION_DAYS (as rows stored before it). */
+  readonly rollupDays?: number;
   /** The body format of the events store's inserts (its executor's `insertFormat`; default
    *  JSONCompactEachRow). */
   readonly insertFormat?: InsertFormat;
@@ -375,6 +378,7 @@ class BatchRows<I, Column extends string> {
       timestampMs,
       environment,
       retentionDays: context.retentionDays,
+      rollupDays: context.rollupDays ?? 0,
       storedOn: this.storedOn,
     };
   }
@@ -441,6 +445,7 @@ const COMMON_COLUMNS: readonly CommonColumn[] = [
   "timestamp",
   "environment",
   "retention_days",
+  "rollup_days",
   "stored_on",
 ];
 
@@ -458,6 +463,8 @@ function commonValue(common: CommonFields, column: CommonColumn): string | numbe
       return common.environment;
     case "retention_days":
       return common.retentionDays;
+    case "rollup_days":
+      return common.rollupDays;
     case "stored_on":
       return common.storedOn;
   }

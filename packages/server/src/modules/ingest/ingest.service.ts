@@ -45,6 +45,8 @@ export interface IngestLimits {
   readonly requestsRetentionDays: number;
   readonly logsRetentionDays: number;
   readonly spansRetentionDays: number;
+  /** ROLLUPS_RETENTION_DAYS: the most a project's request rows may ask their rollups to keep. */
+  readonly rollupsRetentionDays: number;
 }
 
 export interface WriterSettings {
@@ -195,6 +197,7 @@ export function createIngestService(options: IngestServiceOptions): IngestServic
         apps,
         nowMs: clock.now().getTime(),
         retentionDays: keptDays(principal.project.retention?.[entry.kind.name], entry.retentionDays),
+        rollupDays: keptDays(principal.project.retention?.rollups, limits.rollupsRetentionDays),
         insertFormat: events.insertFormat,
       });
       return {

@@ -22,13 +22,24 @@ export interface CommonFields {
   readonly environment: string;
   /** Days the row is kept: its project's retention for the kind (docs/adr/0023). */
   readonly retentionDays: number;
+  /** Days the rollup rows fed by the row are kept: its project's rollup retention; 0 the
+   *  server's days (api_requests only; docs/adr/0023). */
+  readonly rollupDays: number;
   /** `YYYY-MM-DD`, the UTC day the batch arrived: one value for the whole batch. */
   readonly storedOn: string;
 }
 
-/** The columns every events table has, filled by the pipeline from the record's CommonFields. */
+/** The columns the pipeline fills from the record's CommonFields (every events table has them but
+ *  `rollup_days`, which only api_requests, the rollups' source, has). */
 export type CommonColumn =
-  "id" | "project_id" | "app_id" | "timestamp" | "environment" | "retention_days" | "stored_on";
+  | "id"
+  | "project_id"
+  | "app_id"
+  | "timestamp"
+  | "environment"
+  | "retention_days"
+  | "rollup_days"
+  | "stored_on";
 
 /** A record turned into one row of its table. */
 export interface BuiltRow<Column extends string = string> {

@@ -148,6 +148,8 @@ describe("otlpRequestRows", () => {
         validation_messages: [],
         retention_days: 30,
         stored_on: new Date(NOW).toISOString().slice(0, 10),
+        // No rollup days in the context: 0, the server's days.
+        rollup_days: 0,
       },
     ]);
     expect(discoveries).toEqual([

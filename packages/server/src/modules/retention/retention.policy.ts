@@ -1,6 +1,6 @@
-// The days a project keeps each kind of raw record: its own setting, bounded by the server's
-// variable (which also stands for an unset value). Pure; used by ingest, the records lists and
-// the retention settings alike (docs/adr/0023-partitions-and-retention.md).
+// The days a project keeps each kind of raw record and its rollups: its own setting, bounded by the
+// server's variable (which also stands for an unset value). Pure; used by ingest, the records
+// lists, analytics and the retention settings alike (docs/adr/0023-partitions-and-retention.md).
 import type { RetentionKind } from "@sightline/contracts";
 
 /** The server's days per kind: REQUESTS/LOGS/SPANS_RETENTION_DAYS and ROLLUPS_RETENTION_DAYS. */
@@ -27,6 +27,8 @@ export function maximumOf(maxima: RetentionMaxima, kind: RetentionKind): number 
       return maxima.logsDays;
     case "spans":
       return maxima.spansDays;
+    case "rollups":
+      return maxima.rollupsDays;
   }
 }
 
@@ -35,10 +37,12 @@ export function storedRetentionOf(row: {
   readonly requests_retention_days: number | null;
   readonly logs_retention_days: number | null;
   readonly spans_retention_days: number | null;
+  readonly rollups_retention_days: number | null;
 }): StoredRetention {
   return {
     requests: row.requests_retention_days,
     logs: row.logs_retention_days,
     spans: row.spans_retention_days,
+    rollups: row.rollups_retention_days,
   };
 }

@@ -31,10 +31,11 @@ export async function retentionRoutes(
       schema: {
         operationId: "updateProjectRetention",
         tags: ["projects"],
-        summary: "Change how many days the project keeps requests, logs or spans",
+        summary: "Change how many days the project keeps requests, logs, spans or its analytics rollups",
         description:
           "Each value is at most the server's maximum (`max`; above it answers 422). Applies to records " +
-          "stored from now on; the records lists stop at the new days at once. Nothing stored is rewritten.",
+          "and rollup rows stored from now on; the records lists (and, for `rollups_days`, analytics) " +
+          "stop at the new days at once. Nothing stored is rewritten.",
         params: ProjectParams,
         body: UpdateProjectRetentionBodySchema,
         response: { 200: ProjectRetentionSchema, ...problemResponses(422) },

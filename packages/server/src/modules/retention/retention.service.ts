@@ -29,6 +29,7 @@ const COLUMN = {
   requests: "requests_retention_days",
   logs: "logs_retention_days",
   spans: "spans_retention_days",
+  rollups: "rollups_retention_days",
 } as const satisfies Record<RetentionKind, keyof ProjectRow>;
 
 export function createRetentionService({ db, clock, audit, maxima, retentionChanged }: RetentionServiceDeps) {
@@ -39,8 +40,13 @@ export function createRetentionService({ db, clock, audit, maxima, retentionChan
       requests_days: days("requests"),
       logs_days: days("logs"),
       spans_days: days("spans"),
-      rollups_days: maxima.rollupsDays,
-      max: { requests_days: maxima.requestsDays, logs_days: maxima.logsDays, spans_days: maxima.spansDays },
+      rollups_days: days("rollups"),
+      max: {
+        requests_days: maxima.requestsDays,
+        logs_days: maxima.logsDays,
+        spans_days: maxima.spansDays,
+        rollups_days: maxima.rollupsDays,
+      },
     };
   }
 

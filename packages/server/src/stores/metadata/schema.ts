@@ -89,6 +89,8 @@ export interface ProjectsTable {
   requests_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
   logs_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
   spans_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Days the analytics rollups are kept (migration 0017); null follows the server's variable. */
+  rollups_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface AppsTable {

@@ -1,6 +1,6 @@
-// The Retention section of project settings: how many days requests, logs and spans are kept
-// (owners and admins change them within the server's maxima; everyone else reads them), and
-// how long the analytics rollups outlive them.
+// The Retention section of project settings: how many days requests, logs, spans and the
+// analytics rollups are kept (owners and admins change them within the server's maxima; everyone
+// else reads them).
 import type { ProjectRetention, RetentionKind, UpdateProjectRetentionBody } from "@sightline/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -16,15 +16,21 @@ const KINDS: ReadonlyArray<{ kind: RetentionKind; label: string; what: string }>
   { kind: "requests", label: "Requests", what: "request records, with their payloads and headers" },
   { kind: "logs", label: "Logs", what: "log records" },
   { kind: "spans", label: "Spans", what: "trace spans" },
+  {
+    kind: "rollups",
+    label: "Analytics",
+    what: "the hourly and daily figures of the overview, errors, endpoints and consumers",
+  },
 ];
 
 const TITLE = "Retention";
 const DESCRIPTION =
-  "How many days raw records are kept. Changes apply to records stored from now on; lists stop at the new days at once.";
+  "How many days raw records and analytics are kept. Changes apply to what is stored from now on; lists and " +
+  "analytics stop at the new days at once. Analytics keep working after raw records expire.";
 
 export function RetentionCard({ project, canEdit }: { project: string; canEdit: boolean }) {
   const retention = useQuery(retentionQuery(project));
-  const notLoaded = loadingOrFailed(retention, { title: TITLE, what: "the retention", rows: 3 });
+  const notLoaded = loadingOrFailed(retention, { title: TITLE, what: "the retention", rows: 4 });
   if (retention.data === undefined) return notLoaded;
   const stored = retention.data;
   // Keyed by the stored values: a saved change resets the form to what the server kept.
@@ -45,6 +51,7 @@ function RetentionForm({
     requests: String(retention.requests_days),
     logs: String(retention.logs_days),
     spans: String(retention.spans_days),
+    rollups: String(retention.rollups_days),
   });
   const { save, error } = useSettingsSave({
     request: (body: UpdateProjectRetentionBody) => updateRetention(project, body),
@@ -84,13 +91,6 @@ function RetentionForm({
               error={error?.fieldMessage(`/${kind}_days`)}
             />
           ))}
-        </div>
-        <div className={styles.readOnly}>
-          <span className={styles.readOnlyLabel}>Analytics rollups</span>
-          <span className={styles.dangerMeta}>
-            Hourly figures for the overview and the errors breakdown are kept {retention.rollups_days} days (a
-            server setting), so analytics keep working after raw records expire.
-          </span>
         </div>
       </SettingsForm>
     </Card>

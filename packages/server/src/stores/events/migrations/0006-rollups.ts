@@ -22,7 +22,7 @@ export const rollupsMigration: EventsMigration = {
     ...createTableStatements(topology, ROLLUP_STATE, database, 6),
     // The snapshot is taken after the views exist, so no row is in neither; migrations run
     // before this instance ingests, so none is in both (the ADR says what a fleet must do).
-    ...HOURLY_ROLLUPS.map((rollup) => createViewStatement(topology, rollup, database, API_REQUESTS.name)),
+    ...HOURLY_ROLLUPS.map((rollup) => createViewStatement(topology, rollup, database, API_REQUESTS.name, 6)),
     ...snapshotStatements(topology, API_REQUESTS, database, 6, BACKFILL_SNAPSHOT),
     `ALTER TABLE ${database}.${storageName(topology, BACKFILL_SNAPSHOT)}${onCluster(topology)} ` +
       `ATTACH PARTITION tuple() FROM ${database}.${storageName(topology, API_REQUESTS.name)}`,

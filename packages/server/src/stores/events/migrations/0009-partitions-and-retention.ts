@@ -29,7 +29,7 @@ export const rebuildName = (table: EventsTable): string => `${table.name}_rebuil
 
 /** The rollups whose views existed before this migration (later migrations add their own). */
 const EARLIER_ROLLUPS = ROLLUPS.filter((rollup) =>
-  rollup.table.columns.every((column) => column.since < LAYOUT_VERSION),
+  rollup.table.columns.some((column) => column.since < LAYOUT_VERSION),
 );
 
 export const partitionsMigration: EventsMigration = {
@@ -41,7 +41,9 @@ export const partitionsMigration: EventsMigration = {
     // Views read api_requests by name: recreated over the rebuilt table (idempotent, so a
     // crash between the swap and here is repaired by the re-run).
     for (const rollup of EARLIER_ROLLUPS) {
-      await executor.command(createViewStatement(ctx.topology, rollup, ctx.database, API_REQUESTS.name));
+      await executor.command(
+        createViewStatement(ctx.topology, rollup, ctx.database, API_REQUESTS.name, LAYOUT_VERSION),
+      );
     }
     // Rollups keep their partitions; they too expire by whole parts from now on (metadata only).
     for (const table of [...EARLIER_ROLLUPS.map((rollup) => rollup.table), ROLLUP_STATE]) {

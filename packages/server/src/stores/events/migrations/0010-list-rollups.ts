@@ -21,7 +21,7 @@ export const listRollupsMigration: EventsMigration = {
     ...LIST_ROLLUPS.flatMap((rollup) => createTableStatements(topology, rollup.table, database, 10)),
     ...createTableStatements(topology, LISTS_ROLLUP_STATE, database, 10),
     // Views first, then the snapshot: a row is in one of them, never in neither.
-    ...LIST_ROLLUPS.map((rollup) => createViewStatement(topology, rollup, database, API_REQUESTS.name)),
+    ...LIST_ROLLUPS.map((rollup) => createViewStatement(topology, rollup, database, API_REQUESTS.name, 10)),
     ...snapshotStatements(topology, API_REQUESTS, database, 10, LISTS_BACKFILL_SNAPSHOT),
   ],
   // api_requests is partitioned since migration 9: the snapshot takes each partition by id

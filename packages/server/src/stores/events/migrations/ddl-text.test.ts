@@ -46,7 +46,7 @@ describe("events DDL text", () => {
       expect(bare).toEqual([]);
       // The rest: each migration's record, into the cluster-wide history.
       const rest = statements.filter((sql) => !ddl(sql));
-      expect(rest).toHaveLength(10);
+      expect(rest).toHaveLength(11);
       for (const sql of rest) expect(sql).toMatch(/^INSERT INTO sightline\.schema_migrations /);
     });
 
@@ -87,12 +87,14 @@ describe("events DDL text", () => {
 
     it("feeds each shard's rollups from its own rows", () => {
       const views = statements.filter((sql) => sql.startsWith("CREATE MATERIALIZED VIEW"));
-      // Migration 6's two, recreated by migration 9, and migration 10's two.
-      expect(views).toHaveLength(6);
+      // Migration 6's two, recreated by migration 9, migration 10's two, and all four
+      // recreated by migration 11 (carrying rollup_days).
+      expect(views).toHaveLength(10);
       for (const rollup of ROLLUPS) {
-        const view = views.find((sql) => sql.includes(`.${rollup.view} `));
-        expect(view).toContain(`TO sightline.${rollup.table.name}_local AS SELECT`);
-        expect(view).toContain("FROM sightline.api_requests_local");
+        const latest = views.filter((sql) => sql.includes(`.${rollup.view} `)).at(-1);
+        expect(latest).toContain(`TO sightline.${rollup.table.name}_local AS SELECT`);
+        expect(latest).toContain("FROM sightline.api_requests_local");
+        expect(latest).toContain("max(rollup_days) AS rollup_days");
       }
     });
 

@@ -9,6 +9,7 @@ import { uptimeChecksMigration } from "./0007-uptime-checks.js";
 import { logFingerprintsMigration } from "./0008-log-fingerprints.js";
 import { partitionsMigration } from "./0009-partitions-and-retention.js";
 import { listRollupsMigration } from "./0010-list-rollups.js";
+import { rollupRetentionMigration } from "./0011-rollup-retention.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -32,4 +33,5 @@ export const eventsMigrations: readonly EventsMigration[] = [
   logFingerprintsMigration,
   partitionsMigration,
   listRollupsMigration,
+  rollupRetentionMigration,
 ];

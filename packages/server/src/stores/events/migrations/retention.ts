@@ -31,6 +31,12 @@ const DECLARED: readonly EventsTable[] = [
 /** The days a table's TTL keeps, as `engine_full` shows either TTL form. */
 const TTL_DAYS = /\bTTL toDateTime\(\w+\) \+ toIntervalDay\((?:if\(\w+ = 0, )?(\d+)\b/;
 
+/** The days a table's TTL keeps, read from its `engine_full`; undefined without a TTL. */
+export function ttlDaysOf(engineFull: string): number | undefined {
+  const days = TTL_DAYS.exec(engineFull)?.[1];
+  return days === undefined ? undefined : Number(days);
+}
+
 /** Sets each table's TTL to its configured days; returns the tables that changed. */
 export async function applyRetention(executor: EventsExecutor, days: RetentionDays): Promise<string[]> {
   const database = assertIdentifier(executor.database, "database");
@@ -48,8 +54,7 @@ export async function applyRetention(executor: EventsExecutor, days: RetentionDa
     const row = rows.find((candidate) => candidate.name === stored);
     const declared = DECLARED.find((candidate) => candidate.name === table);
     if (row === undefined || declared === undefined) continue;
-    const current = TTL_DAYS.exec(row.engine_full)?.[1];
-    if (current !== undefined && Number(current) === wanted) continue;
+    if (ttlDaysOf(row.engine_full) === wanted) continue;
     // New and merged parts follow the new TTL; existing parts keep the expiry they were written
     // with until a merge rewrites them anyway. Expiring them sooner is an operator's explicit
     // `ALTER TABLE … MATERIALIZE TTL` (README, "Retention").

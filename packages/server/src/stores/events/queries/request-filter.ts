@@ -18,6 +18,9 @@ export interface RequestFilter {
   /** Inclusive bounds, epoch milliseconds. */
   readonly since?: number | undefined;
   readonly until?: number | undefined;
+  /** The oldest instant the read may reach, epoch ms: analytics stop at the project's rollup
+   *  retention (rows and rollup rows stored before are kept until they expire, not shown). */
+  readonly keptSince?: number | undefined;
   readonly methods?: readonly string[] | undefined;
   /** Status codes and status classes (4 = 400–499), OR-ed together. */
   readonly statusCodes?: readonly number[] | undefined;
@@ -63,6 +66,7 @@ export function requestConditions(
   params: SqlParams,
 ): { cheap: string[]; late: string[] } {
   const where = tenantConditions(filter, params);
+  if (filter.keptSince !== undefined) where.push(`timestamp >= ${params.instant(filter.keptSince)}`);
   if (filter.methods !== undefined && filter.methods.length > 0) {
     where.push(`method IN ${params.bind(filter.methods, "Array(String)")}`);
   }

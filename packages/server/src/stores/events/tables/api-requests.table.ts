@@ -45,6 +45,10 @@ export const API_REQUESTS = defineEventsTable({
     /** The UTC day the row's batch arrived (one value per batch): the partition's week, so a
      *  batch is one part whatever times its records carry (docs/adr/0023). */
     { name: "stored_on", type: "Date", since: 9 },
+    /** Days the rollup rows this row feeds are kept: its project's rollup retention when it was
+     *  stored; 0 (the type's default: rows stored before, and writers that do not name the
+     *  column) for the server-wide days. The views carry it into every rollup. docs/adr/0023. */
+    { name: "rollup_days", type: "UInt16", since: 11 },
   ],
   indexes: ["INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4"],
   orderBy: ["project_id", "timestamp", "id"],

@@ -44,6 +44,7 @@ export {
   LATENCY_SKETCH,
   type Rollup,
   type RollupGrain,
+  ROLLUP_DAYS_VERSION,
   ROLLUP_SOURCE,
   ROLLUPS,
   rollupSelect,

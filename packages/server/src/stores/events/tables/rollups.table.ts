@@ -20,8 +20,24 @@ const sum = (type: string) => `SimpleAggregateFunction(sum, ${type})`;
 /** `source` of a row: written by the view as rows arrive, or by the backfill of older rows. */
 export const ROLLUP_SOURCE = { live: 0, backfill: 1 } as const;
 
-/** Days a rollup keeps its hours; the raw tables' retention stays separate (issue 21 §2). */
+/** Days a rollup keeps its hours by default (start-up sets ROLLUPS_RETENTION_DAYS); the raw
+ *  tables' retention stays separate (issue 21 §2). */
 const ROLLUP_RETENTION_DAYS = 400;
+
+/** The events migration that gives every rollup row its project's rollup retention. */
+export const ROLLUP_DAYS_VERSION = 11;
+
+/**
+ * Days a rollup row is kept, carried from api_requests' `rollup_days` (its project's setting
+ * when the rows were stored; 0 for the server-wide days). A `max`, not a key: the views and
+ * merges fold rows of one group into one, and a group stored under two settings keeps the
+ * longer. The TTL counts from the bucket (docs/adr/0023-partitions-and-retention.md).
+ */
+const ROLLUP_DAYS_COLUMN = {
+  name: "rollup_days",
+  type: "SimpleAggregateFunction(max, UInt16)",
+  since: ROLLUP_DAYS_VERSION,
+} as const;
 
 /** Live rows in monthly partitions; backfilled rows per day, so a day is redone by dropping it. */
 const PARTITION_BY = "(source, if(source = 0, toYYYYMM(hour), toYYYYMMDD(hour)))";
@@ -72,6 +88,8 @@ const HOUR_COLUMNS = [
 const COMMON = {
   engine: "AggregatingMergeTree",
   partitionBy: PARTITION_BY,
+  // The partitions stay as they were (no rebuild); only the per-row retention is new.
+  layout: { since: ROLLUP_DAYS_VERSION, partitionBy: PARTITION_BY, retentionColumn: "rollup_days" },
   indexes: [],
   defaultRetentionDays: ROLLUP_RETENTION_DAYS,
   ttlColumn: "hour",
@@ -105,6 +123,7 @@ export const TRAFFIC_HOURLY: Rollup = {
       { name: "endpoints", type: "AggregateFunction(uniqExact, UInt64)", since: 6 },
       /** Distinct identified consumer hashes. */
       { name: "consumers", type: "AggregateFunction(uniqExact, UInt64)", since: 6 },
+      ROLLUP_DAYS_COLUMN,
     ],
     orderBy: ["project_id", "hour", "app_id", "environment", "source"],
   }),
@@ -145,6 +164,7 @@ export const ERRORS_HOURLY: Rollup = {
       { name: "last_seen", type: "SimpleAggregateFunction(max, DateTime64(3, 'UTC'))", since: 6 },
       /** Distinct identified consumer hashes. */
       { name: "consumers", type: "AggregateFunction(uniqExact, UInt64)", since: 6 },
+      ROLLUP_DAYS_COLUMN,
     ],
     orderBy: ["project_id", "hour", "app_id", "environment", "method", "route", "status_code", "source"],
   }),
@@ -185,9 +205,11 @@ const listFigureColumns = (since: number) =>
     { name: "latency_histogram", type: HISTOGRAM_TYPE, since },
   ] as const;
 /** Daily rows: monthly partitions for the view's rows, daily ones for the backfill's. */
+const DAILY_PARTITION_BY = "(source, if(source = 0, toYYYYMM(day), toYYYYMMDD(day)))";
 const DAILY_COMMON = {
   ...COMMON,
-  partitionBy: "(source, if(source = 0, toYYYYMM(day), toYYYYMMDD(day)))",
+  partitionBy: DAILY_PARTITION_BY,
+  layout: { ...COMMON.layout, partitionBy: DAILY_PARTITION_BY },
   ttlColumn: "day",
 } as const;
 const DAY_COLUMNS = [
@@ -212,6 +234,7 @@ export const ENDPOINTS_DAILY: Rollup = {
       { name: "route", type: "LowCardinality(String)", since: 10 },
       ...DAY_COLUMNS,
       ...listFigureColumns(10),
+      ROLLUP_DAYS_COLUMN,
     ],
     orderBy: ["project_id", "day", "app_id", "environment", "method", "route", "source"],
   }),
@@ -238,6 +261,7 @@ export const CONSUMERS_DAILY: Rollup = {
       ...listFigureColumns(10),
       { name: "latest_name", type: LATEST_TYPE, since: 10 },
       { name: "latest_group", type: LATEST_TYPE, since: 10 },
+      ROLLUP_DAYS_COLUMN,
     ],
     orderBy: ["project_id", "day", "app_id", "environment", "consumer_id", "source"],
   }),
@@ -258,17 +282,29 @@ export const HOURLY_ROLLUPS: readonly Rollup[] = [TRAFFIC_HOURLY, ERRORS_HOURLY]
 export const LIST_ROLLUPS: readonly Rollup[] = [ENDPOINTS_DAILY, CONSUMERS_DAILY];
 export const ROLLUPS: readonly Rollup[] = [...HOURLY_ROLLUPS, ...LIST_ROLLUPS];
 
+/** The columns of `rollup` as events migration `version` had them, in declaration order. */
+export function rollupColumns(rollup: Rollup, version = Number.POSITIVE_INFINITY): string[] {
+  return rollup.table.columns.filter((column) => column.since <= version).map((column) => column.name);
+}
+
 /** The SELECT that aggregates api_requests rows (`where`: `WHERE …` or empty) into `rollup`'s
- *  columns, in declaration order. */
+ *  columns as migration `version` had them, in declaration order. */
 export function rollupSelect(
   rollup: Rollup,
   from: string,
   where = "",
   source: number = ROLLUP_SOURCE.live,
+  version = Number.POSITIVE_INFINITY,
 ): string {
-  const expressions = rollup.table.columnNames.map((column) => {
+  const expressions = rollupColumns(rollup, version).map((column) => {
     if (column === rollup.grain.column) return `${rollup.grain.sql} AS ${column}`;
     if (column === "source") return `toUInt8(${source}) AS source`;
+    // Backfilled rows were stored before per-project rollup retention (and the snapshots they
+    // are read from predate the column): the server-wide days, as api_requests' default.
+    if (column === ROLLUP_DAYS_COLUMN.name)
+      return source === ROLLUP_SOURCE.backfill
+        ? "toUInt16(0) AS rollup_days"
+        : "max(rollup_days) AS rollup_days";
     if ((rollup.keys as readonly string[]).includes(column)) return column;
     const aggregate = rollup.aggregates[column];
     if (aggregate === undefined) throw new Error(`${rollup.table.name}.${column} has no expression`);

@@ -40,8 +40,9 @@ export interface TableLayout<Name extends string = string> {
   readonly since: number;
   readonly partitionBy: string;
   /** Days each row is kept, written at insert from its project's retention; 0 (rows stored
-   *  before per-project retention) means the table's server-wide days. Part of the partition
-   *  key, so a part's rows all expire together and expiry drops whole parts. */
+   *  before per-project retention) means the table's server-wide days. The raw tables have it
+   *  in the partition key, so a part's rows all expire together and expiry drops whole parts;
+   *  the rollups do not (docs/adr/0023). */
   readonly retentionColumn?: Name;
 }
 

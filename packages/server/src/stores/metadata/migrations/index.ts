@@ -15,6 +15,7 @@ import * as m0013 from "./0013-app-heartbeats.js";
 import * as m0014 from "./0014-saved-views.js";
 import * as m0015 from "./0015-uptime-checks.js";
 import * as m0016 from "./0016-project-retention.js";
+import * as m0017 from "./0017-project-rollup-retention.js";
 
 export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0001-rate-limit-counters": m0001,
@@ -31,4 +32,5 @@ export const metadataMigrations: Readonly<Record<string, Migration>> = {
   "0014-saved-views": m0014,
   "0015-uptime-checks": m0015,
   "0016-project-retention": m0016,
+  "0017-project-rollup-retention": m0017,
 };

@@ -15,6 +15,7 @@ export interface KeyLookupRow {
   requests_retention_days: number | null;
   logs_retention_days: number | null;
   spans_retention_days: number | null;
+  rollups_retention_days: number | null;
 }
 
 export function createApiKeysRepo(db: Kysely<MetadataTables>) {
@@ -90,6 +91,7 @@ export function createApiKeysRepo(db: Kysely<MetadataTables>) {
           "p.requests_retention_days",
           "p.logs_retention_days",
           "p.spans_retention_days",
+          "p.rollups_retention_days",
         ])
         .where("k.key_hash", "=", keyHash)
         .where("k.revoked_at", "is", null)

@@ -80,6 +80,7 @@ export function createAppsRepo(db: Kysely<MetadataTables>) {
           "p.requests_retention_days as p_requests_retention_days",
           "p.logs_retention_days as p_logs_retention_days",
           "p.spans_retention_days as p_spans_retention_days",
+          "p.rollups_retention_days as p_rollups_retention_days",
           "m.role as m_role",
         ])
         .where("a.deleted_at", "is", null)
@@ -100,6 +101,7 @@ export function createAppsRepo(db: Kysely<MetadataTables>) {
           p_requests_retention_days,
           p_logs_retention_days,
           p_spans_retention_days,
+          p_rollups_retention_days,
           m_role,
           ...app
         }) => ({
@@ -117,6 +119,7 @@ export function createAppsRepo(db: Kysely<MetadataTables>) {
             requests_retention_days: p_requests_retention_days,
             logs_retention_days: p_logs_retention_days,
             spans_retention_days: p_spans_retention_days,
+            rollups_retention_days: p_rollups_retention_days,
           },
         }),
       );

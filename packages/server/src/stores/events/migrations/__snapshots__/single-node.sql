@@ -402,3 +402,39 @@ CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill_lists AS sightline.ap
 TRUNCATE TABLE IF EXISTS sightline.api_requests_backfill_lists;
 
 INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+ALTER TABLE sightline.api_requests ADD COLUMN IF NOT EXISTS rollup_days UInt16;
+
+ALTER TABLE sightline.api_requests_hourly ADD COLUMN IF NOT EXISTS rollup_days SimpleAggregateFunction(max, UInt16);
+
+ALTER TABLE sightline.api_errors_hourly ADD COLUMN IF NOT EXISTS rollup_days SimpleAggregateFunction(max, UInt16);
+
+ALTER TABLE sightline.api_endpoints_daily ADD COLUMN IF NOT EXISTS rollup_days SimpleAggregateFunction(max, UInt16);
+
+ALTER TABLE sightline.api_consumers_daily ADD COLUMN IF NOT EXISTS rollup_days SimpleAggregateFunction(max, UInt16);
+
+DROP VIEW IF EXISTS sightline.api_requests_hourly_mv SYNC;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_requests_hourly_mv TO sightline.api_requests_hourly AS SELECT project_id, app_id, environment, toStartOfHour(timestamp) AS hour, toUInt8(0) AS source, count() AS requests, countIf(status_code >= 400) AS errors, countIf(status_code >= 400 AND status_code < 500) AS client_errors, countIf(status_code >= 500) AS server_errors, sum(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS response_time_sum, sum(least(request_size, 1099511627776)) AS request_bytes, sum(least(response_size, 1099511627776)) AS response_bytes, quantilesDDState(0.005, 0.5, 0.95, 0.99)(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS latency, uniqExactState(cityHash64(app_id, method, route)) AS endpoints, uniqExactStateIf(cityHash64(consumer_id), consumer_id != '') AS consumers, max(rollup_days) AS rollup_days FROM sightline.api_requests GROUP BY project_id, app_id, environment, hour;
+
+DROP VIEW IF EXISTS sightline.api_errors_hourly_mv SYNC;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_errors_hourly_mv TO sightline.api_errors_hourly AS SELECT project_id, app_id, environment, method, route, status_code, toStartOfHour(timestamp) AS hour, toUInt8(0) AS source, count() AS requests, min(timestamp) AS first_seen, max(timestamp) AS last_seen, uniqExactStateIf(cityHash64(consumer_id), consumer_id != '') AS consumers, max(rollup_days) AS rollup_days FROM sightline.api_requests WHERE (status_code >= 400) GROUP BY project_id, app_id, environment, method, route, status_code, hour;
+
+DROP VIEW IF EXISTS sightline.api_endpoints_daily_mv SYNC;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_endpoints_daily_mv TO sightline.api_endpoints_daily AS SELECT project_id, app_id, environment, method, route, toDateTime(toStartOfDay(timestamp), 'UTC') AS day, toUInt8(0) AS source, count() AS requests, countIf(status_code >= 400) AS errors, countIf(status_code >= 400 AND status_code < 500) AS client_errors, countIf(status_code >= 500) AS server_errors, sum(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS response_time_sum, sum(least(request_size, 1099511627776)) AS request_bytes, sum(least(response_size, 1099511627776)) AS response_bytes, max(timestamp) AS last_seen, sumMap([if((if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) = 0, toInt16(-32768), toInt16(ceil(log(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) / 0.019000571614286515)))], [toUInt64(1)]) AS latency_histogram, max(rollup_days) AS rollup_days FROM sightline.api_requests GROUP BY project_id, app_id, environment, method, route, day;
+
+DROP VIEW IF EXISTS sightline.api_consumers_daily_mv SYNC;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_consumers_daily_mv TO sightline.api_consumers_daily AS SELECT project_id, app_id, environment, consumer_id, toDateTime(toStartOfDay(timestamp), 'UTC') AS day, toUInt8(0) AS source, count() AS requests, countIf(status_code >= 400) AS errors, countIf(status_code >= 400 AND status_code < 500) AS client_errors, countIf(status_code >= 500) AS server_errors, sum(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS response_time_sum, sum(least(request_size, 1099511627776)) AS request_bytes, sum(least(response_size, 1099511627776)) AS response_bytes, max(timestamp) AS last_seen, sumMap([if((if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) = 0, toInt16(-32768), toInt16(ceil(log(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) / 0.019000571614286515)))], [toUInt64(1)]) AS latency_histogram, maxIf(tuple(timestamp, consumer_name), consumer_name != '') AS latest_name, maxIf(tuple(timestamp, consumer_group), consumer_group != '') AS latest_group, max(rollup_days) AS rollup_days FROM sightline.api_requests GROUP BY project_id, app_id, environment, consumer_id, day;
+
+ALTER TABLE sightline.api_requests_hourly MODIFY TTL toDateTime(hour) + toIntervalDay(if(rollup_days = 0, 400, rollup_days)) SETTINGS materialize_ttl_after_modify = 0;
+
+ALTER TABLE sightline.api_errors_hourly MODIFY TTL toDateTime(hour) + toIntervalDay(if(rollup_days = 0, 400, rollup_days)) SETTINGS materialize_ttl_after_modify = 0;
+
+ALTER TABLE sightline.api_endpoints_daily MODIFY TTL toDateTime(day) + toIntervalDay(if(rollup_days = 0, 400, rollup_days)) SETTINGS materialize_ttl_after_modify = 0;
+
+ALTER TABLE sightline.api_consumers_daily MODIFY TTL toDateTime(day) + toIntervalDay(if(rollup_days = 0, 400, rollup_days)) SETTINGS materialize_ttl_after_modify = 0;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');

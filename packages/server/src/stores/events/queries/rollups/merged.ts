@@ -18,7 +18,7 @@ export interface MergedKey {
 }
 
 /** The filter fields every rollup serves: the tenant, its apps and environment, the window. */
-const BASE_FIELDS = ["projectId", "appIds", "environment", "since", "until"] as const;
+const BASE_FIELDS = ["projectId", "appIds", "environment", "since", "until", "keptSince"] as const;
 type FilterField = keyof RequestFilter;
 
 /** The filter fields each rollup can answer beyond the base ones (its key columns). */
@@ -74,8 +74,9 @@ export async function planWindow(
   nowMs: number,
 ): Promise<WindowSplit | undefined> {
   if (coverage === undefined || !rollupServes(rollup, filter)) return undefined;
+  // Nothing before keptSince is read: the rollup's buckets start at or after it.
   const split = splitWindow(
-    filter.since ?? 0,
+    Math.max(filter.since ?? 0, filter.keptSince ?? 0),
     filter.until ?? nowMs,
     await coverage.completeFrom(rollup),
     1,
@@ -103,7 +104,8 @@ export function mergedSource(
 ): string {
   const rawTable = qualified(events, API_REQUESTS);
   const parts: string[] = [];
-  const unbounded = { ...filter, since: undefined, until: undefined };
+  // The split bounds the rollup's buckets (keptSince included); the conditions keep the rest.
+  const unbounded = { ...filter, since: undefined, until: undefined, keptSince: undefined };
   if (split.rollup !== undefined) {
     const { cheap } = requestConditions(unbounded, params);
     const where = allOf([
