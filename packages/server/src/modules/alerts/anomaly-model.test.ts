@@ -1,6 +1,7 @@
 // The anomaly model on hand-built histories: the baseline is the median of the past weeks
-// scaled to the recent level, incidents in the level windows are not taken as level, warm-up and
-// low volume never fire, the direction is honoured, and the band is what decides.
+// scaled to the recent level, each week read around the time rather than at one window, incidents
+// in the level windows are not taken as level, a level that moved in the last minutes widens the
+// band, warm-up and low volume never fire, the direction is honoured, and the band is what decides.
 import { describe, expect, it } from "vitest";
 import {
   ANOMALY_MODEL,
@@ -8,6 +9,7 @@ import {
   type AnomalyParams,
   type BucketStats,
   evaluateAnomaly,
+  historyAt,
   type WeekBuckets,
 } from "./anomaly-model.js";
 
@@ -185,6 +187,59 @@ describe("anomaly model", () => {
     expect((noisy.upper as number) - (noisy.lower as number)).toBeGreaterThan(
       (calm.upper as number) - (calm.lower as number),
     );
+  });
+
+  it("reads each past week around the time: one window low by chance does not move the baseline", () => {
+    // Every window 1000, except the past weeks' windows at this very time, low by chance.
+    const weeks = [800, 820, 790, 1000].map((v) => ({
+      ...week(bucket(v), bucket(1000)),
+      after: [bucket(1000)],
+    }));
+    const verdict = evaluateAnomaly(history(week(bucket(1250), bucket(1000)), weeks), counts);
+    // With one window a week the expected value would be 810, and 1250 more than ×1.5 of it.
+    expect(verdict.expected).toBe(1000);
+    expect(verdict).toMatchObject({ status: "normal", breach: false });
+    const spike = evaluateAnomaly(history(week(bucket(2000), bucket(1000)), weeks), counts);
+    expect(spike).toMatchObject({ status: "above", breach: true });
+    // A step of the week (Sunday to Monday at midnight) stays on its side: the median, not the mean.
+    const sunday = [1, 2, 3, 4].map(() => ({ ...week(bucket(400)), after: [bucket(1000)] }));
+    expect(evaluateAnomaly(history(week(bucket(400)), sunday), counts).expected).toBe(400);
+  });
+
+  it("widens the band when the past weeks moved apart in the last minutes (a new day's level)", () => {
+    // Two hours alike at 200 a window; in the last quarter hour each past week moved to its own
+    // new level (a new day), and so did this week, by more than the past weeks' median.
+    const moved = (factor: number): WeekBuckets => ({
+      current: bucket(200 * factor),
+      recent: Array.from({ length: LEVEL }, (_, j) => bucket(j < 3 ? 200 * factor : 200)),
+      after: [bucket(200 * factor)],
+    });
+    const weeks = [1.1, 0.8, 0.85, 0.95].map(moved);
+    const now = (value: number) => ({
+      current: bucket(value),
+      recent: Array.from({ length: LEVEL }, (_, j) => bucket(j < 3 ? 300 : 200)),
+    });
+    const verdict = evaluateAnomaly(history(now(300), weeks), counts);
+    // Expected 180 (the median of 220, 160, 170, 190: the two hours' ratio is 1); the band read
+    // over all slots alone (every older one agrees) would end at 277, and 300 would fire.
+    expect(verdict.expected).toBe(180);
+    expect(verdict.upper as number).toBeGreaterThan(350);
+    expect(verdict).toMatchObject({ status: "normal", breach: false });
+    // An incident now is still well outside.
+    expect(evaluateAnomaly(history(now(600), weeks), counts)).toMatchObject({
+      status: "above",
+      breach: true,
+    });
+  });
+
+  it("gives past weeks the windows after the evaluated one, and this week none", () => {
+    const buckets = { at: (w: number, b: number) => bucket(1000 * w + 100 + b) };
+    const read = historyAt(buckets, 300, 2);
+    expect(read.now.current.requests).toBe(102);
+    expect(read.now.after ?? []).toHaveLength(0);
+    expect(read.weeks[0]?.current.requests).toBe(1102);
+    expect(read.weeks[0]?.recent[0]?.requests).toBe(1103);
+    expect(read.weeks[3]?.after?.map((b) => b.requests)).toEqual([4101]);
   });
 
   it("draws a wider band at lower sensitivity", () => {

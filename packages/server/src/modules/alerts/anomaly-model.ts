@@ -16,6 +16,8 @@ export interface WeekBuckets {
   readonly current: BucketStats;
   /** The windows before it, as many as `recent` of the history, newest first. */
   readonly recent: readonly BucketStats[];
+  /** Past weeks only: the windows after it, oldest first (known, unlike this week's). */
+  readonly after?: readonly BucketStats[];
 }
 
 export interface AnomalyHistory {
@@ -71,6 +73,23 @@ export const ANOMALY_MODEL = {
    * enough to fire is never taken for one.
    */
   levelClamp: 1.4,
+  /**
+   * A past week's value at this time of week is the median of its window then and this many
+   * windows either side: one window is as noisy as this week's, and the median of four such put
+   * the expected value off by chance often enough to fire on a noisy window now. The median, not
+   * the mean, keeps a step of the week (a weekend ending at midnight) on its own side.
+   */
+  baselineNeighbours: 1,
+  /**
+   * The spread is also read over the newest stretch alone — the evaluated window and the level
+   * windows of this many seconds before it — where the level ratio, fitted over two hours, is
+   * carried forward. When the past weeks moved differently from one another there (a new day,
+   * with a level of its own), their deviations there are large though the two hours agree, and
+   * the band widens with them. Weighted below 1: a median of a dozen or so deviations is a
+   * noisier estimate than the median of all, and should widen the band only when it says more.
+   */
+  nearSpreadSeconds: 900,
+  nearSpreadWeight: 0.8,
   /** Half-width of the band in noise units, per sensitivity. */
   bandWidth: { high: 5.5, medium: 6.5, low: 8 } satisfies Record<AnomalySensitivity, number>,
   /**
@@ -227,12 +246,12 @@ export function evaluateAnomaly(history: AnomalyHistory, params: AnomalyParams):
       : weeks.map(() => 1);
   const samples: number[] = [];
   for (let k = 0; k < weeks.length; k += 1) {
-    const past = valueOf(metric, (weeks[k] as WeekBuckets).current);
+    const past = valueAround(metric, weeks[k] as WeekBuckets);
     if (past !== null) samples.push(scaled(metric, past, ratios[k] as number));
   }
   if (samples.length < ANOMALY_MODEL.minWeeks) return warming;
   const expected = median(samples);
-  const sd = disagreement(metric, history.now.recent.length + 1, weeks, ratios);
+  const sd = disagreement(metric, history.now.recent.length, weeks, ratios);
 
   const requests = history.now.current.requests;
   const width = ANOMALY_MODEL.bandWidth[params.sensitivity];
@@ -259,18 +278,40 @@ export function evaluateAnomaly(history: AnomalyHistory, params: AnomalyParams):
 }
 
 /**
+ * A past week's value at the evaluated time of week: the median of its window then and the
+ * windows either side (ANOMALY_MODEL.baselineNeighbours); null when none has a value.
+ */
+function valueAround(metric: AnomalyMetric, week: WeekBuckets): number | null {
+  const around: number[] = [];
+  const reach = ANOMALY_MODEL.baselineNeighbours;
+  for (let j = -reach; j <= reach; j += 1) {
+    const bucket = j === 0 ? week.current : j < 0 ? week.recent[-j - 1] : week.after?.[j - 1];
+    const value = bucket === undefined ? null : valueOf(metric, bucket);
+    if (value !== null) around.push(value);
+  }
+  return around.length === 0 ? null : median(around);
+}
+
+/**
  * How much the past weeks disagree, in noise units, over the evaluated window and the level
  * windows: each past week's (scaled) value against the median of the other weeks — the question
  * the band asks of this week — and the median of those deviations read as a standard deviation.
  * This week's own windows are left out, as an incident under way would widen the band it is
  * judged by; a past week's incident spoils only its own deviations. At least 1: sampling noise.
+ * The larger of that and the same reading over the newest slots alone (ANOMALY_MODEL.nearSpread*).
  */
 function disagreement(
   metric: AnomalyMetric,
-  slots: number,
+  levelWindows: number,
   weeks: readonly WeekBuckets[],
   ratios: readonly number[],
 ): number {
+  const slots = levelWindows + 1;
+  // Slots are newest first (0 the evaluated window), so the near ones' deviations come first.
+  const nearSlots =
+    1 +
+    Math.max(1, Math.round(levelWindows * (ANOMALY_MODEL.nearSpreadSeconds / ANOMALY_MODEL.levelSeconds)));
+  let nearDeviations = 0;
   const deviations: number[] = [];
   const values: number[] = [];
   const counts: number[] = [];
@@ -288,6 +329,7 @@ function disagreement(
       counts.push(bucket.requests);
     }
     if (values.length < ANOMALY_MODEL.minWeeks) continue;
+    if (slot < nearSlots) nearDeviations += values.length;
     for (let i = 0; i < values.length; i += 1) {
       others.length = 0;
       for (let j = 0; j < values.length; j += 1) if (j !== i) others.push(values[j] as number);
@@ -297,15 +339,23 @@ function disagreement(
   }
   if (deviations.length === 0) return 1;
   const deviate = ANOMALY_MODEL.spreadDeviate[Math.min(weeks.length, ANOMALY_MODEL.weeks)] ?? 0.809;
-  return Math.max(1, median(deviations) / deviate);
+  const near = nearDeviations === 0 ? 0 : median(deviations.slice(0, nearDeviations));
+  return Math.max(1, median(deviations) / deviate, (ANOMALY_MODEL.nearSpreadWeight * near) / deviate);
 }
 
-/** The model's history for the window ending `offset` buckets before the range's end. */
+/**
+ * The model's history for the window ending `offset` buckets before the range's end; past weeks
+ * also take the windows after it, which the range must hold (`ahead` of readBuckets).
+ */
 export function historyAt(buckets: RuleBuckets, windowSeconds: number, offset = 0): AnomalyHistory {
   const level = levelBucketsOf(windowSeconds);
   const week = (k: number) => ({
     current: buckets.at(k, offset),
     recent: Array.from({ length: level }, (_, j) => buckets.at(k, offset + 1 + j)),
+    after:
+      k === 0
+        ? []
+        : Array.from({ length: ANOMALY_MODEL.baselineNeighbours }, (_, j) => buckets.at(k, offset - 1 - j)),
   });
   return {
     now: week(0),

@@ -64,6 +64,7 @@ export async function anomalyBand(
       windowSeconds: rule.window_seconds,
       buckets: points + levelBucketsOf(rule.window_seconds),
       weeks: ANOMALY_MODEL.weeks,
+      ahead: ANOMALY_MODEL.baselineNeighbours,
     },
     [metricSpecOf(rule) as AnomalySpec],
   );

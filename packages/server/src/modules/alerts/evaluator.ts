@@ -149,6 +149,7 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
         windowSeconds: first.window_seconds,
         buckets: levelBucketsOf(first.window_seconds) + 1,
         weeks: ANOMALY_MODEL.weeks,
+        ahead: ANOMALY_MODEL.baselineNeighbours,
       },
       group.map((rule) => metricSpecOf(rule) as AnomalySpec),
     );

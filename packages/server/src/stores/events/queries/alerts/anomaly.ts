@@ -1,6 +1,7 @@
 // The events-store side of anomaly rules: per rule, the window-sized buckets the model reads —
 // the evaluated window and the level windows before it, this week and the same stretch in each
-// past week — from one statement per project and window, grouped by bucket number.
+// past week (with the windows just after it there) — from one statement per project and window,
+// grouped by bucket number.
 import type { AnomalyMetric } from "@sightline/contracts";
 import { API_REQUESTS, type EventsExecutor } from "../../index.js";
 import { allOf, SqlParams } from "../sql.js";
@@ -18,6 +19,8 @@ export interface BucketRange {
   readonly buckets: number;
   /** Past weeks read besides this one (the model's baseline). */
   readonly weeks: number;
+  /** Buckets read after `endMs` in the past weeks only (they are known); `at(week, -1 - j)`. */
+  readonly ahead?: number;
 }
 
 /** What the events store knows of one window of a scope. */
@@ -29,7 +32,10 @@ export interface BucketStats {
   readonly p95: number | null;
 }
 
-/** A rule's buckets: `at(week, bucket)` with week 0 this week; empty buckets are zero requests. */
+/**
+ * A rule's buckets: `at(week, bucket)` with week 0 this week; empty buckets are zero requests. In
+ * past weeks a negative bucket is a window after the evaluated time (`-1` the first one).
+ */
 export interface RuleBuckets {
   at(week: number, bucket: number): BucketStats;
 }
@@ -46,8 +52,11 @@ export async function readBuckets(
   if (specs.length === 0) return [];
   const windowMs = range.windowSeconds * 1000;
   const perWeek = WEEK_MS / windowMs;
-  if (!Number.isInteger(perWeek) || range.buckets > perWeek)
-    throw new RangeError(`${range.buckets} buckets of ${range.windowSeconds} s do not fit a week`);
+  const ahead = range.ahead ?? 0;
+  // Past weeks' windows after `endMs` take bucket numbers just below that week's first one, which
+  // stay clear of the week after's stretch while the two together fit a week.
+  if (!Number.isInteger(perWeek) || range.buckets + ahead > perWeek)
+    throw new RangeError(`${range.buckets} + ${ahead} buckets of ${range.windowSeconds} s do not fit a week`);
   const params = new SqlParams();
   const end = params.bind(range.endMs, "UInt64");
   const columns = specs.flatMap((spec, index) => {
@@ -58,8 +67,9 @@ export async function readBuckets(
     return [`countIf(${scope}) AS n${index}`, `${errors} AS e${index}`, `${p95} AS q${index}`];
   });
   const spans = Array.from({ length: range.weeks + 1 }, (_, week) => {
-    const spanEnd = range.endMs - week * WEEK_MS;
-    const spanStart = spanEnd - range.buckets * windowMs;
+    const weekEnd = range.endMs - week * WEEK_MS;
+    const spanStart = weekEnd - range.buckets * windowMs;
+    const spanEnd = week === 0 ? weekEnd : weekEnd + ahead * windowMs;
     return `(timestamp >= ${params.instant(spanStart)} AND timestamp < ${params.instant(spanEnd)})`;
   });
   const rows = await events.query<Record<string, number | string | null>>(
