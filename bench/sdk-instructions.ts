@@ -16,10 +16,12 @@
 // is what a request allocates (the run says so if a GC did run). A second native run with V8's
 // defaults counts scavenges and mark-compacts per 10,000 requests (BENCH_GC_REQUESTS).
 // Knobs: BENCH_FRAMEWORKS (express,fastify,hono), BENCH_PARTS (heap,instructions),
-// BENCH_CONNECTIONS (4).
+// BENCH_CONNECTIONS (4), BENCH_CALLGRIND_KEEP (a directory: keep each app's callgrind dump of
+// the measured rounds, `<framework>-<variant>.callgrind`, and V8's map of its JIT code,
+// `<framework>-<variant>.perf-map`, for `bench/callgrind-js.ts` to name the JavaScript frames).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -38,6 +40,7 @@ const GC_REQUESTS = Number(process.env.BENCH_GC_REQUESTS ?? 20_000);
 const SEMI_SPACE_MB = Number(process.env.BENCH_SEMI_SPACE_MB ?? 512);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const BEFORE = process.env.BENCH_SDK_BEFORE;
+const KEEP = process.env.BENCH_CALLGRIND_KEEP;
 /** The SDK's default flush interval plus room: a round's count includes the batches it caused. */
 const SETTLE_MS = 2600;
 
@@ -218,8 +221,14 @@ async function instructionPart(framework: string, sink: string, outDir: string):
     `--callgrind-out-file=${join(outDir, "callgrind.%p")}`,
   ];
   // Started and warmed up together: valgrind's start-up is the slow part; counts are per process.
+  // --perf-basic-prof: V8 writes /tmp/perf-<pid>.map, the only names its JIT code has (and,
+  // without --logfile, a v8.log per isolate in the working directory).
+  const flags =
+    KEEP === undefined ? [] : ["--perf-basic-prof", "--no-logfile-per-isolate", "--logfile=/dev/null"];
   const apps = await Promise.all(
-    VARIANTS.map((variant) => startApp(framework, variant, sink, prefix, [], { BENCH_SDK_HEARTBEAT: "0" })),
+    VARIANTS.map((variant) =>
+      startApp(framework, variant, sink, prefix, flags, { BENCH_SDK_HEARTBEAT: "0" }),
+    ),
   );
   try {
     await Promise.all(apps.map((app) => drive(app, WARMUP)));
@@ -227,20 +236,24 @@ async function instructionPart(framework: string, sink: string, outDir: string):
     // The code is translated again once instrumented: a few more requests before counting.
     await Promise.all(apps.map((app) => drive(app, Math.min(WARMUP, 200))));
     await sleep(SETTLE_MS);
+    if (KEEP !== undefined) for (const app of apps) control(app.child.pid as number, "-z");
     const main: number[][] = VARIANTS.map(() => []);
     const all: number[][] = VARIANTS.map(() => []);
+    const served = VARIANTS.map(() => 0);
     for (let round = 0; round < ROUNDS; round += 1) {
       for (let i = 0; i < apps.length; i += 1) {
         const index = (i + round) % apps.length;
         const app = apps[index] as App;
         const before = instructions(app.child.pid as number);
-        const served = await drive(app, REQUESTS);
+        const answered = await drive(app, REQUESTS);
         await sleep(SETTLE_MS);
         const after = instructions(app.child.pid as number);
-        main[index]?.push((after.main - before.main) / served);
-        all[index]?.push((after.all - before.all) / served);
+        main[index]?.push((after.main - before.main) / answered);
+        all[index]?.push((after.all - before.all) / answered);
+        served[index] = (served[index] ?? 0) + answered;
       }
     }
+    if (KEEP !== undefined) keepProfiles(framework, apps, served, outDir);
     say(`\n${framework} / hello — instructions per request (load average ${load()})`);
     say(row("variant", ["main thread (range)", "added to bare", "all threads (range)", "added to bare"]));
     VARIANTS.forEach((variant, index) => {
@@ -260,6 +273,22 @@ async function instructionPart(framework: string, sink: string, outDir: string):
   } finally {
     await Promise.all(apps.map(stop));
   }
+}
+
+/** Dumps each app's counts since the zeroing (the measured rounds) and keeps them with its JIT map. */
+function keepProfiles(framework: string, apps: App[], served: number[], outDir: string): void {
+  mkdirSync(KEEP as string, { recursive: true });
+  apps.forEach((app, index) => {
+    const pid = app.child.pid as number;
+    control(pid, "-d");
+    const dump = readdirSync(outDir).find((name) => name.startsWith(`callgrind.${pid}.`));
+    if (dump === undefined) throw new Error(`no callgrind dump for ${pid} in ${outDir}`);
+    const name = `${framework}-${(VARIANTS[index] as SdkVariant).name}`;
+    copyFileSync(join(outDir, dump), join(KEEP as string, `${name}.callgrind`));
+    copyFileSync(`/tmp/perf-${pid}.map`, join(KEEP as string, `${name}.perf-map`));
+    rmSync(`/tmp/perf-${pid}.map`, { force: true });
+    writeFileSync(join(KEEP as string, `${name}.json`), JSON.stringify({ requests: served[index] }));
+  });
 }
 
 async function heapPart(framework: string, sink: string): Promise<void> {

@@ -43,8 +43,21 @@ export function tag(target: object, exchange: Exchange): void {
   tags.set(target, exchange);
 }
 
+/** The exchange tagged on exactly this object (the node:http capture's lookup per write). */
+export function taggedExchange(target: object): Exchange | undefined {
+  return tags.get(target);
+}
+
+/** The exchange of a framework object, or of the node:http request it wraps (Fastify's
+ *  `request.raw`, Koa's `ctx.req`): adapters tag only the raw request when it is reachable, one
+ *  WeakMap entry per request instead of two. */
 export function exchangeOf(target: unknown): Exchange | undefined {
-  return target !== null && typeof target === "object" ? tags.get(target) : undefined;
+  if (target === null || typeof target !== "object") return undefined;
+  const own = tags.get(target);
+  if (own !== undefined) return own;
+  const wrapper = target as { raw?: unknown; req?: unknown };
+  const inner = wrapper.raw ?? wrapper.req;
+  return inner !== null && typeof inner === "object" ? tags.get(inner) : undefined;
 }
 
 /**

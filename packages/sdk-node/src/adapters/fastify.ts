@@ -6,7 +6,7 @@ import type { Sightline } from "../client.js";
 import type { ConsumerInput } from "../capture/exchange.js";
 import { type NodeAdapter, observeNodeRequest } from "../capture/node-http.js";
 import { toTemplate } from "../capture/route.js";
-import { exchangeOf, runInScope, tag } from "../context.js";
+import { exchangeOf, runInScope } from "../context.js";
 
 /** The parts of a Fastify request the plugin reads (Fastify 4 and 5 alike). */
 export interface FastifyRequestLike {
@@ -68,12 +68,9 @@ export function sightlinePlugin(
       const exchange = sightline.enabled
         ? observeNodeRequest(sightline, request.raw, reply.raw, adapter, request)
         : undefined;
-      if (exchange === undefined) {
-        next();
-        return;
-      }
-      tag(request, exchange);
-      runInScope(exchange, next);
+      // observeNodeRequest tagged request.raw, which exchangeOf(request) also finds.
+      if (exchange === undefined) next();
+      else runInScope(exchange, next);
     });
     instance.addHook("onError", (request, _reply, error, next) => {
       sightline.recordError(exchangeOf(request), error);

@@ -6,7 +6,7 @@ import type { Sightline } from "../client.js";
 import type { ConsumerInput } from "../capture/exchange.js";
 import { type NodeAdapter, observeNodeRequest } from "../capture/node-http.js";
 import { toTemplate } from "../capture/route.js";
-import { runInScope, tag } from "../context.js";
+import { runInScope } from "../context.js";
 
 /** The parts of a Koa context the middleware reads. */
 export interface KoaContextLike {
@@ -51,7 +51,7 @@ export function sightlineKoa(
       await next();
       return;
     }
-    tag(ctx, exchange);
+    // observeNodeRequest tagged ctx.req, which exchangeOf(ctx) also finds.
     try {
       await runInScope(exchange, next);
     } catch (error) {

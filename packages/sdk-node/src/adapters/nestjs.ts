@@ -50,7 +50,7 @@ export class SightlineInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== "http") return next.handle();
     const req = context.switchToHttp().getRequest<NestRequestLike>();
-    const exchange = exchangeOf(req) ?? exchangeOf(req.raw);
+    const exchange = exchangeOf(req);
     if (exchange === undefined) return next.handle();
     exchange.route ??= nestRoute(req);
     return next

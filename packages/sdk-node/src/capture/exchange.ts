@@ -41,6 +41,8 @@ export class Exchange {
   validationErrors: ValidationIssue[] | undefined = undefined;
   finished = false;
   errorRecorded = false;
+  /** @internal What the node:http capture keeps while the response is written (not sent). */
+  recording: unknown = undefined;
   readonly traceId: string;
   /** This request's own span: a new id, whether or not the trace came in with it. */
   readonly spanId: string;

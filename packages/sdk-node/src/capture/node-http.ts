@@ -5,11 +5,14 @@
 // ServerResponse's write/end/writeHead are wrapped once, on the prototype, and do their extra
 // work only for responses that carry a recording; a request then costs one state object and
 // one 'close' listener, with no closures: measured, per-request closures were the bulk of the
-// SDK's own time (see docs/performance.md). The recording is kept in a WeakMap, not on the
-// response: Express's responses are dictionary-mode objects that a new key makes V8 re-allocate.
+// SDK's own time (see docs/performance.md). The recording hangs off the request's exchange,
+// found from the response through `res.req` and the one WeakMap entry that tags the request
+// (not a key on the response: Express's are dictionary-mode objects that a new key makes V8
+// re-allocate; not a second WeakMap entry: V8's WeakMap work per Express request halved
+// without it, measured per function in docs/performance.md).
 import { type IncomingHttpHeaders, type IncomingMessage, ServerResponse } from "node:http";
 import type { Sightline } from "../client.js";
-import { tag } from "../context.js";
+import { tag, taggedExchange } from "../context.js";
 import type { ConsumerInput, Exchange } from "./exchange.js";
 import { captureBody } from "./redact.js";
 
@@ -66,8 +69,12 @@ class NodeRecording {
   }
 }
 
-/** The recordings of responses in flight (each removed when its response closes). */
-const recordings = new WeakMap<ServerResponse, NodeRecording>();
+/** The recording of a response in flight (undefined once it closed, or when not recorded). */
+function recordingOf(res: ServerResponse): NodeRecording | undefined {
+  const req = res.req as IncomingMessage | undefined;
+  const recording = req === undefined ? undefined : taggedExchange(req)?.recording;
+  return recording instanceof NodeRecording ? recording : undefined;
+}
 
 let wrapped = false;
 
@@ -78,19 +85,19 @@ function wrapServerResponse(): void {
   const proto = ServerResponse.prototype;
   const { write, end, writeHead } = proto;
   proto.write = function (this: ServerResponse, chunk: unknown, encoding?: unknown) {
-    const state = recordings.get(this);
+    const state = recordingOf(this);
     if (state !== undefined) state.count(chunk, encoding);
     // eslint-disable-next-line prefer-rest-params -- pass the caller's arguments through untouched
     return Reflect.apply(write, this, arguments) as boolean;
   } as ServerResponse["write"];
   proto.end = function (this: ServerResponse, chunk?: unknown, encoding?: unknown) {
-    const state = recordings.get(this);
+    const state = recordingOf(this);
     if (state !== undefined && typeof chunk !== "function") state.count(chunk, encoding);
     // eslint-disable-next-line prefer-rest-params -- as above
     return Reflect.apply(end, this, arguments) as ServerResponse;
   } as ServerResponse["end"];
   proto.writeHead = function (this: ServerResponse) {
-    const state = recordings.get(this);
+    const state = recordingOf(this);
     // Headers handed straight to writeHead (Fastify does) never show in getHeaders().
     if (state !== undefined && (state.keepBody || state.sightline.options.captureHeaders)) {
       // eslint-disable-next-line prefer-rest-params -- as above
@@ -127,26 +134,23 @@ export function observeNodeRequest<Native>(
   if (exchange === undefined) return undefined;
   wrapServerResponse();
   tag(req, exchange);
-  recordings.set(
-    res,
-    new NodeRecording(
-      sightline,
-      exchange,
-      req,
-      adapter as NodeAdapter<unknown>,
-      native,
-      sightline.options.captureBodies,
-    ),
+  exchange.recording = new NodeRecording(
+    sightline,
+    exchange,
+    req,
+    adapter as NodeAdapter<unknown>,
+    native,
+    sightline.options.captureBodies,
   );
   res.on("close", onClose);
   return exchange;
 }
 
 function onClose(this: ServerResponse): void {
-  const state = recordings.get(this);
+  const state = recordingOf(this);
   if (state === undefined) return;
-  recordings.delete(this);
   const { sightline, exchange, adapter, native, req } = state;
+  exchange.recording = undefined;
   try {
     // An adapter may have named the route already (the NestJS interceptor does).
     exchange.route ??= adapter.route(native, req);
