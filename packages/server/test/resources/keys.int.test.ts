@@ -116,7 +116,11 @@ describe.each(metadataBackends())("API keys on $name", (backend: MetadataBackend
     expect(await ctx.deps.resources.ingestDirectory.authenticateKey(appKey.key)).toEqual({
       keyId: appKey.id,
       // A new project follows the server's retention days (null: none of its own).
-      project: { id: project.id, slug: "shop", retention: { requests: null, logs: null, spans: null } },
+      project: {
+        id: project.id,
+        slug: "shop",
+        retention: { requests: null, logs: null, spans: null, rollups: null },
+      },
       app: { id: app.id, slug: "checkout" },
     });
     expect(
