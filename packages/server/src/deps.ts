@@ -28,6 +28,7 @@ import {
   createHeartbeatService,
   createIngestService,
   type HeartbeatService,
+  type IngestLimits,
   type IngestService,
 } from "./modules/ingest/index.js";
 import { createOtlpService, type OtlpService } from "./modules/otlp/index.js";
@@ -137,6 +138,17 @@ export interface DepsOptions {
   readonly wrapEvents?: (events: EventsExecutor) => EventsExecutor;
 }
 
+/** Ingest's limits from the configuration: the batch cap and each kind's server-wide days. */
+export function ingestLimitsOf(config: Config): IngestLimits {
+  return {
+    maxBatch: config.ingest.maxBatch,
+    requestsRetentionDays: config.retention.requestsDays,
+    logsRetentionDays: config.retention.logsDays,
+    spansRetentionDays: config.retention.spansDays,
+    rollupsRetentionDays: config.retention.rollupsDays,
+  };
+}
+
 export async function createDeps(config: Config, options: DepsOptions): Promise<Deps> {
   const { logger } = options;
   const clock = options.clock ?? systemClock;
@@ -198,13 +210,7 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
         idempotencyRepo: createIngestIdempotencyRepo(metadata.db),
         clock,
         logger,
-        limits: {
-          maxBatch: config.ingest.maxBatch,
-          requestsRetentionDays: config.retention.requestsDays,
-          logsRetentionDays: config.retention.logsDays,
-          spansRetentionDays: config.retention.spansDays,
-          rollupsRetentionDays: config.retention.rollupsDays,
-        },
+        limits: ingestLimitsOf(config),
         writer: config.ingest,
         admission: config.ingest,
       }),

@@ -1,6 +1,7 @@
 // Idempotency-Key on ingest, on both metadata dialects: the first answer is given again and the
 // batch stored once — on retries, concurrent duplicates, across a restart, and when a claim was
 // left behind by a process that died before or after storing its batch.
+import { ingestLimitsOf } from "../../src/deps.js";
 import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createIngestService } from "../../src/modules/ingest/ingest.service.js";
@@ -202,13 +203,7 @@ describe.each(metadataBackends())("Idempotency-Key on $name", (backend: Metadata
       idempotencyRepo: createIngestIdempotencyRepo(ctx.deps.metadata.db),
       clock,
       logger: ctx.deps.logger,
-      limits: {
-        maxBatch: 1000,
-        requestsRetentionDays: 90,
-        logsRetentionDays: 30,
-        spansRetentionDays: 30,
-        rollupsRetentionDays: 400,
-      },
+      limits: ingestLimitsOf(ctx.config),
       writer: { flushRows: 10_000, flushIntervalMs: 5, maxPendingRows: 100_000, projectPendingShare: 0.5 },
       admission: ctx.config.ingest,
     });

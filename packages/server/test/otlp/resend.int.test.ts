@@ -1,6 +1,7 @@
 // An OTLP exporter resends an export whose answer it did not get (a crash, a dropped connection,
 // its own timeout): the rows a span makes (its span row, and the request row of a SERVER span)
 // are named by its trace and span id, so the resent export is recognised and stored once.
+import { ingestLimitsOf } from "../../src/deps.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createIngestService } from "../../src/modules/ingest/ingest.service.js";
 import { createOtlpService } from "../../src/modules/otlp/otlp.service.js";
@@ -61,13 +62,7 @@ describe("a resent OTLP export", () => {
       idempotencyRepo: createIngestIdempotencyRepo(ctx.deps.metadata.db),
       clock,
       logger: ctx.deps.logger,
-      limits: {
-        maxBatch: 1000,
-        requestsRetentionDays: 90,
-        logsRetentionDays: 30,
-        spansRetentionDays: 30,
-        rollupsRetentionDays: 400,
-      },
+      limits: ingestLimitsOf(ctx.config),
       writer: { flushRows: 10_000, flushIntervalMs: 5, maxPendingRows: 100_000, projectPendingShare: 0.5 },
       admission: ctx.config.ingest,
     });

@@ -176,9 +176,10 @@ function readEndpointFilters(
   };
 }
 
+const DAY_MS = 86_400_000;
+
 export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   const { events, clock, rollups } = deps;
-  const DAY_MS = 86_400_000;
 
   /** The oldest instant the project's analytics read, if they are cut. */
   function keptSince(project: ProjectRow, nowMs: number): number | undefined {

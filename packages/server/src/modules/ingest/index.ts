@@ -4,7 +4,12 @@ export type { AppRef, DiscoveredEndpoint, IngestDirectory, KeyPrincipal } from "
 export { readBody } from "./ingest.body.js";
 export { type BatchContext, preparePlacedBatch } from "./ingest.pipeline.js";
 export { ingestRoutes } from "./ingest.routes.js";
-export { type BatchOutcome, createIngestService, type IngestService } from "./ingest.service.js";
+export {
+  type BatchOutcome,
+  createIngestService,
+  type IngestLimits,
+  type IngestService,
+} from "./ingest.service.js";
 export { createHeartbeatService, type HeartbeatService } from "./heartbeat.service.js";
 export { normaliseRouteTemplate } from "./route-template.js";
 export { type PlacedInput, type RecordProblem, readHexId, type RowKind, setOwn } from "./records.js";
