@@ -4,8 +4,8 @@
 // inserts at once on as many sessions (default 1), ENGINE_ROWS in all (default 600,000). Then it
 // waits for merges to finish and prints the insert rate and the process's CPU per row, by thread:
 // ThreadPool (insert pipelines), MergeMutate (merges), node (JavaScript and the chDB calls' libuv
-// workers). The tables carry the driver's settings unless ENGINE_DEFAULTS=1; ENGINE_DDL runs one
-// more statement first, e.g. `ALTER TABLE bench_engine.api_requests MODIFY SETTING …`.
+// workers). The tables carry the driver's settings unless ENGINE_DEFAULTS=1; ENGINE_DDL runs more
+// statements first (`;`-separated), e.g. `ALTER TABLE bench_engine.api_requests MODIFY SETTING …`.
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,7 +64,9 @@ async function main(): Promise<void> {
   try {
     await migrateEvents(events);
     if (process.env.ENGINE_DEFAULTS === undefined) await applyTableSettings(events);
-    if (process.env.ENGINE_DDL) await events.command(process.env.ENGINE_DDL);
+    for (const statement of (process.env.ENGINE_DDL ?? "").split(";").map((text) => text.trim())) {
+      if (statement !== "") await events.command(statement);
+    }
     const rows = chunks();
     const inserts = Math.ceil(ROWS / SIZE);
     const total = inserts * SIZE;
