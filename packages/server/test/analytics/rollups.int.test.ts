@@ -53,6 +53,8 @@ const COLUMNS = [
   "request_size",
   "response_size",
   "consumer_id",
+  "consumer_name",
+  "consumer_group",
 ] as const;
 type Row = [
   string,
@@ -68,6 +70,8 @@ type Row = [
   number,
   number,
   string,
+  string,
+  string,
 ];
 
 function row(
@@ -81,6 +85,8 @@ function row(
     status: number;
     ms: number;
     consumer: string;
+    name: string;
+    group: string;
     bytes: number;
   }> = {},
 ): Row {
@@ -99,6 +105,8 @@ function row(
     fields.bytes ?? 100,
     (fields.bytes ?? 100) * 2,
     fields.consumer ?? "",
+    fields.name ?? "",
+    fields.group ?? "",
   ];
 }
 
@@ -141,10 +149,21 @@ function randomRows(seed: number, count: number): Row[] {
       route,
       status: pick([200, 200, 200, 201, 204, 404, 400, 500, 503]),
       ms: Math.round(Math.exp(2 + next() * 4) * 1000) / 1000,
-      consumer: next() < 0.15 ? "" : `c${Math.floor(next() * 40)}`,
       bytes: Math.floor(next() * 5000),
+      ...randomConsumer(next),
     });
   });
+}
+
+/** A consumer (15 % none), named in half its requests with one of a few names (so its newest name
+ *  changes over the rows), grouped in a third of them. */
+function randomConsumer(next: () => number): { consumer: string; name: string; group: string } {
+  if (next() < 0.15) return { consumer: "", name: "", group: "" };
+  return {
+    consumer: `c${Math.floor(next() * 40)}`,
+    name: next() < 0.5 ? `Name ${Math.floor(next() * 5)}` : "",
+    group: next() < 0.3 ? `team-${Math.floor(next() * 3)}` : "",
+  };
 }
 
 /** Rollups complete for every hour (a store migrated before any row arrived). */
@@ -438,6 +457,107 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       );
     });
 
+    it("searches consumers by id and newest name or group, sorted by percentiles, as raw rows do", async () => {
+      // A UTC day (rolled up) and raw edges around it, one project. Each consumer's latencies lie
+      // far apart from the others', so percentile orders cannot differ within the 1 % allowed.
+      const day = Math.floor(BASE / DAY) * DAY - DAY;
+      const at = (n: number) => day + (n % 1_440) * 60_000 + Math.floor(n / 1_440);
+      const named: Row[] = [];
+      const add = (
+        count: number,
+        consumer: string,
+        ms: number,
+        fields: (minute: number) => { name?: string; group?: string },
+      ) => {
+        for (let n = 0; n < count; n += 1)
+          named.push(
+            row(at(n), { project: "p4", consumer, ms: ms + (n % 10), ...fields(n % 1_440), status: 200 }),
+          );
+      };
+      // Renamed within the day: only the later name is the newest.
+      add(9_000, "acct-1", 10, (minute) => ({
+        name: minute < 720 ? "Old Name" : "Zeta Corp",
+        group: "team-a",
+      }));
+      add(6_000, "acct-2", 100, () => ({ group: "team-b" }));
+      add(11_000, "beta-7", 50, () => ({ name: "Beta" }));
+      add(6_000, "acct-3", 200, () => ({ name: "Gamma Old", group: "team-a" }));
+      add(3_000, "", 5, () => ({ name: "Zeta Anonymous" }));
+      add(2_000, "acct-4", 1_000, () => ({ name: "zeta small", group: "team-a" }));
+      // Edges read raw: an older name before the day, newer names and a group after it.
+      named.push(row(day - HOUR, { project: "p4", consumer: "acct-1", name: "Ancient", ms: 12 }));
+      named.push(row(day + DAY + HOUR, { project: "p4", consumer: "beta-7", name: "Renamed", ms: 55 }));
+      named.push(
+        row(day + DAY + HOUR, { project: "p4", consumer: "acct-3", name: "Delta", group: "team-c", ms: 205 }),
+      );
+      await insert(events, named);
+      const filter: RequestFilter = { projectId: "p4", since: day - 2 * HOUR, until: day + DAY + 2 * HOUR };
+      const p95 = { by: "p95_response_time_ms" as const, direction: "desc" as const };
+      const ids = async (search: string | undefined, page = { limit: 100, offset: 0 }) =>
+        (await consumerStatsPage(events, filter, search, p95, page, complete)).items.map(consumerKey);
+
+      expect(await ids("zeta")).toEqual(["acct-4", "acct-1"]);
+      expect(await ids("acct")).toEqual(["acct-4", "acct-3", "acct-2", "acct-1"]);
+      expect(await ids("acct", { limit: 2, offset: 2 })).toEqual(["acct-2", "acct-1"]);
+      expect(await ids("team-a")).toEqual(["acct-4", "acct-1"]);
+      expect(await ids("renamed")).toEqual(["beta-7"]);
+      expect(await ids("delta")).toEqual(["acct-3"]);
+      // Names (and groups) that are no longer the newest, and the unknown consumer's, never match.
+      for (const stale of ["old", "gamma", "ancient", "anonymous"])
+        expect(await ids(stale), stale).toEqual([]);
+      expect(await ids(undefined)).toEqual(["acct-4", "acct-3", "acct-2", "beta-7", "acct-1", ""]);
+
+      // One statement over the rollup and the raw edges answers the searched, percentile-sorted page.
+      const statements: string[] = [];
+      const recorded = delegatingExecutor(events, {
+        query: (sql, params, lane) => {
+          statements.push(sql);
+          return events.query(sql, params, lane);
+        },
+      });
+      const searched = await consumerStatsPage(
+        recorded,
+        filter,
+        "zeta",
+        p95,
+        { limit: 10, offset: 0 },
+        complete,
+      );
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toContain(`${events.database}.${CONSUMERS_DAILY.table.name}`);
+      expect(searched.items[1]).toMatchObject({
+        consumer_id: "acct-1",
+        consumer: "Zeta Corp",
+        consumer_group: "team-a",
+        total_requests: 9_001,
+      });
+
+      // Every search, sort and page against raw rows: same consumers, order, totals and figures.
+      const exact = await consumerExact(events, filter);
+      const sorts = [
+        p95,
+        { by: "p50_response_time_ms", direction: "asc" },
+        { by: "total_requests", direction: "desc" },
+      ] as const;
+      for (const search of [undefined, "zeta", "acct", "team-a", "beta", "old"]) {
+        for (const sort of sorts) {
+          const pages = [
+            { limit: 100, offset: 0 },
+            { limit: 2, offset: 2 },
+            { limit: 2, offset: 10 },
+          ];
+          for (const page of sort === p95 ? pages : pages.slice(0, 1)) {
+            const label = `${search} ${sort.by} ${page.offset}`;
+            const rolled = await consumerStatsPage(events, filter, search, sort, page, complete);
+            const raw = await consumerStatsPage(events, filter, search, sort, page);
+            expect(rolled.total, label).toBe(raw.total);
+            expect(rolled.items.map(consumerKey), label).toEqual(raw.items.map(consumerKey));
+            expectSameItems(rolled.items, raw.items, label, exact, consumerKey);
+          }
+        }
+      }
+    }, 120_000);
+
     it("reads a small window of the lists raw, exactly", async () => {
       const filter: RequestFilter = { projectId: "p2", since: BASE - 2 * DAY, until: BASE + 2 * DAY };
       const sort = { by: "total_requests" as const, direction: "desc" as const };
@@ -568,18 +688,36 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
           byPercentile,
         );
       }
-      const search = next() < 0.5 ? "c1" : undefined;
-      const rolledConsumers = await consumerStatsPage(events, filter, search, sort, all, complete);
-      const rawConsumers = await consumerStatsPage(events, filter, search, sort, all);
-      expect(rolledConsumers.total, listLabel).toBe(rawConsumers.total);
-      expectSameItems(
-        rolledConsumers.items,
-        rawConsumers.items,
-        `${listLabel} consumers ${search} ${sort.by}`,
-        await consumerExact(events, filter),
-        consumerKey,
-        byPercentile,
-      );
+      // No search; by id; by the newest name or group (broad ones keep the read rolled up, above
+      // 10,000 requests; narrow ones may be re-read raw).
+      const searches = [undefined, "c", next() < 0.5 ? "c1" : "c2", "name", `name ${Math.floor(next() * 5)}`];
+      for (const search of [...searches, `team-${Math.floor(next() * 3)}`]) {
+        const searchLabel = `${listLabel} consumers ${search} ${sort.by}`;
+        const rolledConsumers = await consumerStatsPage(events, filter, search, sort, all, complete);
+        const rawConsumers = await consumerStatsPage(events, filter, search, sort, all);
+        expect(rolledConsumers.total, searchLabel).toBe(rawConsumers.total);
+        expectSameItems(
+          rolledConsumers.items,
+          rawConsumers.items,
+          searchLabel,
+          await consumerExact(events, filter),
+          consumerKey,
+          byPercentile,
+        );
+        // A page past the first is the same slice of the same order, and tells the same total.
+        const later = await consumerStatsPage(
+          events,
+          filter,
+          search,
+          sort,
+          { limit: 3, offset: 2 },
+          complete,
+        );
+        expect(later.items.map(consumerKey), searchLabel).toEqual(
+          rolledConsumers.items.slice(2, 5).map(consumerKey),
+        );
+        expect(later.total, searchLabel).toBe(rolledConsumers.total);
+      }
       // A page in the middle: the same groups, in the same order, as raw.
       const middle = { limit: 3, offset: 2 };
       expect(

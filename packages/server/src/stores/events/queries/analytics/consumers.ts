@@ -3,7 +3,7 @@
 // value sent is the one shown.
 import type { ConsumerSortKey, ConsumerStats, ProjectConsumerStats } from "@sightline/contracts";
 import { API_REQUESTS, CONSUMERS_DAILY, type EventsExecutor } from "../../index.js";
-import { type RequestFilter, requestFilterClause } from "../request-filter.js";
+import { type RequestFilter, requestConditions, requestFilterClause } from "../request-filter.js";
 import type { RollupCoverage } from "../rollups/coverage.js";
 import {
   LIST_COLUMNS,
@@ -15,7 +15,7 @@ import {
 } from "../rollups/lists.js";
 import { mergedSource, planWindow } from "../rollups/merged.js";
 import type { WindowSplit } from "../rollups/split.js";
-import { SqlParams } from "../sql.js";
+import { filterClause, SqlParams } from "../sql.js";
 import {
   bytesSql,
   errorRate,
@@ -132,7 +132,8 @@ const COUNTS_SQL = [
  * of consumers: the first statement computes them for every consumer only when the sort or the
  * search needs them, and otherwise a second statement computes them for the page's consumers
  * alone (the same filter, so the same figures). Measured on 490k rows and 5,000 consumers: 2-3x
- * faster than one statement computing everything for every consumer.
+ * faster than one statement computing everything for every consumer. A search sorted by a
+ * percentile computes percentiles only for the consumers the search keeps (`matchedOnly`).
  */
 export async function consumerStatsPage(
   events: EventsExecutor,
@@ -155,10 +156,20 @@ export async function consumerStatsPage(
   const direction = sort.direction === "asc" ? "ASC" : "DESC";
   const order = [...CONSUMER_SORT_SQL[sort.by].map((sql) => `${sql} ${direction}`), "consumer_id ASC"];
   const label = needs.names ? `, ${LABEL_SQL}` : "";
+  const groups = needs.percentiles
+    ? consumerGroupsSql(
+        events,
+        filter,
+        undefined,
+        needs,
+        params,
+        matchedOnly(search, (having) => consumerNamesSql(events, filter, having, params)),
+      )
+    : consumerGroupsSql(events, filter, search, needs, params);
   // The window count runs over the groups HAVING kept; the label is sorted as it is shown.
   const rows = await events.query<ConsumerPageRow>(
     `SELECT *${label}, count() OVER () AS total_groups ` +
-      `FROM (${consumerGroupsSql(events, filter, search, needs, params)}) ` +
+      `FROM (${groups}) ` +
       `ORDER BY ${order.join(", ")} ` +
       `LIMIT ${params.bind(window.limit, "UInt32")} OFFSET ${params.bind(window.offset, "UInt64")}`,
     params.values,
@@ -168,7 +179,7 @@ export async function consumerStatsPage(
     // Past the last page: the total still has to be told.
     const countParams = new SqlParams();
     const [row] = await events.query<{ n: number }>(
-      `SELECT count() AS n FROM (${consumerGroupsSql(events, filter, search, needs, countParams)})`,
+      `SELECT count() AS n FROM (${consumerNamesSql(events, filter, search, countParams)})`,
       countParams.values,
     );
     return { items: [], total: row?.n ?? 0 };
@@ -225,7 +236,17 @@ async function rolledConsumersPage(
   const direction = sort.direction === "asc" ? "ASC" : "DESC";
   const order = [...CONSUMER_SORT_SQL[sort.by].map((sql) => `${sql} ${direction}`), "consumer_id ASC"];
   const params = new SqlParams();
-  const groups = rolledConsumerGroupsSql(events, filter, split, search, byPercentile, [], params);
+  // Unlike raw rows, the rollup's histograms are not narrowed to a search's matches by a first
+  // pass: on 5 M rows (1.1 M rollup rows at 30 d, a search keeping 22 % of consumers) that read
+  // twice the rows for 0–15 % less CPU, once the newest names were cheap (newestSql).
+  const groups = rolledConsumerGroupsSql(
+    events,
+    filter,
+    split,
+    search,
+    byPercentile ? "histogram" : "counts",
+    params,
+  );
   const rows = await events.query<ConsumerPageRow>(
     byPercentile
       ? listPageSql(
@@ -246,7 +267,7 @@ async function rolledConsumersPage(
     if (window.offset === 0) return { items: [], total: 0 };
     const countParams = new SqlParams();
     const [row] = await events.query<{ n: number }>(
-      `SELECT count() AS n FROM (${rolledConsumerGroupsSql(events, filter, split, search, false, [], countParams)})`,
+      `SELECT count() AS n FROM (${rolledConsumerGroupsSql(events, filter, split, search, "names", countParams)})`,
       countParams.values,
     );
     return { items: [], total: row?.n ?? 0 };
@@ -259,15 +280,9 @@ async function rolledConsumersPage(
       rows.map((row) => row.consumer_id),
       "Array(String)",
     );
-    const page = rolledConsumerGroupsSql(
-      events,
-      filter,
-      split,
-      undefined,
-      true,
-      [`consumer_id IN ${ids}`],
-      pageParams,
-    );
+    const page = rolledConsumerGroupsSql(events, filter, split, undefined, "histogram", pageParams, [
+      `consumer_id IN ${ids}`,
+    ]);
     const found = await events.query<{ consumer_id: string; percentiles: Array<number | null> }>(
       `SELECT consumer_id, percentiles FROM (SELECT *, ${LIST_PERCENTILES_SQL} FROM (${page}))`,
       pageParams.values,
@@ -282,33 +297,65 @@ async function rolledConsumersPage(
   };
 }
 
-/** One row per consumer from the consumer rollup and raw edges; `search` as consumerGroupsSql. */
+/** What a rolled-up read of consumers computes per consumer: the newest names alone (enough to
+ *  search), with the counts and sums, or with the latency histogram too. */
+type RolledFigures = "names" | "counts" | "histogram";
+
+/** One row per consumer from the consumer rollup and raw edges; `search` as consumerGroupsSql,
+ *  `extra` conditions on consumer_id in every source of the read. */
 function rolledConsumerGroupsSql(
   events: EventsExecutor,
   filter: RequestFilter,
   split: WindowSplit,
   search: string | undefined,
-  histogram: boolean,
-  extra: readonly string[],
+  figures: RolledFigures,
   params: SqlParams,
+  extra: readonly string[] = [],
 ): string {
-  const columns = [...LIST_COLUMNS, "latest_name", "latest_group"];
+  const names = ["latest_name", "latest_group"];
+  const columns =
+    figures === "names"
+      ? names
+      : [
+          ...LIST_COLUMNS.filter((column) => figures === "histogram" || column !== "latency_histogram"),
+          ...names,
+        ];
   const source = mergedSource(
     events,
     CONSUMERS_DAILY,
     filter,
     split,
     [{ alias: "consumer_id", rollup: "consumer_id", raw: "consumer_id" }],
-    histogram ? columns : columns.filter((column) => column !== "latency_histogram"),
+    columns,
     params,
     extra,
   );
+  const sums = figures === "names" ? "" : `${LIST_COUNTS_SQL}, `;
+  const histogram = figures === "histogram" ? `${LIST_HISTOGRAM_SQL}, ` : "";
   return (
-    `SELECT consumer_id, ${LIST_COUNTS_SQL}${histogram ? `, ${LIST_HISTOGRAM_SQL}` : ""}, ` +
-    "tupleElement(max(c_latest_name), 2) AS latest_name, " +
-    "tupleElement(max(c_latest_group), 2) AS latest_group " +
+    `SELECT consumer_id, ${sums}${histogram}` +
+    `${newestSql("c_latest_name")} AS latest_name, ${newestSql("c_latest_group")} AS latest_group ` +
     `FROM ${source} GROUP BY consumer_id${searchHaving(search, params)}`
   );
+}
+
+/**
+ * The value of the newest of a rollup column's (time, value) pairs. argMax on the time, not max
+ * of the pairs: comparing tuples of a DateTime64 and a String cost 3.8× more (777 against 203 ms
+ * of CPU for 950k rollup rows and 50k consumers), the most costly part of the consumers page.
+ * Pairs of the same millisecond with different values keep either, as raw reads' argMaxIf does.
+ */
+const newestSql = (column: string) => `argMax(tupleElement(${column}, 2), tupleElement(${column}, 1))`;
+
+/**
+ * `consumer_id IN (…)` of the consumers `search` keeps, found from their newest names alone
+ * (`groupsOf(search)`), or no condition without a search. The search holds the newest name, an
+ * aggregate over the whole filter, so raw reads find the matches first and compute percentiles
+ * for them alone: on 5 M rows (24 h raw, a search keeping 28 % of consumers) 0.78× the CPU of
+ * computing them for every consumer, for twice the rows read.
+ */
+function matchedOnly(search: string | undefined, groupsOf: (search: string) => string): string[] {
+  return search === undefined ? [] : [`consumer_id IN (SELECT consumer_id FROM (${groupsOf(search)}))`];
 }
 
 /** `HAVING …` keeping the identified consumers whose id, newest name or group holds `search`. */
@@ -347,8 +394,11 @@ function consumerGroupsSql(
   search: string | undefined,
   needs: { names: boolean; percentiles: boolean },
   params: SqlParams,
+  /** Conditions on consumer_id, read with the filter's cheap ones (before any other column). */
+  extra: readonly string[] = [],
 ): string {
-  const where = requestFilterClause(filter, params);
+  const { cheap, late } = requestConditions(filter, params);
+  const where = filterClause([...cheap, ...extra], late);
   const having = searchHaving(search, params);
   const optional = [
     ...(needs.names ? [NAMES_SQL] : []),
@@ -357,6 +407,20 @@ function consumerGroupsSql(
   return (
     `SELECT consumer_id, ${[COUNTS_SQL, ...optional].join(", ")}, max(timestamp) AS last_seen_at ` +
     `FROM ${qualified(events, API_REQUESTS)} ${where} GROUP BY consumer_id${having}`
+  );
+}
+
+/** One row per consumer with its newest name and group alone; `search` as consumerGroupsSql. */
+function consumerNamesSql(
+  events: EventsExecutor,
+  filter: RequestFilter,
+  search: string | undefined,
+  params: SqlParams,
+): string {
+  const where = requestFilterClause(filter, params);
+  return (
+    `SELECT consumer_id, ${NAMES_SQL} FROM ${qualified(events, API_REQUESTS)} ${where} ` +
+    `GROUP BY consumer_id${searchHaving(search, params)}`
   );
 }
 
