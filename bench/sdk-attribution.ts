@@ -35,7 +35,7 @@ export interface Attribution {
 }
 
 /** The ServerResponse wraps only pass calls through: what runs below them is Node's response work. */
-const PASS_THROUGH = /^proto\.(end|write|writeHead|emit)$/;
+const PASS_THROUGH = /^proto\.(end|write|writeHead)$/;
 
 function isInternal(frame: CallFrame): boolean {
   return frame.url === "" || frame.url.startsWith("node:") || PASS_THROUGH.test(frame.functionName);

@@ -45,8 +45,8 @@ export function sightlineMiddleware(
     validation: expressValidatorErrors,
     identify: options.identifyConsumer,
   };
-  return function sightline_express(req, _res, next) {
-    const exchange = sightline.enabled ? observeNodeRequest(sightline, req, adapter, req) : undefined;
+  return function sightline_express(req, res, next) {
+    const exchange = sightline.enabled ? observeNodeRequest(sightline, req, res, adapter, req) : undefined;
     if (exchange === undefined) next();
     else runInScope(exchange, next);
   };

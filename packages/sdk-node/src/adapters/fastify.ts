@@ -66,7 +66,7 @@ export function sightlinePlugin(
   const register = (instance: FastifyLike, _options: unknown, done: Done) => {
     instance.addHook("onRequest", (request, reply, next) => {
       const exchange = sightline.enabled
-        ? observeNodeRequest(sightline, request.raw, adapter, request)
+        ? observeNodeRequest(sightline, request.raw, reply.raw, adapter, request)
         : undefined;
       // observeNodeRequest tagged request.raw, which exchangeOf(request) also finds.
       if (exchange === undefined) next();

@@ -59,7 +59,7 @@ export function sightlineHono(
       return;
     }
     if (isNodeHttp(c.env)) {
-      const exchange = observeNodeRequest(sightline, c.env.incoming, adapter, c);
+      const exchange = observeNodeRequest(sightline, c.env.incoming, c.env.outgoing, adapter, c);
       if (exchange === undefined) {
         await next();
         return;

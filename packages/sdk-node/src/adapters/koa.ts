@@ -44,7 +44,9 @@ export function sightlineKoa(
     identify: options.identifyConsumer,
   };
   return async function sightline_koa(ctx, next) {
-    const exchange = sightline.enabled ? observeNodeRequest(sightline, ctx.req, adapter, ctx) : undefined;
+    const exchange = sightline.enabled
+      ? observeNodeRequest(sightline, ctx.req, ctx.res, adapter, ctx)
+      : undefined;
     if (exchange === undefined) {
       await next();
       return;

@@ -78,10 +78,10 @@ export class SightlineModule {
     keepValidationErrors();
     const middleware = (
       req: IncomingMessage & NestRequestLike & { [OWN_ROUTE]?: unknown },
-      _res: ServerResponse,
+      res: ServerResponse,
       next: () => void,
     ) => {
-      const exchange = sightline.enabled ? observeNodeRequest(sightline, req, adapter, req) : undefined;
+      const exchange = sightline.enabled ? observeNodeRequest(sightline, req, res, adapter, req) : undefined;
       if (exchange !== undefined) req[OWN_ROUTE] = req.route;
       if (exchange === undefined) next();
       else runInScope(exchange, next);

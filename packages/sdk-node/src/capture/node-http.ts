@@ -2,12 +2,10 @@
 // response's own events give the status, the bytes written and the moment the last byte left.
 // The route and the parsed request body are read at the end, after the framework routed.
 //
-// ServerResponse's write/end/writeHead/emit are wrapped once, on the prototype, and do their
-// extra work only for responses that carry a recording; a request then costs one state object,
-// with no closures and no listener: measured, per-request closures were the bulk of the SDK's
-// own time (see docs/performance.md), and adding a 'close' listener to each response was the
-// largest single item left in its per-request CPU profile (bench:sdk-profile). Node emits
-// 'close' on every response exactly once, whether it finished or the client went away. The recording hangs off the request's exchange,
+// ServerResponse's write/end/writeHead are wrapped once, on the prototype, and do their extra
+// work only for responses that carry a recording; a request then costs one state object and
+// one 'close' listener, with no closures: measured, per-request closures were the bulk of the
+// SDK's own time (see docs/performance.md). The recording hangs off the request's exchange,
 // found from the response through `res.req` and the one WeakMap entry that tags the request
 // (not a key on the response: Express's are dictionary-mode objects that a new key makes V8
 // re-allocate; not a second WeakMap entry: V8's WeakMap work per Express request halved
@@ -85,7 +83,7 @@ function wrapServerResponse(): void {
   if (wrapped) return;
   wrapped = true;
   const proto = ServerResponse.prototype;
-  const { write, end, writeHead, emit } = proto;
+  const { write, end, writeHead } = proto;
   proto.write = function (this: ServerResponse, chunk: unknown, encoding?: unknown) {
     const state = recordingOf(this);
     if (state !== undefined) state.count(chunk, encoding);
@@ -109,11 +107,6 @@ function wrapServerResponse(): void {
     // eslint-disable-next-line prefer-rest-params -- as above
     return Reflect.apply(writeHead, this, arguments) as ServerResponse;
   } as ServerResponse["writeHead"];
-  proto.emit = function (this: ServerResponse, event: string | symbol) {
-    if (event === "close") onClose(this);
-    // eslint-disable-next-line prefer-rest-params -- as above
-    return Reflect.apply(emit, this, arguments) as boolean;
-  } as ServerResponse["emit"];
 }
 
 export function readNodeHeader(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -121,11 +114,11 @@ export function readNodeHeader(headers: IncomingHttpHeaders, name: string): stri
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Opens the exchange of a node:http request and closes it when its response (`req`'s, which
- *  node:http links as `res.req`) has closed. */
+/** Opens the exchange of a node:http request and closes it when the response is done. */
 export function observeNodeRequest<Native>(
   sightline: Sightline,
   req: IncomingMessage,
+  res: ServerResponse,
   adapter: NodeAdapter<Native>,
   native: Native,
 ): Exchange | undefined {
@@ -149,12 +142,12 @@ export function observeNodeRequest<Native>(
     native,
     sightline.options.captureBodies,
   );
+  res.on("close", onClose);
   return exchange;
 }
 
-/** The response closed (finished, or the client went away): completes its exchange. */
-function onClose(res: ServerResponse): void {
-  const state = recordingOf(res);
+function onClose(this: ServerResponse): void {
+  const state = recordingOf(this);
   if (state === undefined) return;
   const { sightline, exchange, adapter, native, req } = state;
   exchange.recording = undefined;
@@ -169,16 +162,16 @@ function onClose(res: ServerResponse): void {
       req,
       forwarded && sightline.options.trustProxy !== false,
     );
-    const status = res.statusCode;
+    const status = this.statusCode;
     if ((status === 400 || status === 422) && exchange.validationErrors === undefined && adapter.validation) {
       sightline.recordValidation(exchange, adapter.validation(native));
     }
-    const length = Number(res.getHeader("content-length") ?? state.headHeaders?.["content-length"]);
+    const length = Number(this.getHeader("content-length") ?? state.headHeaders?.["content-length"]);
     exchange.responseSize =
-      Number.isSafeInteger(length) && length >= 0 && res.req?.method !== "HEAD" ? length : state.written;
+      Number.isSafeInteger(length) && length >= 0 && this.req?.method !== "HEAD" ? length : state.written;
     if (sightline.options.captureHeaders || state.keepBody) {
       const sent =
-        state.headHeaders === undefined ? res.getHeaders() : { ...res.getHeaders(), ...state.headHeaders };
+        state.headHeaders === undefined ? this.getHeaders() : { ...this.getHeaders(), ...state.headHeaders };
       if (sightline.options.captureHeaders) {
         exchange.requestHeaders = sightline.headers(Object.entries(req.headers));
         exchange.responseHeaders = sightline.headers(
@@ -204,7 +197,7 @@ function onClose(res: ServerResponse): void {
     sightline.diagnostics.warnOnce("node-finish", `could not read a finished response: ${String(error)}`);
   }
   const identify = adapter.identify as ((request: unknown) => ConsumerInput) | undefined;
-  sightline.finish(exchange, res.writableFinished ? res.statusCode : CLIENT_CLOSED, native, identify);
+  sightline.finish(exchange, this.writableFinished ? this.statusCode : CLIENT_CLOSED, native, identify);
 }
 
 /** `http` or `https`: the framework's word when it has one, else the socket's (or, trusting
