@@ -2,6 +2,8 @@
 // JSON route, bare or instrumented (sightline | apitally with its defaults), either at once
 // (hello) or after 0.5 ms of CPU work (work). Reports its port, and on request its memory and
 // the SDK's counts, over the IPC channel it was started with.
+import type { HeapProfiler } from "node:inspector";
+import { Session } from "node:inspector/promises";
 import { createRequire } from "node:module";
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import type { Server } from "node:http";
@@ -17,6 +19,7 @@ import type * as ExpressAdapter from "../packages/sdk-node/src/adapters/express.
 import type * as FastifyAdapter from "../packages/sdk-node/src/adapters/fastify.js";
 import type * as HonoAdapter from "../packages/sdk-node/src/adapters/hono.js";
 import type * as Core from "../packages/sdk-node/src/index.js";
+import { attributeCpu, attributeHeap, type CpuProfile, type HeapNode } from "./sdk-attribution.js";
 
 const [framework, variant, workload = "hello"] = process.argv.slice(2);
 /** CPU time each request spends in the handler before answering. */
@@ -136,7 +139,50 @@ if (process.env.BENCH_GC_COUNT === "1") {
   }).observe({ entryTypes: ["gc"] });
 }
 const started = await start();
+/** `bench:sdk-profile`: V8's profilers in this process, started and stopped by the parent. */
+interface ProfileMessage {
+  profile: "heap" | "cpu";
+  phase: "start" | "stop";
+  requests: number;
+}
+let session: Session | undefined;
+// Frames of the SDK build this app loaded (ESM and CommonJS alike live under its dist/).
+const sdkRoot =
+  variant === "sightline" ? loadSdk.resolve("@sightline/node").replace(/dist\/.*$/, "dist/") : "\0";
+const isSdk = (url: string) => url.includes(sdkRoot);
+async function profile(message: ProfileMessage): Promise<unknown> {
+  session ??= new Session();
+  if (message.phase === "start") {
+    session.connect();
+    if (message.profile === "heap") {
+      // Every allocation, not only what is still alive at the end (Node 20's V8 has both flags).
+      const every: HeapProfiler.StartSamplingParameterType & Record<string, unknown> = {
+        samplingInterval: 256,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      };
+      await session.post("HeapProfiler.startSampling", every);
+    } else {
+      await session.post("Profiler.enable");
+      await session.post("Profiler.setSamplingInterval", { interval: 100 });
+      await session.post("Profiler.start");
+    }
+    return { started: true };
+  }
+  if (message.profile === "heap") {
+    const { profile: taken } = await session.post("HeapProfiler.stopSampling");
+    session.disconnect();
+    return attributeHeap(taken.head as unknown as HeapNode, isSdk, message.requests);
+  }
+  const { profile: taken } = await session.post("Profiler.stop");
+  session.disconnect();
+  return attributeCpu(taken as unknown as CpuProfile, isSdk, message.requests);
+}
 process.on("message", (message) => {
+  if (typeof message === "object" && message !== null && "profile" in message) {
+    void profile(message as ProfileMessage).then((answer) => process.send?.({ answer }));
+    return;
+  }
   if (message === "heap") {
     // For `bench:sdk-instructions`: heap in use (bytes allocated since the last GC included)
     // and the GC counts, without collecting.

@@ -8,10 +8,16 @@ export interface SdkVariant {
   readonly sdkPackage?: string;
 }
 
+/** `before` may list several builds, comma-separated: "sdk-before", "sdk-before-2", … */
 export function sdkVariants(before: string | undefined = process.env.BENCH_SDK_BEFORE): SdkVariant[] {
+  const others = (before ?? "").split(",").filter((path) => path !== "");
   return [
     { name: "bare", mode: "bare" },
     { name: "sdk", mode: "sightline" },
-    ...(before ? [{ name: "sdk-before", mode: "sightline" as const, sdkPackage: before }] : []),
+    ...others.map((sdkPackage, i) => ({
+      name: i === 0 ? "sdk-before" : `sdk-before-${i + 1}`,
+      mode: "sightline" as const,
+      sdkPackage,
+    })),
   ];
 }

@@ -27,22 +27,25 @@ export class Exchange {
   responseSize = 0;
   ip = "";
   userAgent = "";
-  consumer: Consumer | undefined = undefined;
-  requestHeaders: Record<string, string> | undefined = undefined;
-  responseHeaders: Record<string, string> | undefined = undefined;
-  requestBody = "";
-  responseBody = "";
-  /** A parsed request body an adapter had to wait for (Hono on Node). */
-  parsedBody: unknown = undefined;
   durationMs = 0;
   /** `http`, `https`, or "" before the adapter read it. */
   scheme = "";
-  /** Why the request was refused, when a validator said so (sent with 400 and 422 answers). */
-  validationErrors: ValidationIssue[] | undefined = undefined;
   finished = false;
-  errorRecorded = false;
   /** @internal What the node:http capture keeps while the response is written (not sent). */
   recording: unknown = undefined;
+  // What only some requests have is declared, not initialised: every exchange waits in the
+  // queue until its batch is sent, so each slot saved is 8 bytes per request copied by every
+  // scavenge it lives through (measured with bench:sdk-profile, see the commit).
+  declare consumer?: Consumer;
+  declare requestHeaders?: Record<string, string>;
+  declare responseHeaders?: Record<string, string>;
+  declare requestBody?: string;
+  declare responseBody?: string;
+  /** A parsed request body an adapter had to wait for (Hono on Node). */
+  declare parsedBody?: unknown;
+  /** Why the request was refused, when a validator said so (sent with 400 and 422 answers). */
+  declare validationErrors?: ValidationIssue[];
+  declare errorRecorded?: boolean;
   readonly traceId: string;
   /** This request's own span: a new id, whether or not the trace came in with it. */
   readonly spanId: string;
@@ -62,19 +65,15 @@ export class Exchange {
   }
 }
 
-/** Splits a request target (`/a/b?x=1`) into path and query; absolute URLs keep their path. */
-export function splitTarget(target: string): { path: string; query: string } {
-  let rest = target;
-  if (!rest.startsWith("/")) {
-    try {
-      const url = new URL(rest);
-      rest = url.pathname + url.search;
-    } catch {
-      rest = `/${rest}`;
-    }
+/** A request target as path and query (`/a/b?x=1`), also when it came as an absolute URL. */
+export function originForm(target: string): string {
+  if (target.startsWith("/")) return target;
+  try {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  } catch {
+    return `/${target}`;
   }
-  const mark = rest.indexOf("?");
-  return mark === -1 ? { path: rest, query: "" } : { path: rest.slice(0, mark), query: rest.slice(mark + 1) };
 }
 
 /** A consumer from what users pass (`"acme"`, `{id: "acme", name: "Acme"}`), or undefined. */

@@ -47,8 +47,8 @@ export function requestEncoder(settings: EncoderSettings): (ex: Exchange) => Req
     }
     if (ex.requestHeaders !== undefined) record.request_headers = ex.requestHeaders;
     if (ex.responseHeaders !== undefined) record.response_headers = ex.responseHeaders;
-    if (ex.requestBody !== "") record.request_payload = ex.requestBody;
-    if (ex.responseBody !== "") record.response_payload = ex.responseBody;
+    if (ex.requestBody !== undefined && ex.requestBody !== "") record.request_payload = ex.requestBody;
+    if (ex.responseBody !== undefined && ex.responseBody !== "") record.response_payload = ex.responseBody;
     return record;
   };
 }
