@@ -9,7 +9,9 @@
 // alone), SCALE_DATA_DIR (kept; a temporary directory otherwise), SCALE_REUSE=1 (time the data
 // already in SCALE_DATA_DIR), SCALE_ROLLUPS (1: read through the rollups as the server does; 0:
 // raw rows only, the baseline measured on the same data), SCALE_QUERIES (comma-separated
-// substrings: only the lines whose query matches one, e.g. "summary,errors"),
+// substrings: only the lines whose query matches one, e.g. "summary,errors"), SCALE_EXPLAIN=1
+// (each line also prints the rows its statements read by the engine's index analysis, EXPLAIN
+// ESTIMATE summed over the statements of one call: a measure of work that load does not blur),
 // CLICKHOUSE_URL (and the other CLICKHOUSE_* settings: a ClickHouse server instead of chDB).
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -41,6 +43,7 @@ const REUSE = process.env.SCALE_REUSE === "1";
 const MARKER = "bench-scale.json";
 const ROLLUPS = process.env.SCALE_ROLLUPS !== "0";
 const QUERIES = splitList(process.env.SCALE_QUERIES ?? "");
+const EXPLAIN = process.env.SCALE_EXPLAIN === "1";
 
 /** Windows and their p50 targets (issue 21 §5); p95 must stay under twice the p50. */
 const WINDOWS = [
@@ -190,8 +193,34 @@ const bigApp: AppRow = {
 const projectScope = mintProjectScope("bench-scale-user", "owner", bigProject, null);
 const appScope = mintAppScope(projectScope, bigApp);
 const coverage = ROLLUPS ? storeCoverage(events) : undefined;
+/** The statements of one call, while `explain` records them. */
+let recorded: Array<{ sql: string; params: Record<string, unknown> | undefined }> | undefined;
+const recording = new Proxy(events, {
+  get(target, property, receiver) {
+    if (property === "query")
+      return (sql: string, params: Record<string, unknown> | undefined, lane?: "read" | "write") => {
+        recorded?.push({ sql, params });
+        return target.query(sql, params, lane);
+      };
+    const value: unknown = Reflect.get(target, property, receiver);
+    return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+  },
+});
+/** Rows the statements of one call of `line` read, by EXPLAIN ESTIMATE (summed over tables). */
+async function explain(line: Line): Promise<number> {
+  recorded = [];
+  await line.call();
+  const statements = recorded;
+  recorded = undefined;
+  let rows = 0;
+  for (const { sql, params } of statements) {
+    const estimate = await events.query<{ rows: string | number }>(`EXPLAIN ESTIMATE ${sql}`, params);
+    rows += estimate.reduce((sum, row) => sum + Number(row.rows), 0);
+  }
+  return rows;
+}
 const analytics = createAnalyticsService({
-  events,
+  events: recording,
   apps: deps.resources.apps,
   users: deps.users,
   clock: deps.clock,
@@ -308,6 +337,7 @@ try {
   const lines = linesFor(marker.endMs);
   for (const line of lines) {
     const { p50, p95 } = await measure(line);
+    const read = EXPLAIN ? `${String(await explain(line)).padStart(10)} rows` : "";
     const problems = [
       ...(p50 < line.targetMs ? [] : [`p50 ≥ ${line.targetMs}`]),
       ...(p95 < 2 * p50 ? [] : ["p95 ≥ 2× p50"]),
@@ -315,7 +345,7 @@ try {
     if (problems.length > 0) misses += 1;
     say(
       `${line.name.padEnd(42)}${fmt(p50)}${fmt(p95)}  p50 < ${String(line.targetMs).padStart(3)}, p95 < 2× p50  ` +
-        `${problems.length === 0 ? "PASS" : `MISS (${problems.join(", ")})`}`,
+        `${problems.length === 0 ? "PASS" : `MISS (${problems.join(", ")})`}${read}`,
     );
   }
   const after = await tableSize();
