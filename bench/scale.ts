@@ -10,8 +10,9 @@
 // already in SCALE_DATA_DIR), SCALE_ROLLUPS (1: read through the rollups as the server does; 0:
 // raw rows only, the baseline measured on the same data), SCALE_QUERIES (comma-separated
 // substrings: only the lines whose query matches one, e.g. "summary,errors"), SCALE_EXPLAIN=1
-// (each line also prints the rows its statements read by the engine's index analysis, EXPLAIN
-// ESTIMATE summed over the statements of one call: a measure of work that load does not blur),
+// (each line also prints the process CPU time per timed call, chDB running in process, and the
+// rows its statements read by the engine's index analysis, EXPLAIN ESTIMATE summed over the
+// statements of one call: measures of work that load blurs far less than wall time),
 // CLICKHOUSE_URL (and the other CLICKHOUSE_* settings: a ClickHouse server instead of chDB).
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -278,15 +279,21 @@ function linesFor(endMs: number): Line[] {
 
 const fmt = (ms: number) => ms.toFixed(1).padStart(9);
 
-async function measure(line: Line): Promise<{ p50: number; p95: number }> {
+async function measure(line: Line): Promise<{ p50: number; p95: number; cpuMs: number }> {
   for (let run = 0; run < WARMUP; run += 1) await line.call();
   const ms: number[] = [];
+  const cpu = process.cpuUsage();
   for (let run = 0; run < RUNS; run += 1) {
     const started = performance.now();
     await line.call();
     ms.push(performance.now() - started);
   }
-  return { p50: percentile(ms, 0.5), p95: percentile(ms, 0.95) };
+  const used = process.cpuUsage(cpu);
+  return {
+    p50: percentile(ms, 0.5),
+    p95: percentile(ms, 0.95),
+    cpuMs: (used.user + used.system) / 1000 / RUNS,
+  };
 }
 
 let failed = false;
@@ -336,8 +343,8 @@ try {
   let misses = 0;
   const lines = linesFor(marker.endMs);
   for (const line of lines) {
-    const { p50, p95 } = await measure(line);
-    const read = EXPLAIN ? `${String(await explain(line)).padStart(10)} rows` : "";
+    const { p50, p95, cpuMs } = await measure(line);
+    const read = EXPLAIN ? `${fmt(cpuMs)} cpu ms/call ${String(await explain(line)).padStart(10)} rows` : "";
     const problems = [
       ...(p50 < line.targetMs ? [] : [`p50 ≥ ${line.targetMs}`]),
       ...(p95 < 2 * p50 ? [] : ["p95 ≥ 2× p50"]),
