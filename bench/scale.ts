@@ -9,7 +9,10 @@
 // alone), SCALE_DATA_DIR (kept; a temporary directory otherwise), SCALE_REUSE=1 (time the data
 // already in SCALE_DATA_DIR), SCALE_ROLLUPS (1: read through the rollups as the server does; 0:
 // raw rows only, the baseline measured on the same data), SCALE_QUERIES (comma-separated
-// substrings: only the lines whose query matches one, e.g. "summary,errors"),
+// substrings: only the lines whose query matches one, e.g. "summary,errors"), SCALE_EXPLAIN=1
+// (each line also prints the process CPU time per timed call, chDB running in process, and the
+// rows its statements read by the engine's index analysis, EXPLAIN ESTIMATE summed over the
+// statements of one call: measures of work that load blurs far less than wall time),
 // CLICKHOUSE_URL (and the other CLICKHOUSE_* settings: a ClickHouse server instead of chDB).
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -41,6 +44,7 @@ const REUSE = process.env.SCALE_REUSE === "1";
 const MARKER = "bench-scale.json";
 const ROLLUPS = process.env.SCALE_ROLLUPS !== "0";
 const QUERIES = splitList(process.env.SCALE_QUERIES ?? "");
+const EXPLAIN = process.env.SCALE_EXPLAIN === "1";
 
 /** Windows and their p50 targets (issue 21 §5); p95 must stay under twice the p50. */
 const WINDOWS = [
@@ -190,8 +194,34 @@ const bigApp: AppRow = {
 const projectScope = mintProjectScope("bench-scale-user", "owner", bigProject, null);
 const appScope = mintAppScope(projectScope, bigApp);
 const coverage = ROLLUPS ? storeCoverage(events) : undefined;
+/** The statements of one call, while `explain` records them. */
+let recorded: Array<{ sql: string; params: Record<string, unknown> | undefined }> | undefined;
+const recording = new Proxy(events, {
+  get(target, property, receiver) {
+    if (property === "query")
+      return (sql: string, params: Record<string, unknown> | undefined, lane?: "read" | "write") => {
+        recorded?.push({ sql, params });
+        return target.query(sql, params, lane);
+      };
+    const value: unknown = Reflect.get(target, property, receiver);
+    return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+  },
+});
+/** Rows the statements of one call of `line` read, by EXPLAIN ESTIMATE (summed over tables). */
+async function explain(line: Line): Promise<number> {
+  recorded = [];
+  await line.call();
+  const statements = recorded;
+  recorded = undefined;
+  let rows = 0;
+  for (const { sql, params } of statements) {
+    const estimate = await events.query<{ rows: string | number }>(`EXPLAIN ESTIMATE ${sql}`, params);
+    rows += estimate.reduce((sum, row) => sum + Number(row.rows), 0);
+  }
+  return rows;
+}
 const analytics = createAnalyticsService({
-  events,
+  events: recording,
   apps: deps.resources.apps,
   users: deps.users,
   clock: deps.clock,
@@ -249,15 +279,21 @@ function linesFor(endMs: number): Line[] {
 
 const fmt = (ms: number) => ms.toFixed(1).padStart(9);
 
-async function measure(line: Line): Promise<{ p50: number; p95: number }> {
+async function measure(line: Line): Promise<{ p50: number; p95: number; cpuMs: number }> {
   for (let run = 0; run < WARMUP; run += 1) await line.call();
   const ms: number[] = [];
+  const cpu = process.cpuUsage();
   for (let run = 0; run < RUNS; run += 1) {
     const started = performance.now();
     await line.call();
     ms.push(performance.now() - started);
   }
-  return { p50: percentile(ms, 0.5), p95: percentile(ms, 0.95) };
+  const used = process.cpuUsage(cpu);
+  return {
+    p50: percentile(ms, 0.5),
+    p95: percentile(ms, 0.95),
+    cpuMs: (used.user + used.system) / 1000 / RUNS,
+  };
 }
 
 let failed = false;
@@ -307,7 +343,8 @@ try {
   let misses = 0;
   const lines = linesFor(marker.endMs);
   for (const line of lines) {
-    const { p50, p95 } = await measure(line);
+    const { p50, p95, cpuMs } = await measure(line);
+    const read = EXPLAIN ? `${fmt(cpuMs)} cpu ms/call ${String(await explain(line)).padStart(10)} rows` : "";
     const problems = [
       ...(p50 < line.targetMs ? [] : [`p50 ≥ ${line.targetMs}`]),
       ...(p95 < 2 * p50 ? [] : ["p95 ≥ 2× p50"]),
@@ -315,7 +352,7 @@ try {
     if (problems.length > 0) misses += 1;
     say(
       `${line.name.padEnd(42)}${fmt(p50)}${fmt(p95)}  p50 < ${String(line.targetMs).padStart(3)}, p95 < 2× p50  ` +
-        `${problems.length === 0 ? "PASS" : `MISS (${problems.join(", ")})`}`,
+        `${problems.length === 0 ? "PASS" : `MISS (${problems.join(", ")})`}${read}`,
     );
   }
   const after = await tableSize();

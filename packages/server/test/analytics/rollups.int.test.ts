@@ -1,5 +1,6 @@
 // Rolled-up reads against raw reads on the same rows, on every events backend: hand-checked
-// figures, a randomised comparison of both paths over random windows (summary, timeseries, the
+// figures (the tiers too: a coarse rollup's whole days, its finer rollup's whole hours at the
+// edges, raw partial hours; a finer rollup not yet backfilled), a randomised comparison of both paths over random windows (summary, timeseries, the
 // errors breakdown, the endpoint and consumer lists and an endpoint's detail: counts, sums and
 // error rates equal, means to float rounding, percentiles within 1 %), and the backfill of rows
 // stored before the rollups existed (resumed after an interruption, then equal to raw).
@@ -14,10 +15,15 @@ import {
   BACKFILL_SNAPSHOT,
   CONSUMERS_DAILY,
   ENDPOINTS_DAILY,
+  ENDPOINTS_HOURLY,
+  ERRORS_DAILY,
+  ERRORS_HOURLY,
   type EventsExecutor,
+  type Rollup,
   ROLLUP_SOURCE,
   ROLLUPS,
   rollupSelect,
+  TRAFFIC_DAILY,
   TRAFFIC_HOURLY,
   eventsMigrations,
   migrateEvents,
@@ -168,6 +174,17 @@ function randomConsumer(next: () => number): { consumer: string; name: string; g
 
 /** Rollups complete for every hour (a store migrated before any row arrived). */
 const complete: RollupCoverage = { completeFrom: async () => 0, invalidate: () => undefined };
+/** Every rollup complete but `pending`, whose backfill has not begun. */
+const completeBut = (pending: Rollup): RollupCoverage => ({
+  completeFrom: async (rollup) => (rollup === pending ? Number.POSITIVE_INFINITY : 0),
+  invalidate: () => undefined,
+});
+/** The rollup tables a statement reads (the raw table as `api_requests`). */
+const tablesRead = (sql: string): string[] =>
+  [API_REQUESTS, ...ROLLUPS.map((rollup) => rollup.table)]
+    .map((table) => table.name)
+    .filter((name) => new RegExp(`\\.${name}\\b(?!_)`).test(sql))
+    .sort();
 
 const PERCENTILE_KEYS = ["p50_response_time_ms", "p95_response_time_ms", "p99_response_time_ms"];
 
@@ -558,6 +575,164 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       }
     }, 120_000);
 
+    it("reads the tiers: whole days coarse, their partial days' whole hours fine, partial hours raw", async () => {
+      // The p3 day of the test above (12,000 rows), an hour before it and an hour after it.
+      const day = Math.floor(BASE / DAY) * DAY - DAY;
+      const statements: string[] = [];
+      const recorded = delegatingExecutor(events, {
+        query: (sql, params, lane) => {
+          statements.push(sql);
+          return events.query(sql, params, lane);
+        },
+      });
+      // [day - 1h30, day + 1 day + 1h30]: the day, the hours day - 1h and day + 1 day whole, the
+      // half hours at either end (the row at day + 1 day + 1h among them) raw.
+      const filter: RequestFilter & { since: number } = {
+        projectId: "p3",
+        since: day - 90 * 60_000,
+        until: day + DAY + 90 * 60_000,
+      };
+      const rolled = await summary(recorded, filter, complete);
+      expect(statements).toHaveLength(1);
+      expect(tablesRead(statements[0] as string)).toEqual(
+        [API_REQUESTS.name, TRAFFIC_DAILY.table.name, TRAFFIC_HOURLY.table.name].sort(),
+      );
+      expect(rolled).toMatchObject({
+        total_requests: 12_002,
+        error_count: 2_400,
+        server_errors: 1_200,
+        client_errors: 1_200,
+        unique_endpoints: 2,
+        unique_consumers: 4,
+      });
+      expectSameTraffic({ ...rolled }, { ...(await summary(events, filter)) }, "tiered summary");
+
+      statements.length = 0;
+      const sort = { by: "total_requests" as const, direction: "desc" as const };
+      const page = await endpointStatsPage(recorded, filter, sort, { limit: 10, offset: 0 }, true, complete);
+      for (const statement of statements)
+        expect(tablesRead(statement)).toEqual(
+          [API_REQUESTS.name, ENDPOINTS_DAILY.table.name, ENDPOINTS_HOURLY.table.name].sort(),
+        );
+      expect(page.items.map((item) => [item.path, item.total_requests])).toEqual([
+        ["/listed", 12_001],
+        ["/edge", 1],
+      ]);
+      expectSameItems(
+        page.items,
+        (await endpointStatsPage(events, filter, sort, { limit: 10, offset: 0 }, true)).items,
+        "tiered endpoints",
+        await endpointExact(events, filter, true),
+        endpointKey,
+      );
+
+      // The errors page: its window and every group's first occurrence from the daily tier.
+      statements.length = 0;
+      const errorsFilter = { ...filter, statusClasses: [4, 5] };
+      const errorSort = { by: "count" as const, direction: "desc" as const };
+      const errors = await errorGroupsPage(
+        recorded,
+        errorsFilter,
+        errorSort,
+        { limit: 10, offset: 0 },
+        0,
+        complete,
+      );
+      expect(statements).toHaveLength(1);
+      expect(tablesRead(statements[0] as string)).toEqual(
+        [API_REQUESTS.name, ERRORS_DAILY.table.name, ERRORS_HOURLY.table.name].sort(),
+      );
+      expect(errors.items.map((item) => [item.status_code, item.count, item.first_seen_at])).toEqual([
+        [404, 1_200, new Date(day + 60_000).toISOString()],
+        [500, 1_200, new Date(day).toISOString()],
+      ]);
+      expect(errors).toEqual(
+        await errorGroupsPage(events, errorsFilter, errorSort, { limit: 10, offset: 0 }, 0),
+      );
+    });
+
+    it("reads a window holding no whole day from the finer tier, and raw where it is not backfilled", async () => {
+      const day = Math.floor(BASE / DAY) * DAY - DAY;
+      const statements: string[] = [];
+      const recorded = delegatingExecutor(events, {
+        query: (sql, params, lane) => {
+          statements.push(sql);
+          return events.query(sql, params, lane);
+        },
+      });
+      // 24 h from the day's 01:30: whole hours of the hourly rollup, partial hours raw.
+      const filter: RequestFilter = {
+        projectId: "p3",
+        since: day + 90 * 60_000,
+        until: day + DAY + 90 * 60_000 - 1,
+      };
+      const sort = { by: "p95_response_time_ms" as const, direction: "desc" as const };
+      const window = { limit: 10, offset: 0 };
+      const raw = await endpointStatsPage(events, filter, sort, window, false);
+      const exact = await endpointExact(events, filter, false);
+      const rolled = await endpointStatsPage(recorded, filter, sort, window, false, complete);
+      expect(statements).toHaveLength(1);
+      expect(tablesRead(statements[0] as string)).toEqual(
+        [API_REQUESTS.name, ENDPOINTS_HOURLY.table.name].sort(),
+      );
+      expectSameItems(rolled.items, raw.items, "24 h endpoints", exact, endpointKey, true);
+      const endpoint = { method: "GET", route: "/listed" };
+      const endpointFilter = { ...filter, endpoints: [endpoint] };
+      expectSameTraffic(
+        { ...(await endpointDetail(events, endpointFilter, endpoint, complete)) },
+        { ...(await endpointDetail(events, endpointFilter, endpoint)) },
+        "24 h detail",
+        await wholeExact(events, endpointFilter),
+      );
+
+      // The hourly rollup not backfilled yet: the whole 24 h raw, the same figures.
+      statements.length = 0;
+      const pending = await endpointStatsPage(
+        recorded,
+        filter,
+        sort,
+        window,
+        false,
+        completeBut(ENDPOINTS_HOURLY),
+      );
+      expect(statements.map(tablesRead)).toEqual([[API_REQUESTS.name]]);
+      expectSameItems(pending.items, raw.items, "24 h endpoints, hourly pending", exact, endpointKey, true);
+      // With a whole day: the day from the daily rollup, its edges raw (not from the hourly).
+      statements.length = 0;
+      const longer = { ...filter, since: day - 90 * 60_000 };
+      const edgesRaw = await endpointStatsPage(
+        recorded,
+        longer,
+        sort,
+        window,
+        false,
+        completeBut(ENDPOINTS_HOURLY),
+      );
+      expect(tablesRead(statements[0] as string)).toEqual(
+        [API_REQUESTS.name, ENDPOINTS_DAILY.table.name].sort(),
+      );
+      expectSameItems(
+        edgesRaw.items,
+        (await endpointStatsPage(events, longer, sort, window, false)).items,
+        "endpoints, hourly pending",
+        await endpointExact(events, longer, false),
+        endpointKey,
+        true,
+      );
+      // The daily summary not backfilled: whole hours from the hourly rollup.
+      statements.length = 0;
+      const summaryFilter = { ...longer, projectId: "p3" };
+      const hourly = await summary(recorded, summaryFilter, completeBut(TRAFFIC_DAILY));
+      expect(tablesRead(statements[0] as string)).toEqual(
+        [API_REQUESTS.name, TRAFFIC_HOURLY.table.name].sort(),
+      );
+      expectSameTraffic(
+        { ...hourly },
+        { ...(await summary(events, summaryFilter)) },
+        "summary, daily pending",
+      );
+    });
+
     it("reads a small window of the lists raw, exactly", async () => {
       const filter: RequestFilter = { projectId: "p2", since: BASE - 2 * DAY, until: BASE + 2 * DAY };
       const sort = { by: "total_requests" as const, direction: "desc" as const };
@@ -597,7 +772,9 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       });
       for (let round = 0; round < 6; round += 1) {
         const since = BASE - HOUR + Math.floor(next() * 30 * HOUR);
-        const until = since + Math.floor((10 + next() * 48) * HOUR) + Math.floor(next() * 1000);
+        // Odd rounds span two days or more, so they hold a whole UTC day (the daily tiers).
+        const hours = round % 2 === 1 ? 48 + next() * 12 : 10 + next() * 48;
+        const until = since + Math.floor(hours * HOUR) + Math.floor(next() * 1000);
         const filter: RequestFilter & { since: number; until: number } = {
           projectId: "p1",
           since,
@@ -627,7 +804,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
           // A consumer, which the rollup cannot answer: raw rows, their look-back bounded by it.
           ...(next() < 0.4 ? { consumerId: `c${Math.floor(next() * 40)}` } : {}),
         };
-        await expectSameLists(events, label, next);
+        await expectSameLists(events, label, next, round % 3 === 2);
         const errorSort = { by: "count" as const, direction: "desc" as const };
         const retained = BASE - 24 * HOUR + Math.floor(next() * 30 * HOUR);
         expect(
@@ -659,14 +836,21 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
     }, 300_000);
   });
 
-  /** The endpoint and consumer lists and an endpoint's detail over a random window of at least
-   *  two days (so it holds a whole UTC day the daily rollups answer), both paths. */
-  async function expectSameLists(events: EventsExecutor, label: string, next: () => number): Promise<void> {
+  /** The endpoint and consumer lists and an endpoint's detail over a random window, at least two
+   *  days (so it holds a whole UTC day the daily rollups answer) or, `short`, under a day (the
+   *  endpoints' hourly tier alone), both paths. */
+  async function expectSameLists(
+    events: EventsExecutor,
+    label: string,
+    next: () => number,
+    short: boolean,
+  ): Promise<void> {
     const since = BASE - Math.floor(next() * 20 * HOUR) - Math.floor(next() * 1000);
     const filter: RequestFilter = {
       projectId: "p1",
       since,
-      until: since + 2 * DAY + Math.floor(next() * 12 * HOUR),
+      until:
+        since + (short ? Math.floor((20 + next() * 4) * HOUR) : 2 * DAY + Math.floor(next() * 12 * HOUR)),
       ...(next() < 0.3 ? { appIds: ["a1"] } : {}),
       ...(next() < 0.3 ? { environment: "prod" } : {}),
       ...(next() < 0.2 ? { methods: ["GET"] } : {}),
@@ -804,7 +988,9 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       expect(new Set(days).size).toBe(days.length);
       expect(await coverage.completeFrom()).toBe(0);
       expect(await coverage.completeFrom(ENDPOINTS_DAILY)).toBe(0);
-      // The list rollups were backfilled too (their own snapshot and progress).
+      for (const tier of [ENDPOINTS_HOURLY, TRAFFIC_DAILY, ERRORS_DAILY])
+        expect(await coverage.completeFrom(tier), tier.table.name).toBe(0);
+      // The list rollups and the tiers were backfilled too (their own snapshots and progress).
       const listFilter: RequestFilter = { projectId: "p1", since: BASE - 2 * DAY, until: BASE + 3 * DAY };
       const sort = { by: "total_requests" as const, direction: "desc" as const };
       expectSameItems(

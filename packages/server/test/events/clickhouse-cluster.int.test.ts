@@ -22,6 +22,8 @@ const HOUR = 3_600_000;
 /** Whole hours, so both stores bucket the records alike whenever the test runs. */
 const BASE = Math.floor(Date.now() / HOUR) * HOUR - 3 * HOUR;
 const WINDOW = `since=${new Date(BASE - HOUR).toISOString()}&until=${new Date(BASE + 4 * HOUR).toISOString()}`;
+/** Three days back: whole UTC days, which the daily rollup tiers answer. */
+const WIDE = `since=${new Date(BASE - 72 * HOUR).toISOString()}&until=${new Date(BASE + 4 * HOUR).toISOString()}`;
 const ROUTES = ["/orders/{id}", "/orders", "/users/{id}", "/health", "/search"];
 const STATUSES = [200, 200, 200, 201, 204, 301, 400, 404, 422, 500, 503];
 const TRACES = 10;
@@ -202,6 +204,9 @@ onServer("Sightline on a two-shard ClickHouse cluster", () => {
       `${project}/analytics/endpoints?${WINDOW}`,
       `${project}/analytics/consumers?${WINDOW}`,
       `${project}/analytics/errors?${WINDOW}`,
+      `${project}/analytics/summary?${WIDE}`,
+      `${project}/analytics/endpoints?${WIDE}`,
+      `${project}/analytics/errors?${WIDE}`,
       `${project}/analytics/error-issues?${WINDOW}`,
       `${app}/analytics/summary?${scope}`,
       `${app}/analytics/timeseries?${scope}&interval=1h`,
@@ -271,6 +276,22 @@ onServer("Sightline on a two-shard ClickHouse cluster", () => {
       `SELECT sum(requests) AS n FROM ${database}.api_requests_hourly`,
     );
     expect(whole?.n).toBe(600);
+    // The tiers: the daily rollups fed on each shard from its hourly rollup's local table.
+    for (const table of ["api_endpoints_hourly", "api_requests_daily"]) {
+      const perShard = await Promise.all(
+        nodes.map(async (node) => {
+          const [row] = await node.query<{ n: number }>(
+            `SELECT sum(requests) AS n FROM ${database}.${table}_local`,
+          );
+          return row?.n ?? 0;
+        }),
+      );
+      for (const n of perShard) expect(n, `${table} per shard: ${perShard.join("/")}`).toBeGreaterThan(0);
+      expect(
+        perShard.reduce((sum, n) => sum + n, 0),
+        table,
+      ).toBe(600);
+    }
     // Migration 10 reads api_requests' partitions through the Distributed table on a cluster.
     const partitions = await (nodes[0] as EventsExecutor).query<{ id: string }>(
       `SELECT DISTINCT _partition_id AS id FROM ${database}.api_requests`,

@@ -8,11 +8,10 @@ import {
   LIST_ROLLUPS,
   LISTS_BACKFILL_SNAPSHOT,
   LISTS_ROLLUP_STATE,
-  onCluster,
   snapshotStatements,
-  storageName,
 } from "../tables/index.js";
 import type { EventsMigration } from "./runner.js";
+import { attachRequestPartitions } from "./snapshot.js";
 
 export const listRollupsMigration: EventsMigration = {
   version: 10,
@@ -26,26 +25,5 @@ export const listRollupsMigration: EventsMigration = {
   ],
   // api_requests is partitioned since migration 9: the snapshot takes each partition by id
   // (hard links, no copy), which every supported server version understands.
-  async run(executor, { database, topology }) {
-    // `_partition_id` needs only SELECT on the table (system.parts needs a grant of its own).
-    // On a cluster the Distributed table answers every shard's partitions; ATTACH ON CLUSTER
-    // then takes what each node has of them (per-node mode: the connected node's own).
-    const source =
-      topology.kind === "cluster" && topology.ddl === "per-node"
-        ? storageName(topology, API_REQUESTS.name)
-        : API_REQUESTS.name;
-    const partitions = await executor.query<{ partition_id: string }>(
-      `SELECT DISTINCT _partition_id AS partition_id FROM ${database}.${source}`,
-      undefined,
-      "write",
-    );
-    for (const { partition_id } of partitions) {
-      // The statement takes a literal, not a parameter; ids are the engine's own [0-9a-z_-].
-      if (!/^[0-9A-Za-z_-]+$/.test(partition_id)) throw new Error(`Unexpected partition id ${partition_id}`);
-      await executor.command(
-        `ALTER TABLE ${database}.${storageName(topology, LISTS_BACKFILL_SNAPSHOT)}${onCluster(topology)} ` +
-          `ATTACH PARTITION ID '${partition_id}' FROM ${database}.${storageName(topology, API_REQUESTS.name)}`,
-      );
-    }
-  },
+  run: (executor, ctx) => attachRequestPartitions(executor, ctx, LISTS_BACKFILL_SNAPSHOT),
 };

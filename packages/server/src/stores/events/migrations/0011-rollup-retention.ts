@@ -16,17 +16,22 @@ import {
 import { ttlDaysOf } from "./retention.js";
 import type { EventsMigration } from "./runner.js";
 
+/** The rollups that existed before this migration (later ones are created with the column). */
+const EARLIER_ROLLUPS = ROLLUPS.filter((rollup) =>
+  rollup.table.columns.some((column) => column.since < ROLLUP_DAYS_VERSION),
+);
+
 export const rollupRetentionMigration: EventsMigration = {
   version: ROLLUP_DAYS_VERSION,
   name: "rollup_retention",
   statements: ({ database, topology }) => [
     ...addColumnsStatements(topology, API_REQUESTS, database, ROLLUP_DAYS_VERSION),
-    ...ROLLUPS.flatMap((rollup) =>
+    ...EARLIER_ROLLUPS.flatMap((rollup) =>
       addColumnsStatements(topology, rollup.table, database, ROLLUP_DAYS_VERSION),
     ),
     // A view's SELECT cannot be altered: each is dropped and created again carrying the column
     // (nothing ingests while migrations run, so no insert passes between the two).
-    ...ROLLUPS.flatMap((rollup) => [
+    ...EARLIER_ROLLUPS.flatMap((rollup) => [
       `DROP VIEW IF EXISTS ${database}.${rollup.view}${onCluster(topology)} SYNC`,
       createViewStatement(topology, rollup, database, API_REQUESTS.name, ROLLUP_DAYS_VERSION),
     ]),
@@ -34,7 +39,10 @@ export const rollupRetentionMigration: EventsMigration = {
   // The TTL keeps the days start-up last set (ROLLUPS_RETENTION_DAYS) for rows that carry 0;
   // parts keep the expiry they were written with until a merge rewrites them anyway.
   async run(executor, { database, topology }) {
-    const stored = ROLLUPS.map((rollup) => ({ rollup, name: storageName(topology, rollup.table.name) }));
+    const stored = EARLIER_ROLLUPS.map((rollup) => ({
+      rollup,
+      name: storageName(topology, rollup.table.name),
+    }));
     const rows = await executor.query<{ name: string; engine_full: string }>(
       "SELECT name, engine_full FROM system.tables WHERE database = {database:String}",
       { database },

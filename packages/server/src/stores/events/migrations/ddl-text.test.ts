@@ -12,6 +12,8 @@ import {
   LISTS_ROLLUP_STATE,
   ROLLUP_STATE,
   ROLLUPS,
+  TIERS_BACKFILL_SNAPSHOT,
+  TIERS_ROLLUP_STATE,
   UPTIME_RESULTS,
 } from "../tables/index.js";
 import type { EventsTopology } from "../topology.js";
@@ -21,7 +23,7 @@ const ON_CLUSTER: EventsTopology = { kind: "cluster", cluster: "fleet", ddl: "on
 const PER_NODE: EventsTopology = { kind: "cluster", cluster: "fleet", ddl: "per-node" };
 
 const SHARDED = [API_REQUESTS, API_LOGS, API_SPANS, UPTIME_RESULTS, ...ROLLUPS.map((rollup) => rollup.table)];
-const UNSHARDED = ["schema_migrations", ROLLUP_STATE.name, LISTS_ROLLUP_STATE.name];
+const UNSHARDED = ["schema_migrations", ROLLUP_STATE.name, LISTS_ROLLUP_STATE.name, TIERS_ROLLUP_STATE.name];
 
 const created = (statements: readonly string[], name: string): string[] =>
   statements.filter((sql) => new RegExp(`^CREATE TABLE IF NOT EXISTS sightline\\.${name}\\b(?!_)`).test(sql));
@@ -46,7 +48,7 @@ describe("events DDL text", () => {
       expect(bare).toEqual([]);
       // The rest: each migration's record, into the cluster-wide history.
       const rest = statements.filter((sql) => !ddl(sql));
-      expect(rest).toHaveLength(11);
+      expect(rest).toHaveLength(12);
       for (const sql of rest) expect(sql).toMatch(/^INSERT INTO sightline\.schema_migrations /);
     });
 
@@ -87,13 +89,15 @@ describe("events DDL text", () => {
 
     it("feeds each shard's rollups from its own rows", () => {
       const views = statements.filter((sql) => sql.startsWith("CREATE MATERIALIZED VIEW"));
-      // Migration 6's two, recreated by migration 9, migration 10's two, and all four
-      // recreated by migration 11 (carrying rollup_days).
-      expect(views).toHaveLength(10);
+      // Migration 6's two, recreated by migration 9, migration 10's two, all four recreated
+      // by migration 11 (carrying rollup_days), and migration 12's three.
+      expect(views).toHaveLength(13);
       for (const rollup of ROLLUPS) {
         const latest = views.filter((sql) => sql.includes(`.${rollup.view} `)).at(-1);
         expect(latest).toContain(`TO sightline.${rollup.table.name}_local AS SELECT`);
-        expect(latest).toContain("FROM sightline.api_requests_local");
+        // The daily summary and errors rollups merge their hourly rollup's live rows.
+        const source = rollup.fedFrom?.table.name ?? API_REQUESTS.name;
+        expect(latest).toContain(`FROM sightline.${source}_local`);
         expect(latest).toContain("max(rollup_days) AS rollup_days");
       }
     });
@@ -123,7 +127,7 @@ describe("events DDL text", () => {
     });
 
     it("snapshots api_requests from its declaration, never AS the Replicated table", () => {
-      for (const snapshot of [BACKFILL_SNAPSHOT, LISTS_BACKFILL_SNAPSHOT]) {
+      for (const snapshot of [BACKFILL_SNAPSHOT, LISTS_BACKFILL_SNAPSHOT, TIERS_BACKFILL_SNAPSHOT]) {
         const [local] = created(statements, `${snapshot}_local`);
         expect(local).toContain(`/clickhouse/tables/{shard}/sightline/${snapshot}_local'`);
         expect(statements.join("\n")).not.toContain(`${snapshot} AS `);

@@ -10,6 +10,7 @@ import { logFingerprintsMigration } from "./0008-log-fingerprints.js";
 import { partitionsMigration } from "./0009-partitions-and-retention.js";
 import { listRollupsMigration } from "./0010-list-rollups.js";
 import { rollupRetentionMigration } from "./0011-rollup-retention.js";
+import { rollupTiersMigration } from "./0012-rollup-tiers.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -34,4 +35,5 @@ export const eventsMigrations: readonly EventsMigration[] = [
   partitionsMigration,
   listRollupsMigration,
   rollupRetentionMigration,
+  rollupTiersMigration,
 ];

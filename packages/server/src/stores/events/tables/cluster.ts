@@ -6,7 +6,7 @@
 import { assertIdentifier } from "../dialect.js";
 import type { EventsTopology } from "../topology.js";
 import type { Rollup } from "./rollups.table.js";
-import { ROLLUP_SOURCE, rollupSelect } from "./rollups.table.js";
+import { coarsenSelect, ROLLUP_SOURCE, rollupSelect } from "./rollups.table.js";
 import { addColumnsStatement, createTableStatement, type EventsColumn, type EventsTable } from "./table.js";
 
 const LOCAL_SUFFIX = "_local";
@@ -106,10 +106,10 @@ export function distributedColumnsStatements(
   return [addColumnsStatement(table, database, version, table.name, onCluster(topology), withoutCodec)];
 }
 
-/** The view that feeds `rollup` from every insert into api_requests, as events migration
- *  `version` had it: on a cluster, each node's view reads its local api_requests and writes its
- *  local rollup, so each shard rolls up its own rows and a read through the Distributed rollup
- *  merges the shards' states. */
+/** The view that feeds `rollup` from every insert into api_requests (or, for a rollup fed from a
+ *  finer one, into that rollup), as events migration `version` had it: on a cluster, each node's
+ *  view reads its local source and writes its local rollup, so each shard rolls up its own rows
+ *  and a read through the Distributed rollup merges the shards' states. */
 export function createViewStatement(
   topology: EventsTopology,
   rollup: Rollup,
@@ -117,13 +117,11 @@ export function createViewStatement(
   source: string,
   version: number,
 ): string {
-  const select = rollupSelect(
-    rollup,
-    `${database}.${storageName(topology, source)}`,
-    "",
-    ROLLUP_SOURCE.live,
-    version,
-  );
+  const from = `${database}.${storageName(topology, source)}`;
+  const select =
+    rollup.fedFrom === undefined
+      ? rollupSelect(rollup, from, "", ROLLUP_SOURCE.live, version)
+      : coarsenSelect(rollup, from);
   return (
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${database}.${rollup.view}${onCluster(topology)} ` +
     `TO ${database}.${storageName(topology, rollup.table.name)} AS ${select}`

@@ -8,6 +8,9 @@ export const BACKFILL_SNAPSHOT = "api_requests_backfill";
 /** The same for the list rollups (events migration 10). */
 export const LISTS_BACKFILL_SNAPSHOT = "api_requests_backfill_lists";
 
+/** The same for the rollup tiers (events migration 12). */
+export const TIERS_BACKFILL_SNAPSHOT = "api_requests_backfill_tiers";
+
 const stateTable = (name: string, since: number) =>
   defineEventsTable({
     name,
@@ -25,6 +28,7 @@ const stateTable = (name: string, since: number) =>
   });
 
 export const LISTS_ROLLUP_STATE = stateTable("rollup_backfill_lists", 10);
+export const TIERS_ROLLUP_STATE = stateTable("rollup_backfill_tiers", 12);
 
 export const ROLLUP_STATE = defineEventsTable({
   name: "rollup_backfill",

@@ -58,6 +58,12 @@ export interface Rollup<Name extends string = string> {
   /** Columns a read takes in another shape than stored: each side's expression (the raw side
    *  aggregates api_requests rows), merged by the read's outer SELECT. */
   readonly readAs?: Readonly<Record<string, { readonly rollup: string; readonly raw: string }>>;
+  /** A finer rollup with the same keys and column states that serves this one's edges: the
+   *  finer buckets inside a window's partial coarse buckets (docs/adr/0025-rollup-tiers.md). */
+  readonly edges?: Rollup<Name>;
+  /** The finer rollup whose inserted rows this one's view merges (instead of api_requests'):
+   *  only its live rows (source 0), the backfill of older rows having its own snapshot. */
+  readonly fedFrom?: Rollup<Name>;
 }
 
 export interface RollupGrain {
@@ -65,14 +71,14 @@ export interface RollupGrain {
   readonly ms: number;
   /** The bucket of an api_requests row (a DateTime in UTC). */
   readonly sql: string;
+  /** The bucket of an instant held in `column` (a finer rollup's bucket start). */
+  readonly of: (column: string) => string;
 }
 
-export const HOURLY: RollupGrain = { column: "hour", ms: 3_600_000, sql: "toStartOfHour(timestamp)" };
-export const DAILY: RollupGrain = {
-  column: "day",
-  ms: 86_400_000,
-  sql: "toDateTime(toStartOfDay(timestamp), 'UTC')",
-};
+const hourOf = (column: string) => `toStartOfHour(${column})`;
+const dayOf = (column: string) => `toDateTime(toStartOfDay(${column}), 'UTC')`;
+export const HOURLY: RollupGrain = { column: "hour", ms: 3_600_000, sql: hourOf("timestamp"), of: hourOf };
+export const DAILY: RollupGrain = { column: "day", ms: 86_400_000, sql: dayOf("timestamp"), of: dayOf };
 
 const KEY_COLUMNS = [
   { name: "project_id", type: "LowCardinality(String)", since: 6 },
@@ -219,30 +225,71 @@ const DAY_COLUMNS = [
 ] as const;
 const LIST_KEY_COLUMNS = KEY_COLUMNS.map((column) => ({ ...column, since: 10 }));
 
+/** The events migration that adds the rollup tiers: hourly edges of the endpoint rollup, daily
+ *  coarse states over the hourly ones (docs/adr/0025-rollup-tiers.md). */
+export const TIERS_VERSION = 12;
+
+/**
+ * `table` (a rollup's, bucketed by `from`) at another grain: the same keys and column states,
+ * its bucket column renamed, every column added by migration `version` (bar rollup_days, which
+ * every rollup has had since migration 11).
+ */
+function retimed(table: EventsTable, name: string, from: RollupGrain, to: RollupGrain, version: number) {
+  const rename = (column: string) => (column === from.column ? to.column : column);
+  return defineEventsTable({
+    ...(to.column === "hour" ? COMMON : DAILY_COMMON),
+    name,
+    columns: table.columns.map((column) => ({
+      name: rename(column.name),
+      type: column.type,
+      since: column.name === ROLLUP_DAYS_COLUMN.name ? column.since : version,
+    })),
+    orderBy: table.orderBy.map(rename),
+  });
+}
+
+const ENDPOINT_KEYS = ["project_id", "app_id", "environment", "method", "route"];
+const ENDPOINTS_DAILY_TABLE = defineEventsTable({
+  ...DAILY_COMMON,
+  name: "api_endpoints_daily",
+  columns: [
+    ...LIST_KEY_COLUMNS,
+    { name: "method", type: "LowCardinality(String)", since: 10 },
+    { name: "route", type: "LowCardinality(String)", since: 10 },
+    ...DAY_COLUMNS,
+    ...listFigureColumns(10),
+    ROLLUP_DAYS_COLUMN,
+  ],
+  orderBy: ["project_id", "day", "app_id", "environment", "method", "route", "source"],
+});
+
+/**
+ * Per (project, app, environment, method, route, hour): the edges of ENDPOINTS_DAILY, i.e. the
+ * whole hours of a window's partial first and last days, and every window holding no whole day.
+ */
+export const ENDPOINTS_HOURLY: Rollup = {
+  table: retimed(ENDPOINTS_DAILY_TABLE, "api_endpoints_hourly", DAILY, HOURLY, TIERS_VERSION),
+  view: "api_endpoints_hourly_mv",
+  grain: HOURLY,
+  keys: ENDPOINT_KEYS,
+  aggregates: LIST_FIGURES,
+  readAs: { latency_histogram: HISTOGRAM_READ },
+};
+
 /**
  * Per (project, app, environment, method, route, UTC day): the endpoint list and an endpoint's
  * detail over windows holding whole days. Daily, not hourly: an endpoint sees a few dozen
- * requests an hour on a busy API, too few for a rollup row to be cheaper than the rows it holds.
+ * requests an hour on a busy API, too few for a rollup row to be cheaper than the rows it holds
+ * (the hourly rollup serves only the partial days at a window's ends).
  */
 export const ENDPOINTS_DAILY: Rollup = {
-  table: defineEventsTable({
-    ...DAILY_COMMON,
-    name: "api_endpoints_daily",
-    columns: [
-      ...LIST_KEY_COLUMNS,
-      { name: "method", type: "LowCardinality(String)", since: 10 },
-      { name: "route", type: "LowCardinality(String)", since: 10 },
-      ...DAY_COLUMNS,
-      ...listFigureColumns(10),
-      ROLLUP_DAYS_COLUMN,
-    ],
-    orderBy: ["project_id", "day", "app_id", "environment", "method", "route", "source"],
-  }),
+  table: ENDPOINTS_DAILY_TABLE,
   view: "api_endpoints_daily_mv",
   grain: DAILY,
-  keys: ["project_id", "app_id", "environment", "method", "route"],
+  keys: ENDPOINT_KEYS,
   aggregates: LIST_FIGURES,
   readAs: { latency_histogram: HISTOGRAM_READ },
+  edges: ENDPOINTS_HOURLY,
 };
 
 /** A consumer's newest non-empty name or group: the greatest (timestamp, value) pair. */
@@ -276,11 +323,31 @@ export const CONSUMERS_DAILY: Rollup = {
   readAs: { latency_histogram: HISTOGRAM_READ },
 };
 
+/** `hourly` summed per UTC day, fed from the hourly rollup's inserts, with it as its edges. */
+function dailyOf(hourly: Rollup, name: string): Rollup {
+  return {
+    ...hourly,
+    table: retimed(hourly.table, name, HOURLY, DAILY, TIERS_VERSION),
+    view: `${name}_mv`,
+    grain: DAILY,
+    edges: hourly,
+    fedFrom: hourly,
+  };
+}
+
+/** Per (project, app, environment, UTC day): the summary over long windows, whose distinct
+ *  consumers merge one hash set per day instead of 24. */
+export const TRAFFIC_DAILY: Rollup = dailyOf(TRAFFIC_HOURLY, "api_requests_daily");
+/** ERRORS_HOURLY per UTC day: the errors page's window and every group's first occurrence. */
+export const ERRORS_DAILY: Rollup = dailyOf(ERRORS_HOURLY, "api_errors_daily");
+
 /** The rollups of events migration 6 (hourly: overview, errors). */
 export const HOURLY_ROLLUPS: readonly Rollup[] = [TRAFFIC_HOURLY, ERRORS_HOURLY];
 /** The rollups of events migration 10 (daily: endpoint and consumer lists, endpoint detail). */
 export const LIST_ROLLUPS: readonly Rollup[] = [ENDPOINTS_DAILY, CONSUMERS_DAILY];
-export const ROLLUPS: readonly Rollup[] = [...HOURLY_ROLLUPS, ...LIST_ROLLUPS];
+/** The rollups of events migration 12 (the tiers: endpoint edges, daily summary and errors). */
+export const TIER_ROLLUPS: readonly Rollup[] = [ENDPOINTS_HOURLY, TRAFFIC_DAILY, ERRORS_DAILY];
+export const ROLLUPS: readonly Rollup[] = [...HOURLY_ROLLUPS, ...LIST_ROLLUPS, ...TIER_ROLLUPS];
 
 /** The columns of `rollup` as events migration `version` had them, in declaration order. */
 export function rollupColumns(rollup: Rollup, version = Number.POSITIVE_INFINITY): string[] {
@@ -319,5 +386,36 @@ export function rollupSelect(
       ? ""
       : ` WHERE ${conditions.map((condition) => `(${condition})`).join(" AND ")}`) +
     ` GROUP BY ${[...rollup.keys, rollup.grain.column].join(", ")}`
+  );
+}
+
+/** The expression that merges a stored column of `type` across rows into the same type. */
+function mergeOf(column: string, type: string): string {
+  const simple = /^SimpleAggregateFunction\((\w+), /.exec(type);
+  if (simple !== null) return `${simple[1]}(${column})`;
+  const state = /^AggregateFunction\((\w+)(\([^)]*\))?, /.exec(type);
+  if (state !== null) return `${state[1]}MergeState${state[2] ?? ""}(${column})`;
+  throw new Error(`${column} (${type}) is not an aggregate column`);
+}
+
+/**
+ * The SELECT that merges `rollup.fedFrom`'s rows (from `from`) into `rollup`'s buckets: the
+ * view of a coarse rollup sees only the finer rows of each insert, far fewer than the raw ones.
+ * Live rows only: backfilled finer rows come from a snapshot the coarse rollup backfills itself.
+ */
+export function coarsenSelect(rollup: Rollup, from: string): string {
+  const finer = rollup.fedFrom;
+  if (finer === undefined) throw new Error(`${rollup.table.name} is not fed from a finer rollup`);
+  const expressions = rollup.table.columns.map((column) => {
+    if (column.name === rollup.grain.column)
+      return `${rollup.grain.of(finer.grain.column)} AS ${column.name}`;
+    // Kept as the column (0 after the WHERE): an alias named `source` would be read there too.
+    if (column.name === "source" || (rollup.keys as readonly string[]).includes(column.name))
+      return column.name;
+    return `${mergeOf(column.name, column.type)} AS ${column.name}`;
+  });
+  return (
+    `SELECT ${expressions.join(", ")} FROM ${from} WHERE source = ${ROLLUP_SOURCE.live} ` +
+    `GROUP BY ${[...rollup.keys, rollup.grain.column, "source"].join(", ")}`
   );
 }

@@ -2,7 +2,7 @@
 // status code, with the consumers they hit, when they were last seen in the window and first seen
 // in all the retained data (so a long-standing error does not look new), and whether that is new.
 import type { ErrorSortKey } from "@sightline/contracts";
-import { API_REQUESTS, ERRORS_HOURLY, type EventsExecutor } from "../../index.js";
+import { API_REQUESTS, ERRORS_DAILY, type EventsExecutor } from "../../index.js";
 import { type RequestFilter, requestFilterClause } from "../request-filter.js";
 import type { RollupCoverage } from "../rollups/coverage.js";
 import { type MergedKey, mergedSource, planWindow, servedPart } from "../rollups/merged.js";
@@ -59,10 +59,10 @@ export async function errorGroupsPage(
   const table = qualified(events, API_REQUESTS);
   // The same filter over everything retained up to the window's end: every group of the window
   // has a row there, holding its first occurrence. Either part is read from the errors rollup
-  // where it holds whole hours (the caller confines statuses to >= 400, as the rollup does).
+  // where it holds whole hours or days (the caller confines statuses to >= 400, as the rollup does).
   const nowMs = Date.now();
   let retainedFilter = { ...filter, since: retainedSince };
-  const retainedSplit = await planWindow(ERRORS_HOURLY, retainedFilter, coverage, nowMs);
+  const retainedSplit = await planWindow(ERRORS_DAILY, retainedFilter, coverage, nowMs);
   if (retainedSplit === undefined) {
     // Read raw over everything retained, that is every row of the project (a consumer filter):
     // start where the rollup says the window's groups can first have occurred instead.
@@ -70,13 +70,13 @@ export async function errorGroupsPage(
     if (bound !== undefined && bound > (retainedSince ?? Number.NEGATIVE_INFINITY))
       retainedFilter = { ...filter, since: bound };
   }
-  const windowSplit = await planWindow(ERRORS_HOURLY, filter, coverage, nowMs);
+  const windowSplit = await planWindow(ERRORS_DAILY, filter, coverage, nowMs);
   const retainedFrom =
     retainedSplit === undefined
       ? `${table} ${requestFilterClause(retainedFilter, params)}`
       : mergedSource(
           events,
-          ERRORS_HOURLY,
+          ERRORS_DAILY,
           retainedFilter,
           retainedSplit,
           MERGED_KEYS,
@@ -88,7 +88,7 @@ export async function errorGroupsPage(
       ? `${table} ${requestFilterClause(filter, params)}`
       : mergedSource(
           events,
-          ERRORS_HOURLY,
+          ERRORS_DAILY,
           filter,
           windowSplit,
           MERGED_KEYS,
@@ -160,11 +160,11 @@ async function firstSeenBound(
   coverage: RollupCoverage | undefined,
   nowMs: number,
 ): Promise<number | undefined> {
-  const served = servedPart(ERRORS_HOURLY, { ...filter, since: retainedSince });
-  const split = await planWindow(ERRORS_HOURLY, served, coverage, nowMs);
+  const served = servedPart(ERRORS_DAILY, { ...filter, since: retainedSince });
+  const split = await planWindow(ERRORS_DAILY, served, coverage, nowMs);
   if (split === undefined) return undefined;
   const params = new SqlParams();
-  const source = mergedSource(events, ERRORS_HOURLY, served, split, MERGED_KEYS, ["first_seen"], params);
+  const source = mergedSource(events, ERRORS_DAILY, served, split, MERGED_KEYS, ["first_seen"], params);
   const [row] = await events.query<{ bound: number | string; groups: number | string }>(
     `SELECT toUnixTimestamp64Milli(min(c_first_seen)) AS bound, count() AS groups FROM ${source} ` +
       `WHERE (${KEYS}) IN (SELECT ${KEYS} FROM ${qualified(events, API_REQUESTS)} ` +
@@ -179,7 +179,7 @@ async function firstSeenBound(
 /**
  * Failed requests per status code under each filter (the windows of a comparison; the caller
  * confines statuses to >= 400), in one statement: each window from the errors rollup where it
- * holds whole hours and the filter is one it answers, raw otherwise. Unlike the groups above it
+ * holds whole days or hours and the filter is one it answers, raw otherwise. Unlike the groups above it
  * needs no first occurrence, so nothing before the windows is read.
  */
 export async function errorCodeCounts(
@@ -190,7 +190,7 @@ export async function errorCodeCounts(
   const params = new SqlParams();
   const nowMs = Date.now();
   const splits = await Promise.all(
-    filters.map((filter) => planWindow(ERRORS_HOURLY, filter, coverage, nowMs)),
+    filters.map((filter) => planWindow(ERRORS_DAILY, filter, coverage, nowMs)),
   );
   const parts = filters.map((filter, index) => {
     const split = splits[index];
@@ -200,7 +200,7 @@ export async function errorCodeCounts(
           `${requestFilterClause(filter, params)} GROUP BY status_code`
       : `SELECT ${tag}, status_code, sum(c_requests) AS errors FROM ${mergedSource(
           events,
-          ERRORS_HOURLY,
+          ERRORS_DAILY,
           filter,
           split,
           [{ alias: "status_code", rollup: "status_code", raw: "status_code" }],

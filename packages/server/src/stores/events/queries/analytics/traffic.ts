@@ -1,6 +1,12 @@
 // Figures of overall traffic: the summary of a window and its timeseries. One statement each.
 import type { Summary, TimeseriesPoint } from "@sightline/contracts";
-import { API_REQUESTS, type EventsExecutor, LATENCY_SKETCH, TRAFFIC_HOURLY } from "../../index.js";
+import {
+  API_REQUESTS,
+  type EventsExecutor,
+  LATENCY_SKETCH,
+  TRAFFIC_DAILY,
+  TRAFFIC_HOURLY,
+} from "../../index.js";
 import { type RequestFilter, requestFilterClause } from "../request-filter.js";
 import type { RollupCoverage } from "../rollups/coverage.js";
 import { mergedSource, planWindow } from "../rollups/merged.js";
@@ -17,7 +23,7 @@ import {
 import { type AnalyticsWindow, type Bucketing, INTERVALS } from "./intervals.js";
 import { qualified } from "../tenant.js";
 
-/** The traffic figures over a merged source of TRAFFIC_HOURLY columns; aliases match TrafficRow. */
+/** The traffic figures over a merged source of TRAFFIC_HOURLY (or _DAILY) columns; aliases match TrafficRow. */
 const MERGED_TRAFFIC_SQL = [
   "sum(c_requests) AS total_requests",
   "sum(c_errors) AS error_count",
@@ -52,7 +58,9 @@ export async function summary(
   filter: RequestFilter,
   coverage?: RollupCoverage,
 ): Promise<Summary> {
-  const split = await planWindow(TRAFFIC_HOURLY, filter, coverage, Date.now());
+  // Daily states over the window's whole days (a distinct count merges one set per day, not
+  // 24), hourly ones over its partial days.
+  const split = await planWindow(TRAFFIC_DAILY, filter, coverage, Date.now());
   if (split !== undefined) {
     const rolled = await rolledSummary(events, filter, split);
     if (!needsExact(rolled.total_requests)) return rolled;
@@ -80,7 +88,7 @@ async function rolledSummary(
   const params = new SqlParams();
   const source = mergedSource(
     events,
-    TRAFFIC_HOURLY,
+    TRAFFIC_DAILY,
     filter,
     split,
     [],

@@ -10,6 +10,10 @@ import {
   LISTS_ROLLUP_STATE,
   type Rollup,
   ROLLUP_STATE,
+  TIER_ROLLUPS,
+  TIERS_BACKFILL_SNAPSHOT,
+  TIERS_ROLLUP_STATE,
+  TIERS_VERSION,
 } from "../../tables/index.js";
 
 export interface RollupGeneration {
@@ -25,6 +29,12 @@ export interface RollupGeneration {
 export const ROLLUP_GENERATIONS: readonly RollupGeneration[] = [
   { version: 6, rollups: HOURLY_ROLLUPS, snapshot: BACKFILL_SNAPSHOT, state: ROLLUP_STATE },
   { version: 10, rollups: LIST_ROLLUPS, snapshot: LISTS_BACKFILL_SNAPSHOT, state: LISTS_ROLLUP_STATE },
+  {
+    version: TIERS_VERSION,
+    rollups: TIER_ROLLUPS,
+    snapshot: TIERS_BACKFILL_SNAPSHOT,
+    state: TIERS_ROLLUP_STATE,
+  },
 ];
 
 export const FIRST_GENERATION = ROLLUP_GENERATIONS[0] as RollupGeneration;

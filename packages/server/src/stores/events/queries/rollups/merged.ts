@@ -1,12 +1,13 @@
-// Rolled-up reads: one FROM that yields a rollup's rows for the window's whole hours and the same
-// columns computed from raw rows for its edges, so the figure's outer SELECT merges both and never
-// knows which was read. The outer SELECT must aggregate (sum, max, min, -Merge) every column.
+// Rolled-up reads: one FROM that yields a rollup's rows for the window's whole buckets, its finer
+// tier's rows for the whole buckets of its edges, and the same columns computed from raw rows for
+// the rest, so the figure's outer SELECT merges them all and never knows which was read. The
+// outer SELECT must aggregate (sum, max, min, -Merge) every column.
 import { API_REQUESTS, type Rollup } from "../../tables/index.js";
 import { type RequestFilter, requestConditions } from "../request-filter.js";
 import { allOf, type SqlParams } from "../sql.js";
 import { qualified } from "../tenant.js";
 import type { RollupCoverage } from "./coverage.js";
-import { splitWindow, type WindowSplit } from "./split.js";
+import { splitTiers, type Tier, type WindowSplit } from "./split.js";
 
 /** A grouping key of a rolled-up read: its alias and how each source computes it. */
 export interface MergedKey {
@@ -21,11 +22,25 @@ export interface MergedKey {
 const BASE_FIELDS = ["projectId", "appIds", "environment", "since", "until", "keptSince"] as const;
 type FilterField = keyof RequestFilter;
 
-/** The filter fields each rollup can answer beyond the base ones (its key columns). */
+const ERROR_FIELDS: readonly FilterField[] = [
+  "methods",
+  "statusCodes",
+  "statusClasses",
+  "routes",
+  "endpoints",
+  "endpointSearch",
+];
+const ENDPOINT_FIELDS: readonly FilterField[] = ["methods", "routes", "endpoints", "endpointSearch"];
+
+/** The filter fields each rollup can answer beyond the base ones (its key columns); a tier's
+ *  edges answer the same (they have its keys). */
 export const SERVED_FIELDS: Readonly<Record<string, readonly FilterField[]>> = {
   api_requests_hourly: [],
-  api_errors_hourly: ["methods", "statusCodes", "statusClasses", "routes", "endpoints", "endpointSearch"],
-  api_endpoints_daily: ["methods", "routes", "endpoints", "endpointSearch"],
+  api_requests_daily: [],
+  api_errors_hourly: ERROR_FIELDS,
+  api_errors_daily: ERROR_FIELDS,
+  api_endpoints_daily: ENDPOINT_FIELDS,
+  api_endpoints_hourly: ENDPOINT_FIELDS,
   api_consumers_daily: ["consumerId"],
 };
 
@@ -64,8 +79,9 @@ function withinErrors(filter: RequestFilter): boolean {
 }
 
 /**
- * How `filter`'s window splits for `rollup`, or undefined when it is read raw alone: no
- * coverage (rollups off), a condition the rollup cannot answer, or no whole hour to read.
+ * How `filter`'s window splits over `rollup` and its finer tiers (`edges`), or undefined when it
+ * is read raw alone: no coverage (rollups off), a condition the rollup cannot answer, or no whole
+ * bucket of any tier to read. Each tier counts from its own coverage.
  */
 export async function planWindow(
   rollup: Rollup,
@@ -74,22 +90,21 @@ export async function planWindow(
   nowMs: number,
 ): Promise<WindowSplit | undefined> {
   if (coverage === undefined || !rollupServes(rollup, filter)) return undefined;
-  // Nothing before keptSince is read: the rollup's buckets start at or after it.
-  const split = splitWindow(
-    Math.max(filter.since ?? 0, filter.keptSince ?? 0),
-    filter.until ?? nowMs,
-    await coverage.completeFrom(rollup),
-    1,
-    rollup.grain.ms,
-  );
-  return split.rollup === undefined ? undefined : split;
+  const tiers: Array<Tier<Rollup>> = [];
+  for (let tier: Rollup | undefined = rollup; tier !== undefined; tier = tier.edges) {
+    tiers.push({ tier, bucketMs: tier.grain.ms, completeFromMs: await coverage.completeFrom(tier) });
+  }
+  // Nothing before keptSince is read: the rollups' buckets start at or after it.
+  const split = splitTiers(Math.max(filter.since ?? 0, filter.keptSince ?? 0), filter.until ?? nowMs, tiers);
+  return split.buckets.length === 0 ? undefined : split;
 }
 
 /**
- * `(SELECT keys, columns FROM rollup … UNION ALL SELECT keys, expressions FROM api_requests …
- * GROUP BY keys …)`: the rollup's `columns` over the split, grouped by `keys`, each column
- * aliased `c_<column>` (so an outer `sum(c_x) AS x` never shadows what it sums). Every value is
- * bound into `params`.
+ * `(SELECT keys, columns FROM rollup … UNION ALL SELECT keys, columns FROM finer rollup … UNION
+ * ALL SELECT keys, expressions FROM api_requests … GROUP BY keys …)`: the rollup's `columns` over
+ * the split, grouped by `keys`, each column aliased `c_<column>` (so an outer `sum(c_x) AS x`
+ * never shadows what it sums). `rollup` is the split's coarsest tier: its raw expressions serve
+ * every tier. Every value is bound into `params`.
  */
 export function mergedSource(
   events: { readonly database: string },
@@ -106,19 +121,19 @@ export function mergedSource(
   const parts: string[] = [];
   // The split bounds the rollup's buckets (keptSince included); the conditions keep the rest.
   const unbounded = { ...filter, since: undefined, until: undefined, keptSince: undefined };
-  if (split.rollup !== undefined) {
+  for (const { tier, fromMs, toMs } of split.buckets) {
     const { cheap } = requestConditions(unbounded, params);
     const where = allOf([
       ...cheap,
       ...extra,
-      `${rollup.grain.column} >= ${params.instant(split.rollup.fromMs)}`,
-      `${rollup.grain.column} < ${params.instant(split.rollup.toMs)}`,
+      `${tier.grain.column} >= ${params.instant(fromMs)}`,
+      `${tier.grain.column} < ${params.instant(toMs)}`,
     ]);
     const select = [
       ...keys.map((key) => `${key.rollup} AS ${key.alias}`),
-      ...columns.map((column) => `${rollup.readAs?.[column]?.rollup ?? column} AS c_${column}`),
+      ...columns.map((column) => `${tier.readAs?.[column]?.rollup ?? column} AS c_${column}`),
     ];
-    parts.push(`SELECT ${select.join(", ")} FROM ${qualified(events, rollup.table)} WHERE ${where}`);
+    parts.push(`SELECT ${select.join(", ")} FROM ${qualified(events, tier.table)} WHERE ${where}`);
   }
   for (const range of split.raw) {
     const { cheap, late } = requestConditions({ ...filter, since: range.since, until: range.until }, params);
