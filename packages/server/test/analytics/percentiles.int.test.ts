@@ -107,7 +107,9 @@ describe.each(eventsBackends())("percentiles on $name", (backend: EventsBackend)
     const stats = (await fx.owner.get("/api/v1/apps/checkout/endpoint-stats?sort_by=endpoint")).json<{
       items: Array<Record<string, number>>;
     }>();
-    expect(stats.items[0]?.p95_response_time_ms).toBeCloseTo(9500.05, 9);
+    // The endpoint list over 30,000 requests reads the hourly endpoint rollup's whole hours
+    // (ADR 0025): its percentiles come from the latency histogram, within 1 % of exact (ADR 0018).
+    expect(Math.abs((stats.items[0]?.p95_response_time_ms ?? 0) - 9500.05) / 9500.05).toBeLessThan(0.01);
     // One hour of the series holds a few hundred requests of each endpoint: exact there.
     const series = (
       await fx.owner.get(
