@@ -10,13 +10,12 @@
 // On-CPU time, unlike throughput, barely moves when other processes take turns on the core.
 // Knobs: BENCH_FRAMEWORKS (express,fastify,hono), BENCH_REQUESTS (20000 a round),
 // BENCH_ROUNDS (9), BENCH_CONNECTIONS (16), BENCH_WORKLOAD (hello), BENCH_SDK_BEFORE (none).
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
-import { fileURLToPath } from "node:url";
+import { loadavg } from "node:os";
 import autocannon from "autocannon";
-import { type SdkVariant, sdkVariants } from "./sdk-variants.js";
+import { type BenchProcess, PIN, startApp, startSink } from "./sdk-processes.js";
+import { sdkVariants } from "./sdk-variants.js";
 import { median } from "./stats.js";
 
 const FRAMEWORKS = (process.env.BENCH_FRAMEWORKS ?? "express,fastify,hono").split(",");
@@ -25,12 +24,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WORKLOAD = process.env.BENCH_WORKLOAD ?? "hello";
 const BEFORE = process.env.BENCH_SDK_BEFORE;
-
-const APP = fileURLToPath(new URL("./sdk-app.ts", import.meta.url));
-const SINK = fileURLToPath(new URL("./sdk-sink.ts", import.meta.url));
-const PIN = cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
-const pinned = (cpu: number, argv: string[]): [string, string[]] =>
-  PIN ? ["taskset", ["-c", String(cpu), ...argv]] : [argv[0] as string, argv.slice(1)];
 
 const VARIANTS = sdkVariants(BEFORE);
 
@@ -53,43 +46,8 @@ function cpuNs(pid: number | undefined): number {
   return total;
 }
 
-async function startSink(): Promise<{ child: ChildProcess; url: string }> {
-  const [command, args] = pinned(1, [process.execPath, "--import", "tsx", SINK]);
-  const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
-  let out = "";
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    out += chunk.toString();
-    if (out.includes("\n")) break;
-  }
-  return { child, url: (JSON.parse(out.slice(0, out.indexOf("\n"))) as { url: string }).url };
-}
-
-async function startApp(framework: string, variant: SdkVariant, sink: string) {
-  const [command, args] = pinned(0, [
-    process.execPath,
-    "--import",
-    "tsx",
-    APP,
-    framework,
-    variant.mode,
-    WORKLOAD,
-  ]);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    SIGHTLINE_URL: sink,
-    SIGHTLINE_API_KEY: "sl_bench",
-    SIGHTLINE_APP: "bench",
-    SIGHTLINE_ENVIRONMENT: "bench",
-  };
-  if (variant.sdkPackage !== undefined) env.BENCH_SDK_PACKAGE = variant.sdkPackage;
-  const child = spawn(command, args, { env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  const [message] = (await once(child, "message")) as [{ port: number }];
-  return { child, url: `http://127.0.0.1:${message.port}/orders/42` };
-}
-
 /** µs of app CPU per request over `REQUESTS` requests (and the shipping that trails them). */
-async function measure(app: { child: ChildProcess; url: string }): Promise<number> {
+async function measure(app: BenchProcess): Promise<number> {
   const before = cpuNs(app.child.pid);
   const result = await autocannon({ url: app.url, connections: CONNECTIONS, amount: REQUESTS });
   // The SDK flushes its queue on a short timer: let the last batch go before reading.
@@ -107,14 +65,14 @@ const sink = await startSink();
 try {
   for (const framework of FRAMEWORKS) {
     const apps = [];
-    for (const variant of VARIANTS) apps.push(await startApp(framework, variant, sink.url));
+    for (const variant of VARIANTS) apps.push(await startApp(framework, variant, WORKLOAD, sink.url));
     try {
       for (const app of apps) await autocannon({ url: app.url, connections: CONNECTIONS, amount: REQUESTS });
       const perRound: number[][] = VARIANTS.map(() => []);
       for (let round = 0; round < ROUNDS; round += 1) {
         for (let i = 0; i < apps.length; i += 1) {
           const index = (i + round) % apps.length;
-          perRound[index]?.push(await measure(apps[index] as { child: ChildProcess; url: string }));
+          perRound[index]?.push(await measure(apps[index] as BenchProcess));
         }
       }
       const bare = perRound[0] as number[];

@@ -8,14 +8,13 @@
 // on a shared core). Ownership as in bench/sdk-attribution.ts. App pinned to CPU 0, sink to CPU 1.
 // Knobs: BENCH_FRAMEWORKS (express,fastify), BENCH_WARMUP, BENCH_REQUESTS (5000),
 // BENCH_CONNECTIONS (16), BENCH_WORKLOAD (hello), BENCH_SDK_BEFORE, BENCH_TOP (12).
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { cpus, loadavg } from "node:os";
+import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import type { Attribution } from "./sdk-attribution.js";
-import { type SdkVariant, sdkVariants } from "./sdk-variants.js";
+import { type BenchProcess, PIN, startApp, startSink } from "./sdk-processes.js";
+import { sdkVariants } from "./sdk-variants.js";
 
 const FRAMEWORKS = (process.env.BENCH_FRAMEWORKS ?? "express,fastify").split(",");
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20_000);
@@ -26,60 +25,15 @@ const TOP = Number(process.env.BENCH_TOP ?? 12);
 /** The SDK's default flush interval plus room: the profile includes the batches it caused. */
 const SETTLE_MS = 2600;
 
-const APP = fileURLToPath(new URL("./sdk-app.ts", import.meta.url));
-const SINK = fileURLToPath(new URL("./sdk-sink.ts", import.meta.url));
-const PIN = cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
-const pinned = (cpu: number, argv: string[]): [string, string[]] =>
-  PIN ? ["taskset", ["-c", String(cpu), ...argv]] : [argv[0] as string, argv.slice(1)];
 const VARIANTS = sdkVariants();
 
-interface App {
-  child: ChildProcess;
-  url: string;
-}
+type App = BenchProcess;
 
 const say = (text = "") => process.stdout.write(`${text}\n`);
 const load = () =>
   loadavg()
     .map((n) => n.toFixed(2))
     .join(" ");
-
-async function startSink(): Promise<{ child: ChildProcess; url: string }> {
-  const [command, args] = pinned(1, [process.execPath, "--import", "tsx", SINK]);
-  const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
-  let out = "";
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    out += chunk.toString();
-    if (out.includes("\n")) break;
-  }
-  return { child, url: (JSON.parse(out.slice(0, out.indexOf("\n"))) as { url: string }).url };
-}
-
-async function startApp(framework: string, variant: SdkVariant, sink: string): Promise<App> {
-  const [command, args] = pinned(0, [
-    process.execPath,
-    "--import",
-    "tsx",
-    APP,
-    framework,
-    variant.mode,
-    WORKLOAD,
-  ]);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    SIGHTLINE_URL: sink,
-    SIGHTLINE_API_KEY: "sl_bench",
-    SIGHTLINE_APP: "bench",
-    SIGHTLINE_ENVIRONMENT: "bench",
-    // A heartbeat landing in one variant's window and not another's would be noise.
-    BENCH_SDK_HEARTBEAT: "0",
-  };
-  if (variant.sdkPackage !== undefined) env.BENCH_SDK_PACKAGE = variant.sdkPackage;
-  const child = spawn(command, args, { env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  const [message] = (await once(child, "message")) as [{ port: number }];
-  return { child, url: `http://127.0.0.1:${message.port}/orders/42` };
-}
 
 async function ask(app: App, message: object): Promise<unknown> {
   const answer = once(app.child, "message");
@@ -127,7 +81,9 @@ const sink = await startSink();
 try {
   for (const framework of FRAMEWORKS) {
     const apps: App[] = [];
-    for (const variant of VARIANTS) apps.push(await startApp(framework, variant, sink.url));
+    for (const variant of VARIANTS)
+      // A heartbeat landing in one variant's window and not another's would be noise.
+      apps.push(await startApp(framework, variant, WORKLOAD, sink.url, { BENCH_SDK_HEARTBEAT: "0" }));
     try {
       for (const app of apps) await drive(app, WARMUP);
       const heap: Attribution[] = [];

@@ -313,13 +313,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
     });
 
     it("answers the summary from the hour and its raw edges, equal to raw", async () => {
-      const statements: string[] = [];
-      const recorded = delegatingExecutor(events, {
-        query: (sql, params, lane) => {
-          statements.push(sql);
-          return events.query(sql, params, lane);
-        },
-      });
+      const { recorded, statements } = recording(events);
       const filter: RequestFilter = {
         projectId: "p1",
         since: BASE + HOUR + 30 * 60_000,
@@ -346,13 +340,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
     });
 
     it("answers a series from the rollup, small edge buckets exactly from raw rows", async () => {
-      const statements: string[] = [];
-      const recorded = delegatingExecutor(events, {
-        query: (sql, params, lane) => {
-          statements.push(sql);
-          return events.query(sql, params, lane);
-        },
-      });
+      const { recorded, statements } = recording(events);
       const filter = {
         projectId: "p1",
         since: BASE + HOUR + 30 * 60_000,
@@ -393,13 +381,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       listed.push(row(day - HOUR, { project: "p3", route: "/listed", ms: 1000, consumer: "k0" }));
       listed.push(row(day + DAY + HOUR, { project: "p3", route: "/edge", ms: 3, consumer: "k9" }));
       await insert(events, listed);
-      const statements: string[] = [];
-      const recorded = delegatingExecutor(events, {
-        query: (sql, params, lane) => {
-          statements.push(sql);
-          return events.query(sql, params, lane);
-        },
-      });
+      const { recorded, statements } = recording(events);
       const filter: RequestFilter = { projectId: "p3", since: day - 2 * HOUR, until: day + DAY + 2 * HOUR };
       const sort = { by: "total_requests" as const, direction: "desc" as const };
       const page = await endpointStatsPage(recorded, filter, sort, { limit: 10, offset: 0 }, true, complete);
@@ -525,13 +507,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       expect(await ids(undefined)).toEqual(["acct-4", "acct-3", "acct-2", "beta-7", "acct-1", ""]);
 
       // One statement over the rollup and the raw edges answers the searched, percentile-sorted page.
-      const statements: string[] = [];
-      const recorded = delegatingExecutor(events, {
-        query: (sql, params, lane) => {
-          statements.push(sql);
-          return events.query(sql, params, lane);
-        },
-      });
+      const { recorded, statements } = recording(events);
       const searched = await consumerStatsPage(
         recorded,
         filter,
@@ -578,13 +554,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
     it("reads the tiers: whole days coarse, their partial days' whole hours fine, partial hours raw", async () => {
       // The p3 day of the test above (12,000 rows), an hour before it and an hour after it.
       const day = Math.floor(BASE / DAY) * DAY - DAY;
-      const statements: string[] = [];
-      const recorded = delegatingExecutor(events, {
-        query: (sql, params, lane) => {
-          statements.push(sql);
-          return events.query(sql, params, lane);
-        },
-      });
+      const { recorded, statements } = recording(events);
       // [day - 1h30, day + 1 day + 1h30]: the day, the hours day - 1h and day + 1 day whole, the
       // half hours at either end (the row at day + 1 day + 1h among them) raw.
       const filter: RequestFilter & { since: number } = {
@@ -653,13 +623,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
 
     it("reads a window holding no whole day from the finer tier, and raw where it is not backfilled", async () => {
       const day = Math.floor(BASE / DAY) * DAY - DAY;
-      const statements: string[] = [];
-      const recorded = delegatingExecutor(events, {
-        query: (sql, params, lane) => {
-          statements.push(sql);
-          return events.query(sql, params, lane);
-        },
-      });
+      const { recorded, statements } = recording(events);
       // 24 h from the day's 01:30: whole hours of the hourly rollup, partial hours raw.
       const filter: RequestFilter = {
         projectId: "p3",
@@ -1009,3 +973,15 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
     }, 180_000);
   });
 });
+
+/** An executor that runs every query on `events` and keeps its SQL text in `statements`. */
+function recording(events: EventsExecutor): { recorded: EventsExecutor; statements: string[] } {
+  const statements: string[] = [];
+  const recorded = delegatingExecutor(events, {
+    query: (sql, params, lane) => {
+      statements.push(sql);
+      return events.query(sql, params, lane);
+    },
+  });
+  return { recorded, statements };
+}
