@@ -1,7 +1,7 @@
 // One app process of `npm run bench:sdk`: a framework (express | fastify | hono) serving one
 // JSON route, bare or instrumented (sightline | apitally with its defaults), either at once
-// (hello) or after 0.5 ms of CPU work (work). Reports its port, and on request its memory and
-// the SDK's counts, over the IPC channel it was started with.
+// (hello) or after about 0.5 ms of CPU work (work, sdk-work.ts). Reports its port, and on
+// request its memory and the SDK's counts, over the IPC channel it was started with.
 import type { HeapProfiler } from "node:inspector";
 import { Session } from "node:inspector/promises";
 import { createRequire } from "node:module";
@@ -20,10 +20,12 @@ import type * as FastifyAdapter from "../packages/sdk-node/src/adapters/fastify.
 import type * as HonoAdapter from "../packages/sdk-node/src/adapters/hono.js";
 import type * as Core from "../packages/sdk-node/src/index.js";
 import { attributeCpu, attributeHeap, type CpuProfile, type HeapNode } from "./sdk-attribution.js";
+import { spin, workEnv } from "./sdk-work.js";
 
 const [framework, variant, workload = "hello"] = process.argv.slice(2);
-/** CPU time each request spends in the handler before answering. */
-const WORK_MS = workload === "work" ? 0.5 : 0;
+/** The work each request does in the handler before answering: about 0.5 ms of CPU for work,
+ *  as a count of iterations the parent measured once for every app it starts (sdk-work.ts). */
+const WORK_ITERATIONS = workload === "work" ? Number(workEnv().BENCH_WORK_ITERATIONS) : 0;
 // The frameworks and SDKs as the SDK's test suites install them.
 const load = createRequire(new URL("../packages/sdk-node/package.json", import.meta.url));
 // @sightline/node itself: this checkout's build, or another build of it (BENCH_SDK_PACKAGE, the
@@ -35,15 +37,8 @@ interface Started {
   stats: (() => unknown) | undefined;
 }
 
-/** Busy for WORK_MS (a stand-in for an app's own work: parsing, rules, rendering). */
-function work(): void {
-  if (WORK_MS === 0) return;
-  const until = performance.now() + WORK_MS;
-  while (performance.now() < until);
-}
-
 const order = (id: string) => {
-  work();
+  if (WORK_ITERATIONS > 0) spin(WORK_ITERATIONS);
   return { id, status: "shipped", items: [{ sku: "A-1", qty: 2 }], total: 42.5 };
 };
 

@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { SdkVariant } from "./sdk-variants.js";
+import { workEnv } from "./sdk-work.js";
 
 const APP = fileURLToPath(new URL("./sdk-app.ts", import.meta.url));
 const SINK = fileURLToPath(new URL("./sdk-sink.ts", import.meta.url));
@@ -56,6 +57,7 @@ export async function startApp(
     SIGHTLINE_API_KEY: "sl_bench",
     SIGHTLINE_APP: "bench",
     SIGHTLINE_ENVIRONMENT: "bench",
+    ...(workload === "work" ? workEnv() : {}),
     ...env,
   };
   if (variant.sdkPackage !== undefined) appEnv.BENCH_SDK_PACKAGE = variant.sdkPackage;

@@ -1,27 +1,30 @@
 // npm run bench:sdk — what @sightline/node costs a host app. For Express, Fastify and Hono, and
-// for two workloads — (a) hello: a JSON route answered at once, (b) work: the same after 0.5 ms
-// of CPU work — the app runs (1) bare, (2) with @sightline/node sending to a null sink, a process
-// of its own that acknowledges batches unread, (3) with apitally and its defaults (its hub
-// pointed at a closed loopback port; it sends per-minute aggregates), optionally (4) with
-// @sightline/node sending to a real Sightline in its own process (BENCH_REAL=1). Each app runs
-// in a child process pinned to CPU 0 (taskset, when there is one) and the sink (and Sightline) to
-// CPU 1, so what receives the records never shares the app's core; autocannon, unpinned (pinned,
-// it was the bottleneck on a shared two-core machine), drives the app at
-// a fixed concurrency for the same time, variants in rotating order over several rounds. Prints
-// requests/s and its ratio to bare (the median of per-round ratios, each variant paired with the
-// bare run of its round, with their range: the ratio's noise), the capacity ratio (bare's CPU
-// per request over the variant's), p50/p99 latency, and the app process's CPU time per request
-// (all threads, from /proc/<pid>/task/*/schedstat, per 1-second window): p50 and p99 over the
-// windows, and what each variant adds to bare's (the variant's quantile minus bare's). Then 1 M
-// requests to a Fastify app whose Sightline is unreachable: RSS and heap growth. Knobs:
-// BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (32), BENCH_SOAK_REQUESTS (1000000),
-// BENCH_FRAMEWORKS (express,fastify,hono), BENCH_WORKLOADS (hello,work), BENCH_REAL (0).
+// for two workloads — (a) hello: a JSON route answered at once, (b) work: the same after about
+// 0.5 ms of CPU work (a fixed count of iterations, bench/sdk-work.ts) — the app runs (1) bare,
+// (2) with @sightline/node sending to a null sink, a process of its own that acknowledges
+// batches unread, (3) with apitally and its defaults (its hub pointed at a closed loopback port;
+// it sends per-minute aggregates), optionally (4) with @sightline/node sending to a real
+// Sightline in its own process (BENCH_REAL=1). Each app runs in a child process pinned to CPU 0
+// (taskset, when there is one) and the sink (and Sightline) to CPU 1, so what receives the
+// records never shares the app's core. autocannon, in this process, drives the app at a fixed
+// concurrency for the same time, variants in rotating order over several rounds: unpinned for
+// hello (pinned to one core it could not keep up with the bare app), on CPU 1 for work (see
+// placeLoadGenerator). Prints requests/s and its ratio to bare (the median of per-round ratios,
+// each variant paired with the bare run of its round, with their range: the ratio's noise), the
+// capacity ratio (bare's CPU per request over the variant's), p50/p99 latency, and the app
+// process's CPU time per request (all threads, from /proc/<pid>/task/*/schedstat, per 1-second
+// window): p50 and p99 over the windows, and what each variant adds to bare's (the variant's
+// quantile minus bare's). Then 1 M requests to a Fastify app whose Sightline is unreachable: RSS
+// and heap growth. Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (32),
+// BENCH_SOAK_REQUESTS (1000000), BENCH_FRAMEWORKS (express,fastify,hono), BENCH_WORKLOADS
+// (hello,work), BENCH_REAL (0), BENCH_WORK_ITERATIONS (measured: about 0.5 ms here).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { workEnv } from "./sdk-work.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -47,6 +50,18 @@ const SINK = fileURLToPath(new URL("./sdk-sink.ts", import.meta.url));
 const PIN = cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
 const pinned = (cpu: number, argv: string[]): [string, string[]] =>
   PIN ? ["taskset", ["-c", String(cpu), ...argv]] : [argv[0] as string, argv.slice(1)];
+
+/**
+ * Where this process, and so autocannon in it, may run. For the work workload it shares CPU 1
+ * with the sink: at ~1,500 req/s it needs a tenth of that core, and on CPU 0 it would take the
+ * app's core from under a 0.5 ms request, so the app's throughput would measure the scheduler.
+ * For hello it stays unpinned: on one core it could not keep up with the bare app.
+ */
+function placeLoadGenerator(workload: string): void {
+  if (!PIN) return;
+  const cpusList = workload === "work" ? "1" : `0-${cpus().length - 1}`;
+  spawnSync("taskset", ["-a", "-p", "-c", cpusList, String(process.pid)], { stdio: "ignore" });
+}
 
 interface Sample {
   rps: number;
@@ -103,7 +118,7 @@ async function startApp(
     workload,
   ]);
   const child = spawn(command, args, {
-    env: { ...process.env, ...env, NODE_ENV: "production" },
+    env: { ...process.env, ...(workload === "work" ? workEnv() : {}), ...env, NODE_ENV: "production" },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const [message] = (await once(child, "message")) as [{ port: number }];
@@ -234,7 +249,9 @@ async function compare(
       errors: samples[variant].reduce((sum, s) => sum + s.errors, 0),
     };
   });
-  say(`\n${framework} / ${workload} (median of ${ROUNDS} rounds, load average ${load()})`);
+  const work =
+    workload === "work" ? `, ${workEnv().BENCH_WORK_ITERATIONS} iterations of work per request` : "";
+  say(`\n${framework} / ${workload} (median of ${ROUNDS} rounds${work}, load average ${load()})`);
   say(
     "variant     req/s  ratio (rounds)        capacity  p50 ms  p99 ms  CPU µs/req p50  p99   added µs p50    p99  errors",
   );
@@ -281,7 +298,7 @@ async function soak(): Promise<void> {
 
 say(
   `bench:sdk  ${SECONDS} s per run, ${CONNECTIONS} connections, ${ROUNDS} rounds; node ${process.version}, ` +
-    `${cpus().length} CPUs, ${PIN ? "app pinned to CPU 0, sink to CPU 1, load generator unpinned" : "not pinned (no taskset)"}, ` +
+    `${cpus().length} CPUs, ${PIN ? "app pinned to CPU 0, sink to CPU 1, load generator unpinned (hello) or on CPU 1 (work)" : "not pinned (no taskset)"}, ` +
     `load average ${load()}`,
 );
 const sink = await startHelper<{ url: string }>(SINK, 1);
@@ -292,6 +309,7 @@ const verdicts: string[] = [];
 try {
   for (const workload of WORKLOADS) {
     for (const framework of FRAMEWORKS) {
+      placeLoadGenerator(workload);
       const rows = await compare(framework, workload, { sink: sink.url, sightline });
       const byVariant = Object.fromEntries(rows.map((r) => [r.variant, r])) as Record<Variant, Row>;
       const ours = byVariant.sink;
@@ -314,7 +332,10 @@ try {
   }
   say("\nsummary (SDK to the null sink):");
   for (const verdict of verdicts) say(`  ${verdict}`);
-  if (SOAK_REQUESTS > 0) await soak();
+  if (SOAK_REQUESTS > 0) {
+    placeLoadGenerator("hello");
+    await soak();
+  }
 } finally {
   await stop(sink.child);
   if (sightline !== undefined) await stop(sightline.child);
