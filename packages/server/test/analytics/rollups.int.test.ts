@@ -45,6 +45,8 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** Hour-aligned, three days before now (rows must lie within the raw table's retention). */
 const BASE = Math.floor((Date.now() - 3 * 24 * HOUR) / HOUR) * HOUR;
+/** The UTC day before BASE's: whole, so the daily rollups answer it. */
+const PAST_DAY = Math.floor(BASE / DAY) * DAY - DAY;
 const COLUMNS = [
   "id",
   "project_id",
@@ -126,6 +128,27 @@ async function insert(events: EventsExecutor, rows: readonly Row[]): Promise<voi
       rowCount: chunk.length,
     });
   }
+}
+
+/** Project p3 on PAST_DAY: 12,000 rows of one endpoint, 1..100 ms 120 times each, a tenth 500s
+ *  and a tenth 404s, three consumers; and the edges, read raw: a row of it (1000 ms) the hour
+ *  before the day and one of /edge (consumer k9) the hour after it. */
+function listedDayRows(): Row[] {
+  const listed: Row[] = [];
+  for (let n = 0; n < 12_000; n += 1) {
+    listed.push(
+      row(PAST_DAY + (n % 1_440) * 60_000, {
+        project: "p3",
+        route: "/listed",
+        status: n % 10 === 0 ? 500 : n % 10 === 1 ? 404 : 200,
+        ms: (n % 100) + 1,
+        consumer: `k${n % 3}`,
+      }),
+    );
+  }
+  listed.push(row(PAST_DAY - HOUR, { project: "p3", route: "/listed", ms: 1000, consumer: "k0" }));
+  listed.push(row(PAST_DAY + DAY + HOUR, { project: "p3", route: "/edge", ms: 3, consumer: "k9" }));
+  return listed;
 }
 
 /** A small seeded generator (mulberry32), so a failure can be replayed from its seed. */
@@ -310,6 +333,8 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       rows.push(row(BASE + 3 * HOUR + 60_000, { route: "/other", ms: 2 }));
       rows.push(row(BASE + 2 * HOUR, { project: "p2", ms: 5 }));
       await insert(events, rows);
+      // p3's day, read by the endpoints test and both tier tests: each passes alone, in any order.
+      await insert(events, listedDayRows());
     });
 
     it("answers the summary from the hour and its raw edges, equal to raw", async () => {
@@ -363,24 +388,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
     });
 
     it("answers endpoints, an endpoint's detail and consumers from the daily rollups and raw edges", async () => {
-      // A UTC day in the data's past with 12,000 rows of one endpoint, 1..100 ms 120 times each.
-      const day = Math.floor(BASE / DAY) * DAY - DAY;
-      const listed: Row[] = [];
-      for (let n = 0; n < 12_000; n += 1) {
-        listed.push(
-          row(day + (n % 1_440) * 60_000, {
-            project: "p3",
-            route: "/listed",
-            status: n % 10 === 0 ? 500 : n % 10 === 1 ? 404 : 200,
-            ms: (n % 100) + 1,
-            consumer: `k${n % 3}`,
-          }),
-        );
-      }
-      // Edges: the hour before the day and the hour after it, read raw.
-      listed.push(row(day - HOUR, { project: "p3", route: "/listed", ms: 1000, consumer: "k0" }));
-      listed.push(row(day + DAY + HOUR, { project: "p3", route: "/edge", ms: 3, consumer: "k9" }));
-      await insert(events, listed);
+      const day = PAST_DAY;
       const { recorded, statements } = recording(events);
       const filter: RequestFilter = { projectId: "p3", since: day - 2 * HOUR, until: day + DAY + 2 * HOUR };
       const sort = { by: "total_requests" as const, direction: "desc" as const };
@@ -459,7 +467,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
     it("searches consumers by id and newest name or group, sorted by percentiles, as raw rows do", async () => {
       // A UTC day (rolled up) and raw edges around it, one project. Each consumer's latencies lie
       // far apart from the others', so percentile orders cannot differ within the 1 % allowed.
-      const day = Math.floor(BASE / DAY) * DAY - DAY;
+      const day = PAST_DAY;
       const at = (n: number) => day + (n % 1_440) * 60_000 + Math.floor(n / 1_440);
       const named: Row[] = [];
       const add = (
@@ -552,8 +560,8 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
     }, 120_000);
 
     it("reads the tiers: whole days coarse, their partial days' whole hours fine, partial hours raw", async () => {
-      // The p3 day of the test above (12,000 rows), an hour before it and an hour after it.
-      const day = Math.floor(BASE / DAY) * DAY - DAY;
+      // The p3 day (listedDayRows: 12,000 rows), an hour before it and an hour after it.
+      const day = PAST_DAY;
       const { recorded, statements } = recording(events);
       // [day - 1h30, day + 1 day + 1h30]: the day, the hours day - 1h and day + 1 day whole, the
       // half hours at either end (the row at day + 1 day + 1h among them) raw.
@@ -622,7 +630,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
     });
 
     it("reads a window holding no whole day from the finer tier, and raw where it is not backfilled", async () => {
-      const day = Math.floor(BASE / DAY) * DAY - DAY;
+      const day = PAST_DAY;
       const { recorded, statements } = recording(events);
       // 24 h from the day's 01:30: whole hours of the hourly rollup, partial hours raw.
       const filter: RequestFilter = {

@@ -1,10 +1,9 @@
 // The embedded events-store driver: chDB sessions on the process's one data directory.
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type ChdbResult, drainPending, Session } from "chdb";
 import { CallTracker } from "./calls.js";
+import { createSpool } from "./chdb-spool.js";
 import {
   assertIdentifier,
   describeInsert,
@@ -293,12 +292,7 @@ class ChdbExecutor implements EventsExecutor {
 
   /** The private directory binary insert bodies pass through (tmpfs when the host has one). */
   #spool(): Promise<string> {
-    this.#spoolDirectory ??= mkdtemp(
-      join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "sightline-chdb-"),
-    ).then((directory) => {
-      if (!SAFE_PATH.test(directory)) throw new Error(`unusable spool directory ${directory}`);
-      return directory;
-    });
+    this.#spoolDirectory ??= createSpool();
     return this.#spoolDirectory;
   }
 
@@ -329,8 +323,6 @@ class ChdbExecutor implements EventsExecutor {
   }
 }
 
-/** Spool paths go into SQL text between quotes: nothing that could end the literal. */
-const SAFE_PATH = /^[A-Za-z0-9_./-]+$/;
 /** Spool files written by this process, for unique names. */
 let spooled = 0;
 
