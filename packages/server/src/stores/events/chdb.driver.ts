@@ -292,7 +292,12 @@ class ChdbExecutor implements EventsExecutor {
 
   /** The private directory binary insert bodies pass through (tmpfs when the host has one). */
   #spool(): Promise<string> {
-    this.#spoolDirectory ??= createSpool();
+    // A spool that could not be made (tmpfs full, say) is tried again by the next insert rather
+    // than failing every binary insert until a restart.
+    this.#spoolDirectory ??= createSpool().catch((error: unknown) => {
+      this.#spoolDirectory = undefined;
+      throw error;
+    });
     return this.#spoolDirectory;
   }
 
