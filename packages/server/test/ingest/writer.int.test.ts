@@ -1,7 +1,6 @@
 // The buffered writer against the real events store on every backend: group commit, whole
-// batches per insert, answers only after the insert, a second lane only for a full insert, a bad
-// batch failing alone, an unavailable store failing every batch of the insert with nothing stored,
-// backpressure, close() flushing.
+// batches per insert, answers only after the insert, a bad batch failing alone, an unavailable
+// store failing every batch of the insert with nothing stored, backpressure, close() flushing.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { KeyPrincipal } from "../../src/modules/ingest/directory.js";
 import { prepareBatch } from "../../src/modules/ingest/ingest.pipeline.js";
@@ -67,8 +66,6 @@ describe.each(eventsBackends())("events writer on $name", ({ options }) => {
   let events: EventsExecutor;
   let database: string;
   const writers: EventsWriter[] = [];
-  /** Releases of held inserts, so a failing test does not leave close() waiting on one. */
-  const gates: (() => void)[] = [];
 
   const writer = (overrides: Partial<EventsWriterOptions> = {}) => {
     const created = createEventsWriter({
@@ -104,7 +101,6 @@ describe.each(eventsBackends())("events writer on $name", ({ options }) => {
     await events.command(`SYSTEM STOP MERGES ${database}.api_requests`);
   });
   afterEach(async () => {
-    for (const release of gates.splice(0)) release();
     await Promise.all(writers.splice(0).map((w) => w.close()));
     await events.command(`DROP DATABASE IF EXISTS ${database}`);
     await events.close();
@@ -177,71 +173,6 @@ describe.each(eventsBackends())("events writer on $name", ({ options }) => {
     expect(most).toBe(events.insertLanes);
     expect(w.stats()).toMatchObject({ insertedRows: 1200, queuedRows: 0, insertingRows: 0 });
     expect(await count()).toBe(1200);
-  });
-
-  /** An executor whose first insert waits until `release()`; `started` counts inserts begun. */
-  const holdingFirstInsert = () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    gates.push(release);
-    const held = {
-      started: 0,
-      release,
-      /** Resolves once the first insert has reached the store (and waits there). */
-      async firstStarted() {
-        while (held.started === 0) await new Promise((resolve) => setImmediate(resolve));
-      },
-    };
-    const executor = delegatingExecutor(events, {
-      async insert(batch) {
-        held.started += 1;
-        if (held.started === 1) await gate;
-        await events.insert(batch);
-      },
-    });
-    return { held, executor };
-  };
-
-  it("starts no partial insert beside a running one: what arrives meanwhile goes out next, together", async () => {
-    const { held, executor } = holdingFirstInsert();
-    const w = writer({ executor, flushRows: 100, flushIntervalMs: 0 });
-    expect(events.insertLanes).toBeGreaterThan(1);
-    const first = w.write(chunkOf(10));
-    await held.firstStarted();
-    const meanwhile = [w.write(chunkOf(10)), w.write(chunkOf(20)), w.write(chunkOf(30))];
-    // Long past the interval, with a lane free all along.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(held.started).toBe(1);
-    expect(w.stats()).toMatchObject({ queuedRows: 60, insertingRows: 10 });
-    held.release();
-    await Promise.all([first, ...meanwhile]);
-    expect(w.stats().inserts).toBe(2);
-    expect(await partRows()).toEqual([10, 60]);
-  });
-
-  it("starts a full insert on a free lane while another insert runs", async () => {
-    const { held, executor } = holdingFirstInsert();
-    const w = writer({ executor, flushRows: 100, flushIntervalMs: 60_000 });
-    const first = w.write(chunkOf(10));
-    await held.firstStarted();
-    const full = w.write(chunkOf(100));
-    const partial = w.write(chunkOf(5));
-    // The full insert is stored while the first is still held (a writer that waited for it
-    // would time out here); the partial one still waits for a lane of its own.
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error("no spare lane started")), 10_000);
-    });
-    await Promise.race([full, late]).finally(() => clearTimeout(timer));
-    expect(held.started).toBe(2);
-    expect(await count()).toBe(100);
-    expect(w.stats().queuedRows).toBe(5);
-    held.release();
-    // The interval since the full insert started is far off: close() sends the partial one.
-    await w.close();
-    await Promise.all([first, partial]);
-    expect(w.stats().inserts).toBe(3);
-    expect((await partRows()).sort((a, b) => a - b)).toEqual([5, 10, 100]);
   });
 
   it("never splits a batch across inserts", async () => {

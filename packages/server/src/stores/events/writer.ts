@@ -1,10 +1,6 @@
 // The buffered writer of one events table (group commit): batches arriving concurrently wait
 // together and go out as one insert, so the engine sees few large inserts (one part each)
-// instead of one small insert per request. Up to the executor's insertLanes inserts run at once,
-// but only the first starts a partial insert: a further lane starts only when a full insert's
-// worth waits, so under load one lane runs back to back taking everything that arrived meanwhile
-// (inserts grow with the load, each paying the engine's fixed cost once) instead of two lanes
-// splitting the arrivals into small inserts.
+// instead of one small insert per request. Up to the executor's insertLanes inserts run at once.
 // A batch's promise settles with the insert that holds all of its rows; a batch is never split
 // across inserts, and an insert only holds batches of one table partition. No tenant may hold more than its share of the pending rows and bytes, so one
 // project's flood leaves room for the others.
@@ -132,20 +128,18 @@ export function createEventsWriter(options: EventsWriterOptions): EventsWriter {
 
   /**
    * Starts an insert when one is due and a lane is free, otherwise arms the timer. Due means:
-   * flushRows (or flushBytes) are waiting, or, while no insert runs, flushIntervalMs have passed
-   * since the previous insert started. Inserts thus start at most once per interval unless they
-   * are full, and the interval elapses while earlier inserts run instead of after them. A partial
-   * insert never starts beside a running one: an insert's fixed cost dwarfs a small one's rows
-   * (docs/performance.md, "Growing inserts under load"), so the rows wait for the running insert
-   * to end and go out together; the lanes beyond the first are for full inserts and close().
+   * flushRows (or flushBytes) are waiting, or flushIntervalMs have passed since the previous
+   * insert started. Inserts thus start at most once per interval unless they are full, and the
+   * interval elapses while earlier inserts run instead of after them.
    */
   function pump(): void {
     if (flushes.size >= executor.insertLanes || starting || queue.length === 0) return;
-    const full = queuedRows >= options.flushRows || queuedBytes >= options.flushBytes;
-    // The running insert's end calls pump() again: no timer is needed until then.
-    if (flushes.size > 0 && !full && !closing) return;
     const sinceLast = performance.now() - lastStartedAt;
-    const due = closing || full || sinceLast >= options.flushIntervalMs;
+    const due =
+      closing ||
+      queuedRows >= options.flushRows ||
+      queuedBytes >= options.flushBytes ||
+      sinceLast >= options.flushIntervalMs;
     if (!due) {
       timer ??= setTimeout(
         () => {
