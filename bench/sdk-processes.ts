@@ -1,6 +1,6 @@
-// The processes the per-request SDK benches run: the null sink pinned to CPU 1 and each app
-// variant pinned to CPU 0 (taskset, when there is one), so what receives the records never
-// shares the measured app's core.
+// The processes the SDK benches run: helpers (the null sink, a real Sightline) pinned to CPU 1
+// and each app variant pinned to CPU 0 (taskset, when there is one), so what receives the
+// records never shares the measured app's core.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { cpus } from "node:os";
@@ -13,7 +13,7 @@ const SINK = fileURLToPath(new URL("./sdk-sink.ts", import.meta.url));
 
 /** Whether apps and sink run on cores of their own. */
 export const PIN = cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
-const pinned = (cpu: number, argv: string[]): [string, string[]] =>
+export const pinned = (cpu: number, argv: string[]): [string, string[]] =>
   PIN ? ["taskset", ["-c", String(cpu), ...argv]] : [argv[0] as string, argv.slice(1)];
 
 export interface BenchProcess {
@@ -21,22 +21,31 @@ export interface BenchProcess {
   readonly url: string;
 }
 
-/** The null sink, acknowledging batches unread; resolves with its URL. */
-export async function startSink(): Promise<BenchProcess> {
-  const [command, args] = pinned(1, [process.execPath, "--import", "tsx", SINK]);
-  const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
+/** Starts a helper script pinned to `cpu` that prints one JSON line (its address) and keeps
+ *  running; resolves with that line's fields. */
+export async function startHelper<T>(script: string, cpu: number): Promise<{ child: ChildProcess } & T> {
+  const [command, args] = pinned(cpu, [process.execPath, "--import", "tsx", script]);
+  const child = spawn(command, args, {
+    env: { ...process.env, TEST_LOG_LEVEL: "silent" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let out = "";
   for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
     out += chunk.toString();
     if (out.includes("\n")) break;
   }
-  return { child, url: (JSON.parse(out.slice(0, out.indexOf("\n"))) as { url: string }).url };
+  return { child, ...(JSON.parse(out.slice(0, out.indexOf("\n"))) as T) };
+}
+
+/** The null sink on CPU 1, acknowledging batches unread; resolves with its URL. */
+export function startSink(): Promise<BenchProcess> {
+  return startHelper<{ url: string }>(SINK, 1);
 }
 
 /** One app variant sending to `sink`; resolves with the URL of its route once it listens. */
 export async function startApp(
   framework: string,
-  variant: SdkVariant,
+  variant: Pick<SdkVariant, "sdkPackage"> & { readonly mode: SdkVariant["mode"] | "apitally" },
   workload: string,
   sink: string,
   env: NodeJS.ProcessEnv = {},
@@ -45,6 +54,7 @@ export async function startApp(
     process.execPath,
     "--import",
     "tsx",
+    "--expose-gc",
     APP,
     framework,
     variant.mode,

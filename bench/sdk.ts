@@ -18,12 +18,13 @@
 // and heap growth. Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (32),
 // BENCH_SOAK_REQUESTS (1000000), BENCH_FRAMEWORKS (express,fastify,hono), BENCH_WORKLOADS
 // (hello,work), BENCH_REAL (0), BENCH_WORK_ITERATIONS (measured: about 0.5 ms here).
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { PIN, startApp, startHelper, startSink } from "./sdk-processes.js";
 import { workEnv } from "./sdk-work.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -42,14 +43,7 @@ const UNREACHABLE = "http://127.0.0.1:9";
 /** The targets, restated from issue 26. */
 const TARGETS = { addedP50Us: 10, workRatio: 0.97 };
 
-const APP = fileURLToPath(new URL("./sdk-app.ts", import.meta.url));
 const SIGHTLINE = fileURLToPath(new URL("./sdk-sightline.ts", import.meta.url));
-const SINK = fileURLToPath(new URL("./sdk-sink.ts", import.meta.url));
-
-/** Pinning: the app on CPU 0; the sink and Sightline on CPU 1. */
-const PIN = cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
-const pinned = (cpu: number, argv: string[]): [string, string[]] =>
-  PIN ? ["taskset", ["-c", String(cpu), ...argv]] : [argv[0] as string, argv.slice(1)];
 
 /**
  * Where this process, and so autocannon in it, may run. For the work workload it shares CPU 1
@@ -84,46 +78,6 @@ const load = () =>
   loadavg()
     .map((n) => n.toFixed(2))
     .join(" ");
-
-/** Starts a helper process that prints one JSON line (its address) and keeps running. */
-async function startHelper<T>(script: string, cpu: number): Promise<{ child: ChildProcess } & T> {
-  const [command, args] = pinned(cpu, [process.execPath, "--import", "tsx", script]);
-  const child = spawn(command, args, {
-    env: { ...process.env, TEST_LOG_LEVEL: "silent" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    out += chunk.toString();
-    if (out.includes("\n")) break;
-  }
-  return { child, ...(JSON.parse(out.slice(0, out.indexOf("\n"))) as T) };
-}
-
-async function startApp(
-  framework: string,
-  variant: Variant,
-  workload: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ child: ChildProcess; url: string }> {
-  const mode = variant === "sink" ? "sightline" : variant;
-  const [command, args] = pinned(0, [
-    process.execPath,
-    "--import",
-    "tsx",
-    "--expose-gc",
-    APP,
-    framework,
-    mode,
-    workload,
-  ]);
-  const child = spawn(command, args, {
-    env: { ...process.env, ...(workload === "work" ? workEnv() : {}), ...env, NODE_ENV: "production" },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const [message] = (await once(child, "message")) as [{ port: number }];
-  return { child, url: `http://127.0.0.1:${message.port}/orders/42` };
-}
 
 async function memoryOf(child: ChildProcess): Promise<Memory> {
   const answer = once(child, "message") as Promise<[Memory]>;
@@ -210,11 +164,11 @@ async function compare(
     // Rotating the order spreads slow drift of a shared machine over all variants.
     const order = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length] as Variant);
     for (const variant of order) {
-      const app = await startApp(framework, variant, workload, {
-        SIGHTLINE_URL: variant === "sightline" ? targets.sightline?.url : targets.sink,
+      const mode = variant === "sink" ? "sightline" : variant;
+      const sink = variant === "sightline" ? (targets.sightline?.url ?? targets.sink) : targets.sink;
+      const app = await startApp(framework, { mode }, workload, sink, {
         SIGHTLINE_API_KEY: targets.sightline?.key ?? "sl_bench",
         SIGHTLINE_APP: targets.sightline?.app ?? "bench",
-        SIGHTLINE_ENVIRONMENT: "bench",
         APITALLY_HUB_BASE_URL: UNREACHABLE,
       });
       await drive(app.url, 2);
@@ -268,10 +222,8 @@ async function compare(
 }
 
 async function soak(): Promise<void> {
-  const app = await startApp("fastify", "sightline", "hello", {
-    SIGHTLINE_URL: UNREACHABLE,
+  const app = await startApp("fastify", { mode: "sightline" }, "hello", UNREACHABLE, {
     SIGHTLINE_API_KEY: "sl_unreachable",
-    SIGHTLINE_APP: "bench",
   });
   await autocannon({ url: app.url, connections: CONNECTIONS, amount: 50_000 });
   const before = await memoryOf(app.child);
@@ -301,7 +253,7 @@ say(
     `${cpus().length} CPUs, ${PIN ? "app pinned to CPU 0, sink to CPU 1, load generator unpinned (hello) or on CPU 1 (work)" : "not pinned (no taskset)"}, ` +
     `load average ${load()}`,
 );
-const sink = await startHelper<{ url: string }>(SINK, 1);
+const sink = await startSink();
 const sightline = REAL
   ? await startHelper<{ url: string; key: string; app: string }>(SIGHTLINE, 1)
   : undefined;
