@@ -88,6 +88,7 @@ export function insertSettings(batching: InsertBatching, token: string): ClickHo
     insert_deduplicate: 1,
     insert_deduplication_token: token,
     deduplicate_blocks_in_dependent_materialized_views: 0,
+    parallel_view_processing: 1,
     max_insert_block_size: "1048576",
     distributed_foreground_insert: 1,
     min_insert_block_size_rows: "1048576",
