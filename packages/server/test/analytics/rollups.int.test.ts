@@ -627,6 +627,28 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       expect(errors).toEqual(
         await errorGroupsPage(events, errorsFilter, errorSort, { limit: 10, offset: 0 }, 0),
       );
+
+      // Three weeks of whole days: the page, then its groups' distinct consumers on their own.
+      statements.length = 0;
+      const longFilter = { ...errorsFilter, since: day - 20 * DAY };
+      const long = await errorGroupsPage(
+        recorded,
+        longFilter,
+        errorSort,
+        { limit: 10, offset: 0 },
+        0,
+        complete,
+      );
+      expect(statements).toHaveLength(2);
+      for (const statement of statements) {
+        expect(tablesRead(statement)).toEqual(
+          [API_REQUESTS.name, ERRORS_DAILY.table.name, ERRORS_HOURLY.table.name].sort(),
+        );
+      }
+      expect(long.items.map((item) => item.affected_consumers)).toEqual(
+        errors.items.map((item) => item.affected_consumers),
+      );
+      expect(long).toEqual(await errorGroupsPage(events, longFilter, errorSort, { limit: 10, offset: 0 }, 0));
     });
 
     it("reads a window holding no whole day from the finer tier, and raw where it is not backfilled", async () => {
