@@ -13,7 +13,7 @@ const SINK = fileURLToPath(new URL("./sdk-sink.ts", import.meta.url));
 
 /** Whether apps and sink run on cores of their own. */
 export const PIN = cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
-export const pinned = (cpu: number, argv: string[]): [string, string[]] =>
+const pinned = (cpu: number, argv: string[]): [string, string[]] =>
   PIN ? ["taskset", ["-c", String(cpu), ...argv]] : [argv[0] as string, argv.slice(1)];
 
 export interface BenchProcess {

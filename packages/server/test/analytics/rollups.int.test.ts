@@ -608,14 +608,13 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       statements.length = 0;
       const errorsFilter = { ...filter, statusClasses: [4, 5] };
       const errorSort = { by: "count" as const, direction: "desc" as const };
-      const errors = await errorGroupsPage(
-        recorded,
-        errorsFilter,
-        errorSort,
-        { limit: 10, offset: 0 },
-        0,
-        complete,
-      );
+      /** The first ten groups of `errorsOf`, through `executor`, with `coverage` (none: raw). */
+      const errorsPage = (
+        executor: EventsExecutor,
+        errorsOf: typeof errorsFilter,
+        coverage?: RollupCoverage,
+      ) => errorGroupsPage(executor, errorsOf, errorSort, { limit: 10, offset: 0 }, 0, coverage);
+      const errors = await errorsPage(recorded, errorsFilter, complete);
       expect(statements).toHaveLength(1);
       expect(tablesRead(statements[0] as string)).toEqual(
         [API_REQUESTS.name, ERRORS_DAILY.table.name, ERRORS_HOURLY.table.name].sort(),
@@ -624,21 +623,12 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
         [404, 1_200, new Date(day + 60_000).toISOString()],
         [500, 1_200, new Date(day).toISOString()],
       ]);
-      expect(errors).toEqual(
-        await errorGroupsPage(events, errorsFilter, errorSort, { limit: 10, offset: 0 }, 0),
-      );
+      expect(errors).toEqual(await errorsPage(events, errorsFilter));
 
       // Three weeks of whole days: the page, then its groups' distinct consumers on their own.
       statements.length = 0;
       const longFilter = { ...errorsFilter, since: day - 20 * DAY };
-      const long = await errorGroupsPage(
-        recorded,
-        longFilter,
-        errorSort,
-        { limit: 10, offset: 0 },
-        0,
-        complete,
-      );
+      const long = await errorsPage(recorded, longFilter, complete);
       expect(statements).toHaveLength(2);
       for (const statement of statements) {
         expect(tablesRead(statement)).toEqual(
@@ -648,7 +638,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       expect(long.items.map((item) => item.affected_consumers)).toEqual(
         errors.items.map((item) => item.affected_consumers),
       );
-      expect(long).toEqual(await errorGroupsPage(events, longFilter, errorSort, { limit: 10, offset: 0 }, 0));
+      expect(long).toEqual(await errorsPage(events, longFilter));
     });
 
     it("reads a window holding no whole day from the finer tier, and raw where it is not backfilled", async () => {

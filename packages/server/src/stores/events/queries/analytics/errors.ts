@@ -213,14 +213,12 @@ async function pageConsumers(
     params,
     narrowed,
   );
-  const rows = await events.query<{
-    app_id: string;
-    method: string;
-    route: string;
-    status_code: number;
-    n: number;
-  }>(`SELECT ${KEYS}, uniqExactMerge(c_consumers) AS n FROM ${from} GROUP BY ${KEYS}`, params.values);
-  return new Map(rows.map((row) => [groupKey(row.app_id, row.method, row.route, row.status_code), row.n]));
+  const rows = await events.query<
+    Pick<ErrorGroupRow, "app_id" | "method" | "status_code" | "affected_consumers"> & { route: string }
+  >(`SELECT ${KEYS}, ${affectedConsumersSql(split)} FROM ${from} GROUP BY ${KEYS}`, params.values);
+  return new Map(
+    rows.map((row) => [groupKey(row.app_id, row.method, row.route, row.status_code), row.affected_consumers]),
+  );
 }
 
 /**
