@@ -149,4 +149,32 @@ describe.each(eventsBackends())("errors first seen on $name", (backend: EventsBa
       },
     ]);
   });
+
+  // Sorted otherwise, the page is found first and its groups' first occurrences are read before
+  // the window in a second statement: the same figures as the one statement sorted by them.
+  it.each([
+    ["the project", {}],
+    ["one consumer", { consumer: "acme" }],
+    [
+      "a window ending days ago",
+      { since: minutesBefore(4 * 24 * 60).toISOString(), until: minutesBefore(2 * 24 * 60).toISOString() },
+    ],
+  ])("gives %s's groups the same first occurrences whatever the order", async (_name, params) => {
+    const figures = (items: Group[]) =>
+      items
+        .map(({ path, status_code, count, first_seen_at, last_seen_at, is_new }) => ({
+          path,
+          status_code,
+          count,
+          first_seen_at,
+          last_seen_at,
+          is_new,
+        }))
+        .sort((a, b) => a.path.localeCompare(b.path) || a.status_code - b.status_code);
+    const byFirstSeen = figures(await groups({ ...params, sort_by: "first_seen_at" }));
+    expect(byFirstSeen.length).toBeGreaterThan(0);
+    for (const sort_by of ["count", "last_seen_at", "affected_consumers"]) {
+      expect(figures(await groups({ ...params, sort_by })), sort_by).toEqual(byFirstSeen);
+    }
+  });
 });
