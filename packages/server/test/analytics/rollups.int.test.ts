@@ -615,21 +615,23 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
         coverage?: RollupCoverage,
       ) => errorGroupsPage(executor, errorsOf, errorSort, { limit: 10, offset: 0 }, 0, coverage);
       const errors = await errorsPage(recorded, errorsFilter, complete);
-      // The page with each group's first occurrence in the window, then the page's groups before
-      // the window (whole days of the daily tier).
-      expect(statements).toHaveLength(2);
-      expect(tablesRead(statements[0] as string)).toEqual(
-        [API_REQUESTS.name, ERRORS_DAILY.table.name, ERRORS_HOURLY.table.name].sort(),
-      );
-      expect(tablesRead(statements[1] as string)).toContain(ERRORS_DAILY.table.name);
+      // The page with each group's first occurrence in the window, then the page's groups'
+      // distinct consumers over the window and their first occurrences before it (whole days of
+      // the daily tier).
+      expect(statements).toHaveLength(3);
+      for (const statement of statements.slice(0, 2)) {
+        expect(tablesRead(statement)).toEqual(
+          [API_REQUESTS.name, ERRORS_DAILY.table.name, ERRORS_HOURLY.table.name].sort(),
+        );
+      }
+      expect(tablesRead(statements[2] as string)).toContain(ERRORS_DAILY.table.name);
       expect(errors.items.map((item) => [item.status_code, item.count, item.first_seen_at])).toEqual([
         [404, 1_200, new Date(day + 60_000).toISOString()],
         [500, 1_200, new Date(day).toISOString()],
       ]);
       expect(errors).toEqual(await errorsPage(events, errorsFilter));
 
-      // Three weeks of whole days: the page, then its groups' distinct consumers and their first
-      // occurrences before the window, each on their own.
+      // Three weeks of whole days: the same three statements.
       statements.length = 0;
       const longFilter = { ...errorsFilter, since: day - 20 * DAY };
       const long = await errorsPage(recorded, longFilter, complete);

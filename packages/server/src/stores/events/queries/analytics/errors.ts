@@ -65,14 +65,12 @@ export async function errorGroupsPage(
   // 100 M rows the retention's read was 56 of the 24 h page's 134 ms, and 32 ms for a page of 25.
   const firstSeenFirst = sort.by === "first_seen_at";
   const windowSplit = await planWindow(ERRORS_DAILY, filter, coverage, nowMs);
-  // Distinct consumers cost most once many whole days are read (a hash set per group and day):
-  // then, unless the order needs them, only the page's groups get them, from a second statement
-  // over the same window. Shorter reads keep them in one statement, as a second would read the
-  // raw edges again for about what it saves (at 42 M rows: 30 d 213–243 → 171–206 ms, 7 d level).
-  const daysRead = (windowSplit?.buckets ?? [])
-    .filter((bucket) => bucket.tier === ERRORS_DAILY)
-    .reduce((sum, bucket) => sum + (bucket.toMs - bucket.fromMs) / DAY_MS, 0);
-  const consumersFirst = sort.by === "affected_consumers" || daysRead < PAGE_CONSUMERS_FROM_DAYS;
+  // Distinct consumers (a hash set per group and hour or day) are what a rolled-up page costs
+  // most: unless the order needs them, only the page's groups get them, from a second statement
+  // over the same window (pageConsumers). At 100 M rows that took the 7 d page from 166–190 to
+  // 122–133 ms and 24 h from 93–120 to 84–86; at 42 M rows 24 h went from 74 to 91 ms, the cost
+  // of reading the raw edges again, under the target either way (docs/performance.md).
+  const consumersFirst = sort.by === "affected_consumers" || windowSplit === undefined;
   const columns = ["requests", "last_seen", ...(consumersFirst ? ["consumers"] : [])];
   const figures = [
     windowSplit === undefined ? "count() AS error_total" : "sum(c_requests) AS error_total",
@@ -155,11 +153,6 @@ export async function errorGroupsPage(
     total: (rows[0] as { total_groups: number }).total_groups,
   };
 }
-
-const DAY_MS = 86_400_000;
-/** Whole days of the errors rollup from which the page's distinct consumers are a statement of
- *  their own (pageConsumers). */
-const PAGE_CONSUMERS_FROM_DAYS = 14;
 
 type GroupKey = readonly [app_id: string, method: string, route: string, status_code: number];
 const groupKey = (...key: GroupKey) => JSON.stringify(key);
