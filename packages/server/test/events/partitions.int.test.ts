@@ -231,6 +231,7 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
       "list-rollups",
       "rollup_retention",
       "rollup_tiers",
+      "consumer_names",
     ]);
     // Migration 10 snapshots the rebuilt, partitioned table for its backfill: every row, by partition.
     expect(await count(`FROM ${database}.api_requests_backfill_lists`)).toBe(12);
@@ -353,7 +354,7 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
       );
     }
     const applied = await migrateEvents(events);
-    expect(applied.slice(-2)).toEqual(["rollup_retention", "rollup_tiers"]);
+    expect(applied.slice(-3)).toEqual(["rollup_retention", "rollup_tiers", "consumer_names"]);
     expect(await count(`FROM ${database}.api_requests WHERE rollup_days = 0`)).toBe(9);
     // The snapshots predate the column: the backfill writes the server's days (0) for their rows.
     expect(await runRollupBackfill(events, { stepMs: DAY_MS })).toBe("done");

@@ -11,6 +11,7 @@ import { partitionsMigration } from "./0009-partitions-and-retention.js";
 import { listRollupsMigration } from "./0010-list-rollups.js";
 import { rollupRetentionMigration } from "./0011-rollup-retention.js";
 import { rollupTiersMigration } from "./0012-rollup-tiers.js";
+import { consumerNamesMigration } from "./0013-consumer-names.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -36,4 +37,5 @@ export const eventsMigrations: readonly EventsMigration[] = [
   listRollupsMigration,
   rollupRetentionMigration,
   rollupTiersMigration,
+  consumerNamesMigration,
 ];

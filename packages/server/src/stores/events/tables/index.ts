@@ -36,6 +36,7 @@ export {
   TIERS_ROLLUP_STATE,
 } from "./rollups-state.table.js";
 export {
+  CONSUMER_NAMES_VERSION,
   CONSUMERS_DAILY,
   DAILY,
   ENDPOINTS_DAILY,

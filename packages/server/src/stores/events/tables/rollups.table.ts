@@ -51,6 +51,9 @@ export interface Rollup<Name extends string = string> {
   readonly keys: readonly Name[];
   /** Every aggregate column with the expression computing it from api_requests rows. */
   readonly aggregates: Readonly<Record<string, string>>;
+  /** Columns whose view computed them otherwise before migration `until` (same values, more
+   *  costly): what earlier migrations' view DDL keeps saying, so their text never changes. */
+  readonly formerAggregates?: Readonly<Record<string, { readonly until: number; readonly sql: string }>>;
   /** The rows it holds, as a condition on api_requests (absent: all of them). */
   readonly rows?: string;
   /** Its time bucket: the column holding the bucket's start and how raw rows are floored to it. */
@@ -229,6 +232,10 @@ const LIST_KEY_COLUMNS = KEY_COLUMNS.map((column) => ({ ...column, since: 10 }))
  *  coarse states over the hourly ones (docs/adr/0025-rollup-tiers.md). */
 export const TIERS_VERSION = 12;
 
+/** The events migration that recreates the consumer rollup's view with its newest names taken
+ *  without comparing (time, name) tuples row by row (CONSUMERS_DAILY). */
+export const CONSUMER_NAMES_VERSION = 13;
+
 /**
  * `table` (a rollup's, bucketed by `from`) at another grain: the same keys and column states,
  * its bucket column renamed, every column added by migration `version` (bar rollup_days, which
@@ -294,16 +301,18 @@ export const ENDPOINTS_DAILY: Rollup = {
 
 /** A consumer's newest non-empty name or group: the greatest (timestamp, value) pair. */
 const LATEST_TYPE = "SimpleAggregateFunction(max, Tuple(DateTime64(3, 'UTC'), String))";
-const latest = (column: string) => `maxIf(tuple(timestamp, ${column}), ${column} != '')`;
 /**
- * The same pair read from raw rows at a window's edges: the newest time, and the value at it.
- * Comparing (DateTime64, String) tuples row by row was most of a rolled-up consumers page: at
- * 100 M rows (a day of raw edges, 3.7 M rows) 7 d took 1.9 s with it and 1.0 s without. Values
- * of the same millisecond keep either, as the rollup side's argMax does (consumers.ts).
+ * That pair as the newest time and the value at it. The view computed it as the greatest
+ * (timestamp, value) tuple until migration 13: comparing the tuples row by row cost about
+ * 0.47 µs per row for the two columns, and at 100 M rows the raw edges of a 7 d consumers page
+ * took 1.9 s with it and 1.0 s without. Values of the same millisecond keep either, as the reads'
+ * argMax does (consumers.ts); stored rows still merge as the greatest pair.
  */
-const latestRead = (stored: string, column: string) => ({
-  rollup: stored,
-  raw: `tuple(maxIf(timestamp, ${column} != ''), argMaxIf(${column}, timestamp, ${column} != ''))`,
+const latest = (column: string) =>
+  `tuple(maxIf(timestamp, ${column} != ''), argMaxIf(${column}, timestamp, ${column} != ''))`;
+const formerLatest = (column: string) => ({
+  until: CONSUMER_NAMES_VERSION,
+  sql: `maxIf(tuple(timestamp, ${column}), ${column} != '')`,
 });
 
 /** Per (project, app, environment, consumer, UTC day): the consumer list over whole days. */
@@ -330,11 +339,11 @@ export const CONSUMERS_DAILY: Rollup = {
     latest_name: latest("consumer_name"),
     latest_group: latest("consumer_group"),
   },
-  readAs: {
-    latency_histogram: HISTOGRAM_READ,
-    latest_name: latestRead("latest_name", "consumer_name"),
-    latest_group: latestRead("latest_group", "consumer_group"),
+  formerAggregates: {
+    latest_name: formerLatest("consumer_name"),
+    latest_group: formerLatest("consumer_group"),
   },
+  readAs: { latency_histogram: HISTOGRAM_READ },
 };
 
 /** `hourly` summed per UTC day, fed from the hourly rollup's inserts, with it as its edges. */
@@ -387,7 +396,8 @@ export function rollupSelect(
         ? "toUInt16(0) AS rollup_days"
         : "max(rollup_days) AS rollup_days";
     if ((rollup.keys as readonly string[]).includes(column)) return column;
-    const aggregate = rollup.aggregates[column];
+    const former = rollup.formerAggregates?.[column];
+    const aggregate = former !== undefined && version < former.until ? former.sql : rollup.aggregates[column];
     if (aggregate === undefined) throw new Error(`${rollup.table.name}.${column} has no expression`);
     return `${aggregate} AS ${column}`;
   });

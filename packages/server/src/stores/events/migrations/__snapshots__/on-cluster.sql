@@ -983,3 +983,9 @@ CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill_tiers ON CLUSTER flee
 TRUNCATE TABLE IF EXISTS sightline.api_requests_backfill_tiers_local ON CLUSTER fleet;
 
 INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+DROP VIEW IF EXISTS sightline.api_consumers_daily_mv ON CLUSTER fleet SYNC;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_consumers_daily_mv ON CLUSTER fleet TO sightline.api_consumers_daily_local AS SELECT project_id, app_id, environment, consumer_id, toDateTime(toStartOfDay(timestamp), 'UTC') AS day, toUInt8(0) AS source, count() AS requests, countIf(status_code >= 400) AS errors, countIf(status_code >= 400 AND status_code < 500) AS client_errors, countIf(status_code >= 500) AS server_errors, sum(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS response_time_sum, sum(least(request_size, 1099511627776)) AS request_bytes, sum(least(response_size, 1099511627776)) AS response_bytes, max(timestamp) AS last_seen, sumMap([if((if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) = 0, toInt16(-32768), toInt16(ceil(log(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) / 0.019000571614286515)))], [toUInt64(1)]) AS latency_histogram, tuple(maxIf(timestamp, consumer_name != ''), argMaxIf(consumer_name, timestamp, consumer_name != '')) AS latest_name, tuple(maxIf(timestamp, consumer_group != ''), argMaxIf(consumer_group, timestamp, consumer_group != '')) AS latest_group, max(rollup_days) AS rollup_days FROM sightline.api_requests_local GROUP BY project_id, app_id, environment, consumer_id, day;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
