@@ -13,7 +13,7 @@ import { storedRowIds } from "../../src/stores/events/queries/ingest/stored-rows
 import { type RemoteIngest, setUpRemoteIngest } from "../ingest/remote.js";
 import { type ClickhouseCluster, startClickhouseCluster } from "../support/clickhouse-cluster.js";
 import { testChdbPath, uniqueDatabaseName } from "../support/events.js";
-import { type Child, CLI_PATH, cleanEnv, freePort, runTs } from "../support/process.js";
+import { type Child, cleanEnv, startCliOnFreePort } from "../support/process.js";
 
 const clickhouseUrl = inject("clickhouseUrl");
 const onServer = describe.runIf(clickhouseUrl !== undefined && clickhouseUrl !== "");
@@ -37,20 +37,18 @@ interface Sightline {
 
 async function startSightline(env: Record<string, string>): Promise<Sightline> {
   const dataDir = await mkdtemp(join(tmpdir(), "sightline-cluster-"));
-  const port = await freePort();
-  const child = runTs(
-    CLI_PATH,
-    ["start"],
-    cleanEnv({
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: "warn",
-      CLICKHOUSE_DASHBOARD_TIMEOUT: "10",
-      ...env,
-    }),
+  const { child, port } = await startCliOnFreePort(
+    (free) =>
+      cleanEnv({
+        DATA_DIR: dataDir,
+        PORT: String(free),
+        LOG_LEVEL: "warn",
+        CLICKHOUSE_DASHBOARD_TIMEOUT: "10",
+        ...env,
+      }),
+    90_000,
   );
   const baseUrl = `http://127.0.0.1:${port}`;
-  await child.waitForLine(/API docs/, 90_000);
   return { child, baseUrl, dataDir, remote: await setUpRemoteIngest(baseUrl, join(dataDir, "outbox")) };
 }
 

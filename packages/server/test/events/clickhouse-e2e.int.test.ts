@@ -10,7 +10,7 @@ import { openEventsExecutor } from "../../src/stores/events/index.js";
 import { type RemoteIngest, setUpRemoteIngest } from "../ingest/remote.js";
 import { testChdbPath, uniqueDatabaseName } from "../support/events.js";
 import { type HttpReceiver, startHttpReceiver } from "../support/http-receiver.js";
-import { type Child, CLI_PATH, cleanEnv, freePort, runTs } from "../support/process.js";
+import { type Child, cleanEnv, startCliOnFreePort } from "../support/process.js";
 
 const clickhouseUrl = inject("clickhouseUrl");
 const onServer = describe.runIf(clickhouseUrl !== undefined && clickhouseUrl !== "");
@@ -49,11 +49,7 @@ onServer("Sightline on a ClickHouse server", () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "sightline-ch-e2e-"));
     receiver = await startHttpReceiver();
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    server = runTs(
-      CLI_PATH,
-      ["start"],
+    const started = await startCliOnFreePort((port) =>
       cleanEnv({
         DATA_DIR: dataDir,
         PORT: String(port),
@@ -65,7 +61,8 @@ onServer("Sightline on a ClickHouse server", () => {
         ALERTS_ALLOW_PRIVATE_TARGETS: "true",
       }),
     );
-    await server.waitForLine(/API docs/, 60_000);
+    server = started.child;
+    baseUrl = `http://127.0.0.1:${started.port}`;
     remote = await setUpRemoteIngest(baseUrl, join(dataDir, "outbox"));
   }, 120_000);
 

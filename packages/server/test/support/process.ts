@@ -85,3 +85,29 @@ export async function freePort(): Promise<number> {
   await once(server, "close");
   return port;
 }
+
+/** Tries a port freePort() found for the server before giving up: another process may take it. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * `sightline start` on a free port, once it serves (its "API docs" line). freePort() only finds a
+ * port that was free a moment ago, and any outgoing connection may take it before the child
+ * listens: a child that exits with EADDRINUSE is started again on another port.
+ */
+export async function startCliOnFreePort(
+  envFor: (port: number) => NodeJS.ProcessEnv,
+  timeoutMs = 60_000,
+): Promise<{ child: Child; port: number }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const child = runTs(CLI_PATH, ["start"], envFor(port));
+    try {
+      await child.waitForLine(/API docs/, timeoutMs);
+      return { child, port };
+    } catch (error) {
+      if (child.process.exitCode === null) child.process.kill("SIGTERM");
+      await child.exited();
+      if (!/EADDRINUSE/.test(child.stderr()) || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
