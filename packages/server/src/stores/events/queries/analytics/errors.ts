@@ -84,7 +84,7 @@ export async function errorGroupsPage(
   // Aliases never reuse a column's name: ClickHouse would read them in WHERE too.
   const groups =
     `SELECT ${KEYS}, ${figures.join(", ")} ` +
-    `FROM ${windowSource(events, filter, windowSplit, columns, params)} GROUP BY ${KEYS}`;
+    `FROM ${errorsSource(events, filter, windowSplit, columns, params)} GROUP BY ${KEYS}`;
   const upTo = (until: number | undefined) =>
     firstSeenRead(events, filter, retainedSince, until, coverage, nowMs);
   let statement: string;
@@ -95,7 +95,8 @@ export async function errorGroupsPage(
       `SELECT ${KEYS}, error_total, affected_consumers, first_ever AS first_seen_at, last_seen_at, ` +
       `first_ever >= ${params.instant(filter.since)} AS is_new, count() OVER () AS total_groups ` +
       `FROM (${groups}) AS w INNER JOIN (SELECT ${KEYS}, ${firstSeenSql(retained.split)} AS first_ever ` +
-      `FROM ${firstSeenSource(events, retained, params)} GROUP BY ${KEYS}) AS r USING (${KEYS})`;
+      `FROM ${errorsSource(events, retained.filter, retained.split, ["first_seen"], params)} ` +
+      `GROUP BY ${KEYS}) AS r USING (${KEYS})`;
   } else {
     before = upTo(filter.since - 1);
     statement = `SELECT *, count() OVER () AS total_groups FROM (${groups})`;
@@ -157,17 +158,19 @@ export async function errorGroupsPage(
 type GroupKey = readonly [app_id: string, method: string, route: string, status_code: number];
 const groupKey = (...key: GroupKey) => JSON.stringify(key);
 
-/** Where the window's figures come from: raw rows, or the errors rollup's `columns` and its
- *  raw edges. */
-function windowSource(
+/** The rows `filter` matches for the errors figures: raw rows, or the errors rollup's `columns`
+ *  over `split` and its raw edges; `extra` conditions on the key columns. */
+function errorsSource(
   events: EventsExecutor,
   filter: RequestFilter,
   split: WindowSplit | undefined,
   columns: readonly string[],
   params: SqlParams,
+  extra: readonly string[] = [],
 ): string {
-  if (split === undefined) return `${qualified(events, API_REQUESTS)} ${requestFilterClause(filter, params)}`;
-  return mergedSource(events, ERRORS_DAILY, filter, split, MERGED_KEYS, columns, params);
+  return split === undefined
+    ? `${qualified(events, API_REQUESTS)} ${requestFilterClause(filter, params, extra)}`
+    : mergedSource(events, ERRORS_DAILY, filter, split, MERGED_KEYS, columns, params, extra);
 }
 
 const affectedConsumersSql = (split: WindowSplit | undefined) =>
@@ -189,22 +192,31 @@ async function pageConsumers(
   split: WindowSplit,
   keys: readonly GroupKey[],
 ): Promise<Map<string, number>> {
-  const params = new SqlParams();
-  const from = mergedSource(
+  return pageFigure(
     events,
-    ERRORS_DAILY,
-    filter,
-    split,
-    MERGED_KEYS,
-    ["consumers"],
-    params,
-    narrowedTo(keys, params),
+    keys,
+    (params, narrowed) => errorsSource(events, filter, split, ["consumers"], params, narrowed),
+    affectedConsumersSql(split),
+    (row: { affected_consumers: number }) => row.affected_consumers,
   );
+}
+
+/** One figure (`figure`, aliased) for each of some groups, from `source` narrowed to them, by
+ *  groupKey; groups without rows are absent. */
+async function pageFigure<Row, Value>(
+  events: EventsExecutor,
+  keys: readonly GroupKey[],
+  source: (params: SqlParams, narrowed: readonly string[]) => string,
+  figure: string,
+  value: (row: Row) => Value,
+): Promise<Map<string, Value>> {
+  const params = new SqlParams();
+  const from = source(params, narrowedTo(keys, params));
   const rows = await events.query<
-    Pick<ErrorGroupRow, "app_id" | "method" | "status_code" | "affected_consumers"> & { route: string }
-  >(`SELECT ${KEYS}, ${affectedConsumersSql(split)} FROM ${from} GROUP BY ${KEYS}`, params.values);
+    Row & Pick<ErrorGroupRow, "app_id" | "method" | "status_code"> & { route: string }
+  >(`SELECT ${KEYS}, ${figure} FROM ${from} GROUP BY ${KEYS}`, params.values);
   return new Map(
-    rows.map((row) => [groupKey(row.app_id, row.method, row.route, row.status_code), row.affected_consumers]),
+    rows.map((row) => [groupKey(row.app_id, row.method, row.route, row.status_code), value(row)]),
   );
 }
 
@@ -254,18 +266,6 @@ async function firstSeenRead(
 const firstSeenSql = (split: WindowSplit | undefined) =>
   split === undefined ? "min(timestamp)" : "min(c_first_seen)";
 
-/** The rows of a first-occurrence read, `extra` conditions on its key columns. */
-function firstSeenSource(
-  events: EventsExecutor,
-  read: FirstSeenRead,
-  params: SqlParams,
-  extra: readonly string[] = [],
-): string {
-  return read.split === undefined
-    ? `${qualified(events, API_REQUESTS)} ${requestFilterClause(read.filter, params, extra)}`
-    : mergedSource(events, ERRORS_DAILY, read.filter, read.split, MERGED_KEYS, ["first_seen"], params, extra);
-}
-
 /** The first occurrence of each of some groups in a read before the window: only groups found. */
 async function pageFirstSeen(
   events: EventsExecutor,
@@ -274,16 +274,12 @@ async function pageFirstSeen(
 ): Promise<Map<string, string>> {
   const { since, keptSince, until } = read.filter;
   if (until !== undefined && Math.max(since ?? 0, keptSince ?? 0) > until) return new Map();
-  const params = new SqlParams();
-  const from = firstSeenSource(events, read, params, narrowedTo(keys, params));
-  const rows = await events.query<
-    Pick<ErrorGroupRow, "app_id" | "method" | "status_code" | "first_seen_at"> & { route: string }
-  >(
-    `SELECT ${KEYS}, ${firstSeenSql(read.split)} AS first_seen_at FROM ${from} GROUP BY ${KEYS}`,
-    params.values,
-  );
-  return new Map(
-    rows.map((row) => [groupKey(row.app_id, row.method, row.route, row.status_code), row.first_seen_at]),
+  return pageFigure(
+    events,
+    keys,
+    (params, narrowed) => errorsSource(events, read.filter, read.split, ["first_seen"], params, narrowed),
+    `${firstSeenSql(read.split)} AS first_seen_at`,
+    (row: { first_seen_at: string }) => row.first_seen_at,
   );
 }
 
