@@ -15,7 +15,8 @@
 // runs while BENCH_ALLOC_REQUESTS requests are served: heapUsed after minus before, per request,
 // is what a request allocates (the run says so if a GC did run). A second native run with V8's
 // defaults counts scavenges and mark-compacts per 10,000 requests (BENCH_GC_REQUESTS).
-// Knobs: BENCH_FRAMEWORKS (express,fastify,hono), BENCH_PARTS (heap,instructions),
+// Knobs: BENCH_FRAMEWORKS (express,fastify,hono), BENCH_WORKLOAD (hello | work: the same after
+// about 0.5 ms of CPU, bench/sdk-work.ts), BENCH_PARTS (heap,instructions),
 // BENCH_CONNECTIONS (4), BENCH_CALLGRIND_KEEP (a directory: keep each app's callgrind dump of
 // the measured rounds, `<framework>-<variant>.callgrind`, and V8's map of its JIT code,
 // `<framework>-<variant>.perf-map`, for `bench/callgrind-js.ts` to name the JavaScript frames).
@@ -29,8 +30,10 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { type SdkVariant, sdkVariants } from "./sdk-variants.js";
 import { median } from "./stats.js";
+import { workEnv } from "./sdk-work.js";
 
 const FRAMEWORKS = (process.env.BENCH_FRAMEWORKS ?? "express,fastify,hono").split(",");
+const WORKLOAD = process.env.BENCH_WORKLOAD ?? "hello";
 const PARTS = (process.env.BENCH_PARTS ?? "heap,instructions").split(",");
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -79,10 +82,21 @@ async function startApp(
   nodeFlags: string[],
   extraEnv: NodeJS.ProcessEnv,
 ): Promise<App> {
-  const argv = [...prefix, process.execPath, ...nodeFlags, "--import", "tsx", APP, framework, variant.mode];
+  const argv = [
+    ...prefix,
+    process.execPath,
+    ...nodeFlags,
+    "--import",
+    "tsx",
+    APP,
+    framework,
+    variant.mode,
+    WORKLOAD,
+  ];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...extraEnv,
+    ...(WORKLOAD === "work" ? workEnv() : {}),
     NODE_ENV: "production",
     SIGHTLINE_URL: sink,
     SIGHTLINE_API_KEY: "sl_bench",
@@ -254,7 +268,7 @@ async function instructionPart(framework: string, sink: string, outDir: string):
       }
     }
     if (KEEP !== undefined) keepProfiles(framework, apps, served, outDir);
-    say(`\n${framework} / hello — instructions per request (load average ${load()})`);
+    say(`\n${framework} / ${WORKLOAD} — instructions per request (load average ${load()})`);
     say(row("variant", ["main thread (range)", "added to bare", "all threads (range)", "added to bare"]));
     VARIANTS.forEach((variant, index) => {
       const ownMain = main[index] as number[];
@@ -312,7 +326,9 @@ async function heapPart(framework: string, sink: string): Promise<void> {
       ]),
     );
   }
-  say(`\n${framework} / hello — V8 heap per request and GCs per 10,000 requests (load average ${load()})`);
+  say(
+    `\n${framework} / ${WORKLOAD} — V8 heap per request and GCs per 10,000 requests (load average ${load()})`,
+  );
   say(row("variant", ["heap bytes/request", "added", "scavenges/10k", "added", "other GCs/10k"]));
   for (const line of rows) say(line);
 }

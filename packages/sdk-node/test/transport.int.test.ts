@@ -149,6 +149,27 @@ describe("the transport against a real Sightline behind a controllable hop", () 
     expect(await stored(sightline)).toHaveLength(55);
   });
 
+  it("sends what a flush found queued, and leaves what arrives meanwhile for a full batch or the next interval", async () => {
+    const h = await start({ batchSize: 50, flushIntervalMs: 60_000 });
+    gate.then({ kind: "hold" });
+    for (let n = 0; n < 5; n += 1) await h.call(n);
+    h.sdk.flush();
+    while (gate.heldCount() === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Traffic goes on while the flushed batch is in flight.
+    for (let n = 5; n < 15; n += 1) await h.call(n);
+    gate.release();
+    while (h.sdk.stats().requests.sent < 5) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // One POST: the ten newer records wait for a batch of 50 or the next tick, not a POST of
+    // their own right behind the flushed one.
+    expect(gate.attempts).toHaveLength(1);
+    expect(h.sdk.stats().requests).toMatchObject({ sent: 5, queued: 10 });
+    for (let n = 15; n < 55; n += 1) await h.call(n);
+    while (h.sdk.stats().requests.sent < 55) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(gate.attempts).toHaveLength(2);
+    expect(await stored(sightline)).toHaveLength(55);
+  });
+
   it("sends what is queued on close(), and gives up at the deadline when Sightline is down", async () => {
     const h = await start({ batchSize: 500, flushIntervalMs: 60_000 });
     for (let n = 0; n < 30; n += 1) await h.call(n);

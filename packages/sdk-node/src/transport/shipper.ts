@@ -48,7 +48,12 @@ export class Shipper<T> {
   private readonly counts = { sent: 0, rejected: 0, dropped: 0, failed: 0 };
   private readonly timer: NodeJS.Timeout;
   private draining: Promise<void> | undefined;
-  private flushRequested = false;
+  /** Records a flush still has to send although they make no full batch: those queued when it
+   *  was asked for. Not a flag: under steady traffic the queue is never seen empty, and a flag
+   *  left set would keep sending whatever arrived during the last POST, a stream of tiny
+   *  batches each paying a batch's whole cost (measured: 3 to 63 records a POST at 1,500
+   *  requests/s, against 500). */
+  private flushOwed = 0;
   /** Set by close(): retries stop waiting and give up at this time (ms since epoch). */
   private deadline: number | undefined;
   private readonly sleepers = new Set<() => void>();
@@ -63,6 +68,8 @@ export class Shipper<T> {
   enqueue(item: T): void {
     if (this.queue.push(item)) {
       this.counts.dropped += 1;
+      // The oldest record went, and the records a flush owes are the oldest.
+      if (this.flushOwed > 0) this.flushOwed -= 1;
       if (this.counts.dropped === 1) {
         this.options.diagnostics.warn(
           `${this.options.kind} queue full (${this.options.settings.maxQueueSize}): dropping the oldest ` +
@@ -73,10 +80,11 @@ export class Shipper<T> {
     if (this.queue.length >= this.options.settings.batchSize && this.draining === undefined) this.kick();
   }
 
-  /** Starts sending everything queued now (in the background). */
+  /** Starts sending everything queued now (in the background); what arrives later waits for a
+   *  full batch or the next interval. */
   flush(): void {
     if (this.queue.length === 0) return;
-    this.flushRequested = true;
+    this.flushOwed = this.queue.length;
     this.kick();
   }
 
@@ -109,11 +117,15 @@ export class Shipper<T> {
     const { batchSize } = this.options.settings;
     for (;;) {
       if (this.queue.length === 0) {
-        this.flushRequested = false;
+        this.flushOwed = 0;
         return;
       }
-      if (this.queue.length < batchSize && !this.flushRequested) return;
-      await this.deliver(this.queue.take(batchSize), newIdempotencyKey());
+      // Closing sends everything, whenever it arrived.
+      const owed = this.deadline !== undefined || this.flushOwed > 0;
+      if (this.queue.length < batchSize && !owed) return;
+      const batch = this.queue.take(batchSize);
+      this.flushOwed = Math.max(0, this.flushOwed - batch.length);
+      await this.deliver(batch, newIdempotencyKey());
     }
   }
 
