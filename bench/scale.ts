@@ -265,9 +265,13 @@ function linesFor(endMs: number): Line[] {
       }),
     );
     line("errors page 1", () => analytics.projectErrors(projectScope, range));
-    line("endpoint detail (top endpoint)", () =>
-      analytics.endpointDetail(appScope, { ...range, method: TOP_ENDPOINT.method, path: TOP_ENDPOINT.route }),
-    );
+    const endpoint = { ...range, method: TOP_ENDPOINT.method, path: TOP_ENDPOINT.route };
+    line("endpoint detail (top endpoint)", () => analytics.endpointDetail(appScope, endpoint));
+    // The rest of the endpoint page, each call alone (the page runs them side by side).
+    line("endpoint series", () => analytics.endpointTimeseries(appScope, { ...endpoint, timezone: "UTC" }));
+    line("endpoint status codes", () => analytics.endpointStatusCodes(appScope, endpoint));
+    line("endpoint consumers", () => analytics.endpointConsumers(appScope, endpoint));
+    line("endpoint validation errors", () => analytics.endpointValidationErrors(appScope, endpoint));
   }
   lines.push({
     name: "requests page 1 + total (no window)",

@@ -7,13 +7,18 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumerStatsPage } from "../../src/stores/events/queries/analytics/consumers.js";
-import { endpointDetail, endpointStatsPage } from "../../src/stores/events/queries/analytics/endpoints.js";
+import {
+  endpointDetail,
+  endpointStatsPage,
+  statusCodeCounts,
+} from "../../src/stores/events/queries/analytics/endpoints.js";
 import { errorCodeCounts, errorGroupsPage } from "../../src/stores/events/queries/analytics/errors.js";
 import { summary, timeseries } from "../../src/stores/events/queries/analytics/traffic.js";
 import {
   API_REQUESTS,
   BACKFILL_SNAPSHOT,
   CONSUMERS_DAILY,
+  ENDPOINT_STATUSES_HOURLY,
   ENDPOINTS_DAILY,
   ENDPOINTS_HOURLY,
   ERRORS_DAILY,
@@ -385,6 +390,93 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       );
       const raw = await timeseries(events, filter, bucketing);
       raw.forEach((point, index) => expectSameTraffic({ ...rolled[index] }, { ...point }, `bucket ${index}`));
+    });
+
+    it("answers an endpoint's series from the endpoint rollup's hours, percentiles within 1 % of exact", async () => {
+      const { recorded, statements } = recording(events);
+      const filter = {
+        projectId: "p1",
+        endpoints: [{ method: "GET", route: "/items/{id}" }],
+        since: BASE + HOUR + 30 * 60_000,
+        until: BASE + 3 * HOUR + 30 * 60_000,
+      };
+      const bucketing = { interval: "1h" as const, timezone: "UTC" };
+      const rolled = await timeseries(recorded, filter, bucketing, complete);
+      // The rolled-up series (hour 2 from the rollup, the edges raw), then hour 1's exact read:
+      // hour 3 has no row of the endpoint (its one row is /other).
+      expect(statements).toHaveLength(2);
+      expect(tablesRead(statements[0] as string)).toEqual([ENDPOINTS_HOURLY.table.name, API_REQUESTS.name]);
+      expect(rolled.map((point) => [point.bucket, point.total_requests, point.error_count])).toEqual([
+        [new Date(BASE + HOUR).toISOString(), 1, 1],
+        [new Date(BASE + 2 * HOUR).toISOString(), 12_000, 2_400],
+        [new Date(BASE + 3 * HOUR).toISOString(), 0, 0],
+      ]);
+      const raw = await timeseries(events, filter, bucketing);
+      for (const [index, point] of raw.entries()) {
+        const since = Math.max(filter.since, BASE + (index + 1) * HOUR);
+        const until = Math.min(filter.until, BASE + (index + 2) * HOUR - 1);
+        const exact = await wholeExact(events, { ...filter, since, until });
+        expectSameTraffic({ ...rolled[index] }, { ...point }, `bucket ${index}`, exact);
+      }
+    });
+
+    it("answers an endpoint's daily series in UTC from the daily tier, its edges from the hourly one", async () => {
+      const { recorded, statements } = recording(events);
+      const filter = {
+        projectId: "p3",
+        routes: ["/listed"],
+        since: PAST_DAY - 2 * HOUR,
+        until: PAST_DAY + DAY + 2 * HOUR,
+      };
+      const rolled = await timeseries(recorded, filter, { interval: "1d", timezone: "UTC" }, complete);
+      // The day from the daily tier, the hours around it from the hourly one, the window's last
+      // millisecond raw; then the day before's one row exactly.
+      expect(statements).toHaveLength(2);
+      expect(tablesRead(statements[0] as string)).toEqual(
+        [ENDPOINTS_DAILY.table.name, ENDPOINTS_HOURLY.table.name, API_REQUESTS.name].sort(),
+      );
+      expect(rolled.map((point) => [point.bucket, point.total_requests, point.error_count])).toEqual([
+        [new Date(PAST_DAY - DAY).toISOString(), 1, 0],
+        [new Date(PAST_DAY).toISOString(), 12_000, 2_400],
+        [new Date(PAST_DAY + DAY).toISOString(), 0, 0],
+      ]);
+      const exact = await wholeExact(events, { ...filter, since: PAST_DAY, until: PAST_DAY + DAY - 1 });
+      expectSameTraffic(
+        { ...rolled[1] },
+        { ...(await timeseries(events, filter, { interval: "1d", timezone: "UTC" }))[1] },
+        "day",
+        exact,
+      );
+      expect(rolled[0]?.p50_response_time_ms).toBe(1000);
+      // Days in another zone are not UTC days: the hourly tier answers.
+      statements.length = 0;
+      await timeseries(recorded, filter, { interval: "1d", timezone: "Europe/Berlin" }, complete);
+      expect(tablesRead(statements[0] as string)).toEqual([ENDPOINTS_HOURLY.table.name, API_REQUESTS.name]);
+    });
+
+    it("counts an endpoint's status codes from the status rollup's hours and raw edges, exactly", async () => {
+      const { recorded, statements } = recording(events);
+      const filter = {
+        projectId: "p1",
+        endpoints: [{ method: "GET", route: "/items/{id}" }],
+        since: BASE + HOUR + 30 * 60_000,
+        until: BASE + 3 * HOUR + 30 * 60_000,
+      };
+      const rolled = await statusCodeCounts(recorded, filter, 10, complete);
+      expect(statements).toHaveLength(1);
+      expect(tablesRead(statements[0] as string)).toEqual([
+        ENDPOINT_STATUSES_HOURLY.table.name,
+        API_REQUESTS.name,
+      ]);
+      expect(rolled).toEqual([
+        { status_code: 200, total_requests: 9_600 },
+        { status_code: 404, total_requests: 1_200 },
+        { status_code: 500, total_requests: 1_200 },
+        { status_code: 503, total_requests: 1 },
+      ]);
+      expect(await statusCodeCounts(events, filter, 10)).toEqual(rolled);
+      // The limit keeps the most frequent; ties go to the lower code.
+      expect(await statusCodeCounts(events, filter, 2, complete)).toEqual(rolled.slice(0, 2));
     });
 
     it("answers endpoints, an endpoint's detail and consumers from the daily rollups and raw edges", async () => {
@@ -785,6 +877,27 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
         rawSeries.forEach((point, index) =>
           expectSameTraffic({ ...rolledSeries[index] }, { ...point }, `${label} series ${index}`),
         );
+        // An endpoint's series per day (from the endpoint rollup's hours where a day holds more
+        // than 10,000 requests), percentiles against each bucket's exact ones.
+        const routeFilter = { ...filter, routes: ["/hot"] };
+        const daily = { interval: "1d" as const, timezone: bucketing.timezone };
+        const rolledRoute = await timeseries(events, routeFilter, daily, complete);
+        const rawRoute = await timeseries(events, routeFilter, daily);
+        expect(rolledRoute.map((point) => point.bucket)).toEqual(rawRoute.map((point) => point.bucket));
+        for (const [index, point] of rawRoute.entries()) {
+          const next = rawRoute[index + 1];
+          const exact = await wholeExact(events, {
+            ...routeFilter,
+            since: Math.max(since, Date.parse(point.bucket)),
+            until: next === undefined ? until : Date.parse(next.bucket) - 1,
+          });
+          expectSameTraffic({ ...rolledRoute[index] }, { ...point }, `${label} route ${index}`, exact);
+        }
+        for (const statusFilter of [filter, routeFilter, { ...routeFilter, statusClasses: [2, 5] }]) {
+          expect(await statusCodeCounts(events, statusFilter, 100, complete), label).toEqual(
+            await statusCodeCounts(events, statusFilter, 100),
+          );
+        }
         // Random error statuses and a route search, which the errors rollup answers too.
         const errorsFilter = {
           ...filter,

@@ -232,6 +232,7 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
       "rollup_retention",
       "rollup_tiers",
       "consumer_names",
+      "endpoint_statuses",
     ]);
     // Migration 10 snapshots the rebuilt, partitioned table for its backfill: every row, by partition.
     expect(await count(`FROM ${database}.api_requests_backfill_lists`)).toBe(12);
@@ -354,7 +355,12 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
       );
     }
     const applied = await migrateEvents(events);
-    expect(applied.slice(-3)).toEqual(["rollup_retention", "rollup_tiers", "consumer_names"]);
+    expect(applied.slice(-4)).toEqual([
+      "rollup_retention",
+      "rollup_tiers",
+      "consumer_names",
+      "endpoint_statuses",
+    ]);
     expect(await count(`FROM ${database}.api_requests WHERE rollup_days = 0`)).toBe(9);
     // The snapshots predate the column: the backfill writes the server's days (0) for their rows.
     expect(await runRollupBackfill(events, { stepMs: DAY_MS })).toBe("done");

@@ -504,7 +504,12 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
     async endpointStatusCodes(target: AppScope, query: EndpointStatusCodesQuery): Promise<StatusCodeCount[]> {
       const [filter] = await endpointFilter(target, query, nothingMore);
-      return statusCodeCounts(events, filter, capped(query.limit, ANALYTICS_LIMITS.endpointStatusCodes));
+      return statusCodeCounts(
+        events,
+        filter,
+        capped(query.limit, ANALYTICS_LIMITS.endpointStatusCodes),
+        rollups,
+      );
     },
 
     async endpointPayloads(target: AppScope, query: EndpointPayloadsQuery): Promise<PayloadSample[]> {

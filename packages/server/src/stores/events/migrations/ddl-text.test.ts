@@ -12,18 +12,27 @@ import {
   LISTS_ROLLUP_STATE,
   ROLLUP_STATE,
   ROLLUPS,
+  STATUSES_BACKFILL_SNAPSHOT,
+  STATUSES_ROLLUP_STATE,
   TIERS_BACKFILL_SNAPSHOT,
   TIERS_ROLLUP_STATE,
   UPTIME_RESULTS,
 } from "../tables/index.js";
 import type { EventsTopology } from "../topology.js";
 import { recordMigrationDdl } from "./ddl-recorder.js";
+import { eventsMigrations } from "./index.js";
 
 const ON_CLUSTER: EventsTopology = { kind: "cluster", cluster: "fleet", ddl: "on-cluster" };
 const PER_NODE: EventsTopology = { kind: "cluster", cluster: "fleet", ddl: "per-node" };
 
 const SHARDED = [API_REQUESTS, API_LOGS, API_SPANS, UPTIME_RESULTS, ...ROLLUPS.map((rollup) => rollup.table)];
-const UNSHARDED = ["schema_migrations", ROLLUP_STATE.name, LISTS_ROLLUP_STATE.name, TIERS_ROLLUP_STATE.name];
+const UNSHARDED = [
+  "schema_migrations",
+  ROLLUP_STATE.name,
+  LISTS_ROLLUP_STATE.name,
+  TIERS_ROLLUP_STATE.name,
+  STATUSES_ROLLUP_STATE.name,
+];
 
 const created = (statements: readonly string[], name: string): string[] =>
   statements.filter((sql) => new RegExp(`^CREATE TABLE IF NOT EXISTS sightline\\.${name}\\b(?!_)`).test(sql));
@@ -48,7 +57,7 @@ describe("events DDL text", () => {
       expect(bare).toEqual([]);
       // The rest: each migration's record, into the cluster-wide history.
       const rest = statements.filter((sql) => !ddl(sql));
-      expect(rest).toHaveLength(13);
+      expect(rest).toHaveLength(eventsMigrations.length);
       for (const sql of rest) expect(sql).toMatch(/^INSERT INTO sightline\.schema_migrations /);
     });
 
@@ -90,9 +99,9 @@ describe("events DDL text", () => {
     it("feeds each shard's rollups from its own rows", () => {
       const views = statements.filter((sql) => sql.startsWith("CREATE MATERIALIZED VIEW"));
       // Migration 6's two, recreated by migration 9, migration 10's two, all four recreated
-      // by migration 11 (carrying rollup_days), migration 12's three, and the consumer rollup's
-      // recreated by migration 13.
-      expect(views).toHaveLength(14);
+      // by migration 11 (carrying rollup_days), migration 12's three, the consumer rollup's
+      // recreated by migration 13, and migration 14's one.
+      expect(views).toHaveLength(15);
       for (const rollup of ROLLUPS) {
         const latest = views.filter((sql) => sql.includes(`.${rollup.view} `)).at(-1);
         expect(latest).toContain(`TO sightline.${rollup.table.name}_local AS SELECT`);
@@ -128,7 +137,12 @@ describe("events DDL text", () => {
     });
 
     it("snapshots api_requests from its declaration, never AS the Replicated table", () => {
-      for (const snapshot of [BACKFILL_SNAPSHOT, LISTS_BACKFILL_SNAPSHOT, TIERS_BACKFILL_SNAPSHOT]) {
+      for (const snapshot of [
+        BACKFILL_SNAPSHOT,
+        LISTS_BACKFILL_SNAPSHOT,
+        TIERS_BACKFILL_SNAPSHOT,
+        STATUSES_BACKFILL_SNAPSHOT,
+      ]) {
         const [local] = created(statements, `${snapshot}_local`);
         expect(local).toContain(`/clickhouse/tables/{shard}/sightline/${snapshot}_local'`);
         expect(statements.join("\n")).not.toContain(`${snapshot} AS `);

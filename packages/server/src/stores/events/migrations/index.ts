@@ -12,6 +12,7 @@ import { listRollupsMigration } from "./0010-list-rollups.js";
 import { rollupRetentionMigration } from "./0011-rollup-retention.js";
 import { rollupTiersMigration } from "./0012-rollup-tiers.js";
 import { consumerNamesMigration } from "./0013-consumer-names.js";
+import { endpointStatusesMigration } from "./0014-endpoint-statuses.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -38,4 +39,5 @@ export const eventsMigrations: readonly EventsMigration[] = [
   rollupRetentionMigration,
   rollupTiersMigration,
   consumerNamesMigration,
+  endpointStatusesMigration,
 ];

@@ -11,6 +11,9 @@ export const LISTS_BACKFILL_SNAPSHOT = "api_requests_backfill_lists";
 /** The same for the rollup tiers (events migration 12). */
 export const TIERS_BACKFILL_SNAPSHOT = "api_requests_backfill_tiers";
 
+/** The same for the endpoint status rollup (events migration 14). */
+export const STATUSES_BACKFILL_SNAPSHOT = "api_requests_backfill_statuses";
+
 const stateTable = (name: string, since: number) =>
   defineEventsTable({
     name,
@@ -29,6 +32,7 @@ const stateTable = (name: string, since: number) =>
 
 export const LISTS_ROLLUP_STATE = stateTable("rollup_backfill_lists", 10);
 export const TIERS_ROLLUP_STATE = stateTable("rollup_backfill_tiers", 12);
+export const STATUSES_ROLLUP_STATE = stateTable("rollup_backfill_statuses", 14);
 
 export const ROLLUP_STATE = defineEventsTable({
   name: "rollup_backfill",

@@ -364,13 +364,54 @@ export const TRAFFIC_DAILY: Rollup = dailyOf(TRAFFIC_HOURLY, "api_requests_daily
 /** ERRORS_HOURLY per UTC day: the errors page's window and every group's first occurrence. */
 export const ERRORS_DAILY: Rollup = dailyOf(ERRORS_HOURLY, "api_errors_daily");
 
+/** The events migration that adds ENDPOINT_STATUSES_HOURLY. */
+export const STATUSES_VERSION = 14;
+
+/**
+ * Requests per (project, app, environment, method, route, status code, hour): an endpoint's
+ * status codes, every status (the errors rollup holds the failed ones only). A count and nothing
+ * else, so its view costs little at insert; an endpoint's 30 days are 720 hours times its few
+ * status codes, where raw rows were millions on a busy endpoint.
+ */
+export const ENDPOINT_STATUSES_HOURLY: Rollup = {
+  table: defineEventsTable({
+    ...COMMON,
+    name: "api_endpoint_statuses_hourly",
+    columns: [
+      ...[
+        ...KEY_COLUMNS,
+        { name: "method", type: "LowCardinality(String)" },
+        { name: "route", type: "LowCardinality(String)" },
+        { name: "status_code", type: "UInt16" },
+        ...HOUR_COLUMNS,
+        { name: "requests", type: sum("UInt64") },
+      ].map((column) => ({ ...column, since: STATUSES_VERSION })),
+      ROLLUP_DAYS_COLUMN,
+    ],
+    // Read for one endpoint at a time: its rows sorted together, then by hour, so a window of
+    // an endpoint reads its few thousand rows, not every endpoint's hours.
+    orderBy: ["project_id", "app_id", "method", "route", "hour", "environment", "status_code", "source"],
+  }),
+  view: "api_endpoint_statuses_hourly_mv",
+  grain: HOURLY,
+  keys: [...ENDPOINT_KEYS, "status_code"],
+  aggregates: { requests: "count()" },
+};
+
 /** The rollups of events migration 6 (hourly: overview, errors). */
 export const HOURLY_ROLLUPS: readonly Rollup[] = [TRAFFIC_HOURLY, ERRORS_HOURLY];
 /** The rollups of events migration 10 (daily: endpoint and consumer lists, endpoint detail). */
 export const LIST_ROLLUPS: readonly Rollup[] = [ENDPOINTS_DAILY, CONSUMERS_DAILY];
 /** The rollups of events migration 12 (the tiers: endpoint edges, daily summary and errors). */
 export const TIER_ROLLUPS: readonly Rollup[] = [ENDPOINTS_HOURLY, TRAFFIC_DAILY, ERRORS_DAILY];
-export const ROLLUPS: readonly Rollup[] = [...HOURLY_ROLLUPS, ...LIST_ROLLUPS, ...TIER_ROLLUPS];
+/** The rollups of events migration 14 (an endpoint's status codes). */
+export const STATUS_ROLLUPS: readonly Rollup[] = [ENDPOINT_STATUSES_HOURLY];
+export const ROLLUPS: readonly Rollup[] = [
+  ...HOURLY_ROLLUPS,
+  ...LIST_ROLLUPS,
+  ...TIER_ROLLUPS,
+  ...STATUS_ROLLUPS,
+];
 
 /** The columns of `rollup` as events migration `version` had them, in declaration order. */
 export function rollupColumns(rollup: Rollup, version = Number.POSITIVE_INFINITY): string[] {

@@ -989,3 +989,128 @@ DROP VIEW IF EXISTS sightline.api_consumers_daily_mv ON CLUSTER fleet SYNC;
 CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_consumers_daily_mv ON CLUSTER fleet TO sightline.api_consumers_daily_local AS SELECT project_id, app_id, environment, consumer_id, toDateTime(toStartOfDay(timestamp), 'UTC') AS day, toUInt8(0) AS source, count() AS requests, countIf(status_code >= 400) AS errors, countIf(status_code >= 400 AND status_code < 500) AS client_errors, countIf(status_code >= 500) AS server_errors, sum(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS response_time_sum, sum(least(request_size, 1099511627776)) AS request_bytes, sum(least(response_size, 1099511627776)) AS response_bytes, max(timestamp) AS last_seen, sumMap([if((if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) = 0, toInt16(-32768), toInt16(ceil(log(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) / 0.019000571614286515)))], [toUInt64(1)]) AS latency_histogram, tuple(maxIf(timestamp, consumer_name != ''), argMaxIf(consumer_name, timestamp, consumer_name != '')) AS latest_name, tuple(maxIf(timestamp, consumer_group != ''), argMaxIf(consumer_group, timestamp, consumer_group != '')) AS latest_group, max(rollup_days) AS rollup_days FROM sightline.api_requests_local GROUP BY project_id, app_id, environment, consumer_id, day;
 
 INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+CREATE TABLE IF NOT EXISTS sightline.api_endpoint_statuses_hourly_local ON CLUSTER fleet (
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      environment LowCardinality(String),
+      method LowCardinality(String),
+      route LowCardinality(String),
+      status_code UInt16,
+      hour DateTime('UTC'),
+      source UInt8,
+      requests SimpleAggregateFunction(sum, UInt64),
+      rollup_days SimpleAggregateFunction(max, UInt16)
+    )
+    ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/sightline/api_endpoint_statuses_hourly_local', '{replica}')
+    PARTITION BY (source, if(source = 0, toYYYYMM(hour), toYYYYMMDD(hour)))
+    ORDER BY (project_id, app_id, method, route, hour, environment, status_code, source)
+    TTL toDateTime(hour) + toIntervalDay(if(rollup_days = 0, 400, rollup_days))
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS sightline.api_endpoint_statuses_hourly ON CLUSTER fleet (
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      environment LowCardinality(String),
+      method LowCardinality(String),
+      route LowCardinality(String),
+      status_code UInt16,
+      hour DateTime('UTC'),
+      source UInt8,
+      requests SimpleAggregateFunction(sum, UInt64),
+      rollup_days SimpleAggregateFunction(max, UInt16)
+    )
+    ENGINE = Distributed('fleet', 'sightline', 'api_endpoint_statuses_hourly_local', cityHash64(project_id, app_id, environment));
+
+CREATE TABLE IF NOT EXISTS sightline.rollup_backfill_statuses ON CLUSTER fleet (
+      day Date,
+      rows UInt64,
+      done_at DateTime64(3, 'UTC')
+    )
+    ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/sightline/rollup_backfill_statuses', '{replica}')
+    ORDER BY (day)
+    TTL toDateTime(day) + toIntervalDay(400)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_endpoint_statuses_hourly_mv ON CLUSTER fleet TO sightline.api_endpoint_statuses_hourly_local AS SELECT project_id, app_id, environment, method, route, status_code, toStartOfHour(timestamp) AS hour, toUInt8(0) AS source, count() AS requests, max(rollup_days) AS rollup_days FROM sightline.api_requests_local GROUP BY project_id, app_id, environment, method, route, status_code, hour;
+
+CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill_statuses_local ON CLUSTER fleet (
+      id UUID,
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      timestamp DateTime64(3, 'UTC') CODEC(Delta(8), LZ4),
+      environment LowCardinality(String),
+      method LowCardinality(String),
+      path String CODEC(ZSTD(1)),
+      route LowCardinality(String),
+      status_code UInt16,
+      response_time_ms Float64,
+      request_size UInt64,
+      response_size UInt64,
+      ip_address String CODEC(ZSTD(1)),
+      user_agent LowCardinality(String),
+      consumer_id String CODEC(ZSTD(1)),
+      consumer_name String CODEC(ZSTD(1)),
+      consumer_group LowCardinality(String),
+      request_payload String CODEC(ZSTD(3)),
+      response_payload String CODEC(ZSTD(3)),
+      request_headers String CODEC(ZSTD(3)),
+      response_headers String CODEC(ZSTD(3)),
+      trace_id String CODEC(ZSTD(1)),
+      span_id String CODEC(ZSTD(1)),
+      query String CODEC(ZSTD(1)),
+      base_url LowCardinality(String),
+      scheme LowCardinality(String),
+      validation_paths Array(String) CODEC(ZSTD(1)),
+      validation_rules Array(LowCardinality(String)),
+      validation_messages Array(String) CODEC(ZSTD(3)),
+      retention_days UInt16,
+      stored_on Date,
+      rollup_days UInt16,
+      INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4
+    )
+    ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/sightline/api_requests_backfill_statuses_local', '{replica}')
+    PARTITION BY (toMonday(stored_on), retention_days)
+    ORDER BY (project_id, timestamp, id)
+    TTL toDateTime(timestamp) + toIntervalDay(if(retention_days = 0, 90, retention_days))
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill_statuses ON CLUSTER fleet (
+      id UUID,
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      timestamp DateTime64(3, 'UTC'),
+      environment LowCardinality(String),
+      method LowCardinality(String),
+      path String,
+      route LowCardinality(String),
+      status_code UInt16,
+      response_time_ms Float64,
+      request_size UInt64,
+      response_size UInt64,
+      ip_address String,
+      user_agent LowCardinality(String),
+      consumer_id String,
+      consumer_name String,
+      consumer_group LowCardinality(String),
+      request_payload String,
+      response_payload String,
+      request_headers String,
+      response_headers String,
+      trace_id String,
+      span_id String,
+      query String,
+      base_url LowCardinality(String),
+      scheme LowCardinality(String),
+      validation_paths Array(String),
+      validation_rules Array(LowCardinality(String)),
+      validation_messages Array(String),
+      retention_days UInt16,
+      stored_on Date,
+      rollup_days UInt16
+    )
+    ENGINE = Distributed('fleet', 'sightline', 'api_requests_backfill_statuses_local', cityHash64(id));
+
+TRUNCATE TABLE IF EXISTS sightline.api_requests_backfill_statuses_local ON CLUSTER fleet;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');

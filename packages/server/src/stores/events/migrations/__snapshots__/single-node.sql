@@ -536,3 +536,39 @@ DROP VIEW IF EXISTS sightline.api_consumers_daily_mv SYNC;
 CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_consumers_daily_mv TO sightline.api_consumers_daily AS SELECT project_id, app_id, environment, consumer_id, toDateTime(toStartOfDay(timestamp), 'UTC') AS day, toUInt8(0) AS source, count() AS requests, countIf(status_code >= 400) AS errors, countIf(status_code >= 400 AND status_code < 500) AS client_errors, countIf(status_code >= 500) AS server_errors, sum(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) AS response_time_sum, sum(least(request_size, 1099511627776)) AS request_bytes, sum(least(response_size, 1099511627776)) AS response_bytes, max(timestamp) AS last_seen, sumMap([if((if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) = 0, toInt16(-32768), toInt16(ceil(log(if(isNaN(response_time_ms) OR response_time_ms < 0.001, 0, least(response_time_ms, 86400000))) / 0.019000571614286515)))], [toUInt64(1)]) AS latency_histogram, tuple(maxIf(timestamp, consumer_name != ''), argMaxIf(consumer_name, timestamp, consumer_name != '')) AS latest_name, tuple(maxIf(timestamp, consumer_group != ''), argMaxIf(consumer_group, timestamp, consumer_group != '')) AS latest_group, max(rollup_days) AS rollup_days FROM sightline.api_requests GROUP BY project_id, app_id, environment, consumer_id, day;
 
 INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+CREATE TABLE IF NOT EXISTS sightline.api_endpoint_statuses_hourly (
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      environment LowCardinality(String),
+      method LowCardinality(String),
+      route LowCardinality(String),
+      status_code UInt16,
+      hour DateTime('UTC'),
+      source UInt8,
+      requests SimpleAggregateFunction(sum, UInt64),
+      rollup_days SimpleAggregateFunction(max, UInt16)
+    )
+    ENGINE = AggregatingMergeTree
+    PARTITION BY (source, if(source = 0, toYYYYMM(hour), toYYYYMMDD(hour)))
+    ORDER BY (project_id, app_id, method, route, hour, environment, status_code, source)
+    TTL toDateTime(hour) + toIntervalDay(if(rollup_days = 0, 400, rollup_days))
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS sightline.rollup_backfill_statuses (
+      day Date,
+      rows UInt64,
+      done_at DateTime64(3, 'UTC')
+    )
+    ENGINE = ReplacingMergeTree
+    ORDER BY (day)
+    TTL toDateTime(day) + toIntervalDay(400)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_endpoint_statuses_hourly_mv TO sightline.api_endpoint_statuses_hourly AS SELECT project_id, app_id, environment, method, route, status_code, toStartOfHour(timestamp) AS hour, toUInt8(0) AS source, count() AS requests, max(rollup_days) AS rollup_days FROM sightline.api_requests GROUP BY project_id, app_id, environment, method, route, status_code, hour;
+
+CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill_statuses AS sightline.api_requests;
+
+TRUNCATE TABLE IF EXISTS sightline.api_requests_backfill_statuses;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');

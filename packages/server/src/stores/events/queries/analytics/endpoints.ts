@@ -11,7 +11,13 @@ import type {
   StatusCodeCount,
   ValidationErrorCount,
 } from "@sightline/contracts";
-import { API_REQUESTS, ENDPOINTS_DAILY, type EventsExecutor, pickColumns } from "../../index.js";
+import {
+  API_REQUESTS,
+  ENDPOINT_STATUSES_HOURLY,
+  ENDPOINTS_DAILY,
+  type EventsExecutor,
+  pickColumns,
+} from "../../index.js";
 import { type RequestFilter, requestFilterClause } from "../request-filter.js";
 import type { RollupCoverage } from "../rollups/coverage.js";
 import {
@@ -268,16 +274,31 @@ export async function endpointDetail(
   };
 }
 
-/** Requests per status code, most frequent first (ties: lower code first). */
+/** Requests per status code, most frequent first (ties: lower code first); exact from the status
+ *  rollup's whole hours and raw rows for the rest, or all raw. */
 export async function statusCodeCounts(
   events: EventsExecutor,
   filter: RequestFilter,
   limit: number,
+  coverage?: RollupCoverage,
 ): Promise<StatusCodeCount[]> {
   const params = new SqlParams();
+  const split = await planWindow(ENDPOINT_STATUSES_HOURLY, filter, coverage, Date.now());
+  const from =
+    split === undefined
+      ? `${qualified(events, API_REQUESTS)} ${requestFilterClause(filter, params)}`
+      : mergedSource(
+          events,
+          ENDPOINT_STATUSES_HOURLY,
+          filter,
+          split,
+          [sameKey("status_code")],
+          ["requests"],
+          params,
+        );
+  const counted = split === undefined ? "count()" : "sum(c_requests)";
   return events.query<StatusCodeCount>(
-    `SELECT status_code, count() AS total_requests FROM ${qualified(events, API_REQUESTS)} ` +
-      `${requestFilterClause(filter, params)} GROUP BY status_code ` +
+    `SELECT status_code, ${counted} AS total_requests FROM ${from} GROUP BY status_code ` +
       `ORDER BY total_requests DESC, status_code ASC LIMIT ${params.bind(limit, "UInt32")}`,
     params.values,
   );

@@ -12,8 +12,9 @@ import { splitTiers, type Tier, type WindowSplit } from "./split.js";
 /** A grouping key of a rolled-up read: its alias and how each source computes it. */
 export interface MergedKey {
   readonly alias: string;
-  /** Over the rollup's columns (`hour` is a DateTime). */
-  readonly rollup: string;
+  /** Over the rollup's columns (its bucket, `hour` or `day`, is a DateTime); a function of the
+   *  tier read when it names the bucket column. */
+  readonly rollup: string | ((tier: Rollup) => string);
   /** Over api_requests' columns (`timestamp` is a DateTime64(3)). */
   readonly raw: string;
 }
@@ -42,6 +43,7 @@ export const SERVED_FIELDS: Readonly<Record<string, readonly FilterField[]>> = {
   api_endpoints_daily: ENDPOINT_FIELDS,
   api_endpoints_hourly: ENDPOINT_FIELDS,
   api_consumers_daily: ["consumerId"],
+  api_endpoint_statuses_hourly: ERROR_FIELDS,
 };
 
 /** Whether every condition of `filter` is on a column `rollup` keeps. */
@@ -130,7 +132,9 @@ export function mergedSource(
       `${tier.grain.column} < ${params.instant(toMs)}`,
     ]);
     const select = [
-      ...keys.map((key) => `${key.rollup} AS ${key.alias}`),
+      ...keys.map(
+        (key) => `${typeof key.rollup === "string" ? key.rollup : key.rollup(tier)} AS ${key.alias}`,
+      ),
       ...columns.map((column) => `${tier.readAs?.[column]?.rollup ?? column} AS c_${column}`),
     ];
     parts.push(`SELECT ${select.join(", ")} FROM ${qualified(events, tier.table)} WHERE ${where}`);
