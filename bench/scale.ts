@@ -272,6 +272,7 @@ function linesFor(endMs: number): Line[] {
     line("endpoint status codes", () => analytics.endpointStatusCodes(appScope, endpoint));
     line("endpoint consumers", () => analytics.endpointConsumers(appScope, endpoint));
     line("endpoint validation errors", () => analytics.endpointValidationErrors(appScope, endpoint));
+    line("endpoint payloads", () => analytics.endpointPayloads(appScope, { ...endpoint, limit: 5 }));
   }
   lines.push({
     name: "requests page 1 + total (no window)",

@@ -2,11 +2,11 @@
 import type { Summary, TimeseriesPoint } from "@sightline/contracts";
 import {
   API_REQUESTS,
+  DAILY,
   ENDPOINTS_DAILY,
   ENDPOINTS_HOURLY,
   type EventsExecutor,
   LATENCY_SKETCH,
-  DAILY,
   type Rollup,
   type RollupGrain,
   TRAFFIC_DAILY,
@@ -160,7 +160,7 @@ export async function timeseries(
   return seriesQuery(events, filter, bucketing, undefined);
 }
 
-/** An hourly rollup a series can read: its columns, and the figures per bucket over them. */
+/** A rollup a series can read: its columns, and the figures per bucket over them. */
 interface SeriesSource {
   readonly rollup: Rollup;
   readonly columns: readonly string[];
@@ -168,13 +168,14 @@ interface SeriesSource {
   readonly figures: (source: string) => string;
 }
 
-/**
- * The first that serves the filter is read: overall traffic, or (a filter on endpoints, as an
- * endpoint's page has) the endpoint rollup's hourly tier, whose percentiles come from its latency
- * histogram (within 1 % of exact, ADR 0018) instead of a sketch.
- */
 const listFigures = (source: string) =>
   `SELECT *, ${LIST_PERCENTILES_SQL} FROM (SELECT bucket, ${LIST_GROUP_SQL} FROM ${source} GROUP BY bucket)`;
+
+/**
+ * The first that serves the filter and fits the buckets is read: overall traffic, or (a filter
+ * on endpoints, as an endpoint's page has) the endpoint rollups, whose percentiles come from
+ * their latency histogram (within 1 % of exact, ADR 0018) instead of a sketch (ADR 0026).
+ */
 const SERIES_SOURCES: readonly SeriesSource[] = [
   {
     rollup: TRAFFIC_HOURLY,
@@ -227,7 +228,8 @@ async function seriesQuery(
         rollup,
         filter,
         split,
-        // The same type on both sides: the hour as the DateTime64 the raw timestamp is.
+        // The same type on both sides: the tier's bucket (hour or day) as the DateTime64 the
+        // raw timestamp is.
         [
           {
             alias: "bucket",
