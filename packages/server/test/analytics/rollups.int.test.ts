@@ -877,8 +877,8 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
         rawSeries.forEach((point, index) =>
           expectSameTraffic({ ...rolledSeries[index] }, { ...point }, `${label} series ${index}`),
         );
-        // An endpoint's series per day (from the endpoint rollup's hours where a day holds more
-        // than 10,000 requests), percentiles against each bucket's exact ones.
+        // An endpoint's series per day (from the endpoint rollups where a day holds more than
+        // 10,000 requests: daily in UTC, hourly in Berlin), percentiles against exact ones.
         const routeFilter = { ...filter, routes: ["/hot"] };
         const daily = { interval: "1d" as const, timezone: bucketing.timezone };
         const rolledRoute = await timeseries(events, routeFilter, daily, complete);
