@@ -200,6 +200,14 @@ function randomConsumer(next: () => number): { consumer: string; name: string; g
   };
 }
 
+/** The hand-checked endpoint's window: hour 2 whole, the half hours around it raw. */
+const ITEMS_AROUND_HOUR_2 = {
+  projectId: "p1",
+  endpoints: [{ method: "GET", route: "/items/{id}" }],
+  since: BASE + HOUR + 30 * 60_000,
+  until: BASE + 3 * HOUR + 30 * 60_000,
+};
+
 /** Rollups complete for every hour (a store migrated before any row arrived). */
 const complete: RollupCoverage = { completeFrom: async () => 0, invalidate: () => undefined };
 /** Every rollup complete but `pending`, whose backfill has not begun. */
@@ -394,12 +402,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
 
     it("answers an endpoint's series from the endpoint rollup's hours, percentiles within 1 % of exact", async () => {
       const { recorded, statements } = recording(events);
-      const filter = {
-        projectId: "p1",
-        endpoints: [{ method: "GET", route: "/items/{id}" }],
-        since: BASE + HOUR + 30 * 60_000,
-        until: BASE + 3 * HOUR + 30 * 60_000,
-      };
+      const filter = ITEMS_AROUND_HOUR_2;
       const bucketing = { interval: "1h" as const, timezone: "UTC" };
       const rolled = await timeseries(recorded, filter, bucketing, complete);
       // The rolled-up series (hour 2 from the rollup, the edges raw), then hour 1's exact read:
@@ -456,12 +459,7 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
 
     it("counts an endpoint's status codes from the status rollup's hours and raw edges, exactly", async () => {
       const { recorded, statements } = recording(events);
-      const filter = {
-        projectId: "p1",
-        endpoints: [{ method: "GET", route: "/items/{id}" }],
-        since: BASE + HOUR + 30 * 60_000,
-        until: BASE + 3 * HOUR + 30 * 60_000,
-      };
+      const filter = ITEMS_AROUND_HOUR_2;
       const rolled = await statusCodeCounts(recorded, filter, 10, complete);
       expect(statements).toHaveLength(1);
       expect(tablesRead(statements[0] as string)).toEqual([
