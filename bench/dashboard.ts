@@ -28,7 +28,7 @@ import { freePort } from "../packages/server/test/support/process.js";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, INSTALL_HINT } from "../packages/web/e2e/support/chromium.js";
 import { type DatasetApp, datasetParams, logsSql, requestsSql } from "./dataset.js";
 import { BenchChild } from "./child.js";
-import { TOP_ENDPOINT } from "./scale-dataset.js";
+import { TOP_CONSUMER, TOP_ENDPOINT } from "./scale-dataset.js";
 import { adoptScaleTenant, SCALE_BIG } from "./scale-tenant.js";
 import { assertSamples, median } from "./stats.js";
 
@@ -91,7 +91,7 @@ const OWN_SUBJECTS: PageSubjects = {
  */
 const SCALE_SUBJECTS: PageSubjects = {
   endpoint: { app: SCALE_BIG.apps[0]?.slug ?? "", method: TOP_ENDPOINT.method, path: TOP_ENDPOINT.route },
-  consumer: "consumer-0",
+  consumer: TOP_CONSUMER,
   logs: false,
 };
 

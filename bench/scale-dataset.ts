@@ -14,6 +14,8 @@ export const SCALE_ENDPOINTS = 300;
 export const SCALE_CONSUMERS = 50_000;
 /** The most requested endpoint (k = 0): the endpoint-detail line measures it. */
 export const TOP_ENDPOINT = { method: "GET", route: "/api/v1/r0" } as const;
+/** The busiest consumer (c = 0): the one-consumer page's lines measure it. */
+export const TOP_CONSUMER = "consumer-0";
 
 export interface ScaleApp {
   readonly projectId: string;

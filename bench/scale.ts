@@ -30,7 +30,14 @@ import { withMigrationLock } from "../packages/server/src/stores/migration-lock.
 import { storeCoverage } from "../packages/server/src/stores/events/queries/rollups/coverage.js";
 import type { AppRow } from "../packages/server/src/stores/metadata/repos/apps.repo.js";
 import type { ProjectRow } from "../packages/server/src/stores/metadata/repos/projects.repo.js";
-import { SCALE_APPS, scaleChunks, scaleParams, scaleRequestsSql, TOP_ENDPOINT } from "./scale-dataset.js";
+import {
+  SCALE_APPS,
+  scaleChunks,
+  scaleParams,
+  scaleRequestsSql,
+  TOP_CONSUMER,
+  TOP_ENDPOINT,
+} from "./scale-dataset.js";
 import { assertSamples, percentile } from "./stats.js";
 
 const DAY = 86_400_000;
@@ -234,6 +241,7 @@ const data = createDataService({
   requestsRetentionDays: config.retention.requestsDays,
   keptDays: (project, kind) => deps.resources.retention.keptDays(project, kind),
   rateLimiter: deps.rateLimiter,
+  rollups: coverage,
 });
 
 interface Line {
@@ -273,6 +281,18 @@ function linesFor(endMs: number): Line[] {
     line("endpoint consumers", () => analytics.endpointConsumers(appScope, endpoint));
     line("endpoint validation errors", () => analytics.endpointValidationErrors(appScope, endpoint));
     line("endpoint payloads", () => analytics.endpointPayloads(appScope, { ...endpoint, limit: 5 }));
+    // The requests page: its first page with the total, and the latency histogram beside it.
+    line("requests page 1 + total", () => data.searchRequests(projectScope, range));
+    line("requests latency histogram", () => data.requestsHistogram(projectScope, range));
+    // The one-consumer page's three calls, each alone (the page runs them side by side).
+    const consumer = { ...range, consumer: TOP_CONSUMER };
+    line("consumer summary", () => analytics.projectSummary(projectScope, consumer));
+    line("consumer series", () =>
+      analytics.projectTimeseries(projectScope, { ...consumer, timezone: "UTC" }),
+    );
+    line("consumer endpoints", () =>
+      analytics.projectEndpoints(projectScope, { ...consumer, sort_by: "total_requests", page_size: 25 }),
+    );
   }
   lines.push({
     name: "requests page 1 + total (no window)",

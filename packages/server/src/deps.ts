@@ -274,6 +274,9 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
     });
 
     const { apps } = resources;
+    // Reads go through the rollups where they are complete; rows stored before the rollups
+    // existed are rolled up in the background meanwhile (docs/adr/0018-rollups.md).
+    const rollups = storeCoverage(eventsFor("dashboard"));
     const data = createDataService({
       events: eventsFor("dashboard"),
       apps,
@@ -281,10 +284,8 @@ export async function createDeps(config: Config, options: DepsOptions): Promise<
       requestsRetentionDays: config.retention.requestsDays,
       rateLimiter,
       keptDays: (project, kind) => resources.retention.keptDays(project, kind),
+      rollups,
     });
-    // Reads go through the rollups where they are complete; rows stored before the rollups
-    // existed are rolled up in the background meanwhile (docs/adr/0018-rollups.md).
-    const rollups = storeCoverage(eventsFor("dashboard"));
     const analytics = createAnalyticsService({
       events: eventsFor("dashboard"),
       apps,

@@ -14,11 +14,13 @@ import {
 } from "../../src/stores/events/queries/analytics/endpoints.js";
 import { errorCodeCounts, errorGroupsPage } from "../../src/stores/events/queries/analytics/errors.js";
 import { summary, timeseries } from "../../src/stores/events/queries/analytics/traffic.js";
+import { requestLatencyHistogram } from "../../src/stores/events/queries/data/requests-histogram.js";
 import {
   API_REQUESTS,
   BACKFILL_SNAPSHOT,
   CONSUMERS_DAILY,
   ENDPOINT_STATUSES_HOURLY,
+  REQUEST_LATENCY_HOURLY,
   ENDPOINTS_DAILY,
   ENDPOINTS_HOURLY,
   ERRORS_DAILY,
@@ -477,6 +479,29 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
       expect(await statusCodeCounts(events, filter, 2, complete)).toEqual(rolled.slice(0, 2));
     });
 
+    it("counts the requests page's latency histogram from the hourly counts and raw edges, exactly", async () => {
+      const { recorded, statements } = recording(events);
+      // Hour 2 whole (each of 1..100 ms 120 times), the edges raw: 1,000 ms before it, 2 ms after.
+      const filter = { projectId: "p1", since: ITEMS_AROUND_HOUR_2.since, until: ITEMS_AROUND_HOUR_2.until };
+      const rolled = await requestLatencyHistogram(recorded, filter, complete);
+      expect(statements).toHaveLength(1);
+      expect(tablesRead(statements[0] as string)).toEqual([
+        REQUEST_LATENCY_HOURLY.table.name,
+        API_REQUESTS.name,
+      ]);
+      // Bounds are [min, max): 5, 10, 25, 50 and 100 ms each open the next bucket.
+      expect(rolled.buckets.map((bucket) => bucket.count)).toEqual([
+        481, 600, 1_800, 3_000, 6_000, 120, 0, 0, 1, 0, 0, 0, 0,
+      ]);
+      expect(rolled.total_count).toBe(12_002);
+      expect(await requestLatencyHistogram(events, filter)).toEqual(rolled);
+      // A condition the rollup does not keep (a status) reads raw rows.
+      statements.length = 0;
+      const failed = await requestLatencyHistogram(recorded, { ...filter, statusClasses: [5] }, complete);
+      expect(tablesRead(statements[0] as string)).toEqual([API_REQUESTS.name]);
+      expect(failed.total_count).toBe(1_201);
+    });
+
     it("answers endpoints, an endpoint's detail and consumers from the daily rollups and raw edges", async () => {
       const day = PAST_DAY;
       const { recorded, statements } = recording(events);
@@ -891,6 +916,9 @@ describe.each(eventsBackends())("rollups on $name", (backend) => {
           });
           expectSameTraffic({ ...rolledRoute[index] }, { ...point }, `${label} route ${index}`, exact);
         }
+        expect(await requestLatencyHistogram(events, filter, complete), label).toEqual(
+          await requestLatencyHistogram(events, filter),
+        );
         for (const statusFilter of [filter, routeFilter, { ...routeFilter, statusClasses: [2, 5] }]) {
           expect(await statusCodeCounts(events, statusFilter, 100, complete), label).toEqual(
             await statusCodeCounts(events, statusFilter, 100),

@@ -247,6 +247,17 @@ describe.each(metadataBackends())("project retention on $name", (backend: Metada
       await ctx.deps.events.command(`SYSTEM STOP MERGES ${ctx.deps.events.database}.${table}`);
     const before = await parts();
     expect(before.length).toBeGreaterThan(0);
+    // The migrations' own (materializing the consumer projection) are not the change's.
+    const mutations = async () =>
+      Number(
+        (
+          await ctx.deps.events.query<{ n: number }>(
+            "SELECT count() AS n FROM system.mutations WHERE database = {db:String}",
+            { db: ctx.deps.events.database },
+          )
+        )[0]?.n,
+      );
+    const mutationsBefore = await mutations();
     const changed = await team.owner.client.patch(url("long"), {
       requests_days: 2,
       logs_days: 1,
@@ -255,10 +266,6 @@ describe.each(metadataBackends())("project retention on $name", (backend: Metada
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(await parts()).toEqual(before);
-    const mutations = await ctx.deps.events.query<{ n: number }>(
-      "SELECT count() AS n FROM system.mutations WHERE database = {db:String}",
-      { db: ctx.deps.events.database },
-    );
-    expect(Number(mutations[0]?.n)).toBe(0);
+    expect(await mutations()).toBe(mutationsBefore);
   });
 });

@@ -50,6 +50,7 @@ import {
   streamRequests,
 } from "../../stores/events/queries/data/requests.js";
 import { requestLatencyHistogram } from "../../stores/events/queries/data/requests-histogram.js";
+import type { RollupCoverage } from "../../stores/events/queries/rollups/coverage.js";
 import { figuresFromRecords } from "./trace-records-figures.js";
 import { buildTraceTree } from "./trace-tree.js";
 import { findTracePage, findTraceRecords } from "../../stores/events/queries/data/traces.js";
@@ -64,6 +65,9 @@ export interface DataServiceDeps {
   readonly rateLimiter: RateLimiter;
   /** Days the project keeps records of this kind (its setting within the server's maximum). */
   readonly keptDays: (project: ProjectRow, kind: "requests" | "logs") => number;
+  /** How far the rollups are complete: the latency histogram reads them where they serve the
+   *  search (absent: raw rows only). */
+  readonly rollups?: RollupCoverage;
 }
 
 /** An export ready to be sent: its text is produced as it is read. */
@@ -315,7 +319,7 @@ export function createDataService(deps: DataServiceDeps) {
     /** How the search's requests spread over latency buckets (the histogram above the list). */
     async requestsHistogram(project: ProjectScope, query: RequestsHistogramQuery): Promise<LatencyHistogram> {
       const { filter } = withinRetention(project, "requests", await readRequestFilter(project, query));
-      return requestLatencyHistogram(events, filter);
+      return requestLatencyHistogram(events, filter, deps.rollups);
     },
 
     /** Every request the search's filters match, in one file (rate-limited per user). */

@@ -8,6 +8,8 @@ import {
   API_REQUESTS,
   API_SPANS,
   BACKFILL_SNAPSHOT,
+  LATENCY_BACKFILL_SNAPSHOT,
+  LATENCY_ROLLUP_STATE,
   LISTS_BACKFILL_SNAPSHOT,
   LISTS_ROLLUP_STATE,
   ROLLUP_STATE,
@@ -32,6 +34,7 @@ const UNSHARDED = [
   LISTS_ROLLUP_STATE.name,
   TIERS_ROLLUP_STATE.name,
   STATUSES_ROLLUP_STATE.name,
+  LATENCY_ROLLUP_STATE.name,
 ];
 
 const created = (statements: readonly string[], name: string): string[] =>
@@ -100,8 +103,8 @@ describe("events DDL text", () => {
       const views = statements.filter((sql) => sql.startsWith("CREATE MATERIALIZED VIEW"));
       // Migration 6's two, recreated by migration 9, migration 10's two, all four recreated
       // by migration 11 (carrying rollup_days), migration 12's three, the consumer rollup's
-      // recreated by migration 13, and migration 14's one.
-      expect(views).toHaveLength(15);
+      // recreated by migration 13, migration 14's one and migration 16's one.
+      expect(views).toHaveLength(16);
       for (const rollup of ROLLUPS) {
         const latest = views.filter((sql) => sql.includes(`.${rollup.view} `)).at(-1);
         expect(latest).toContain(`TO sightline.${rollup.table.name}_local AS SELECT`);
@@ -136,12 +139,28 @@ describe("events DDL text", () => {
       );
     });
 
+    it("projects the stored requests only: a Distributed table holds no parts", () => {
+      const projections = statements.filter((sql) => sql.startsWith("ALTER") && sql.includes(" PROJECTION "));
+      expect(projections).toEqual([
+        expect.stringMatching(
+          /^ALTER TABLE sightline\.api_requests_local ON CLUSTER fleet ADD PROJECTION IF NOT EXISTS by_consumer \(SELECT .* ORDER BY \(project_id, consumer_id, timestamp\)\)$/,
+        ),
+        "ALTER TABLE sightline.api_requests_local ON CLUSTER fleet MATERIALIZE PROJECTION by_consumer",
+      ]);
+      // A later snapshot has it too: ATTACH PARTITION … FROM needs the same projections.
+      const [snapshot] = created(statements, `${LATENCY_BACKFILL_SNAPSHOT}_local`);
+      expect(snapshot).toContain("PROJECTION by_consumer (SELECT ");
+      const [before] = created(statements, `${STATUSES_BACKFILL_SNAPSHOT}_local`);
+      expect(before).not.toContain("PROJECTION");
+    });
+
     it("snapshots api_requests from its declaration, never AS the Replicated table", () => {
       for (const snapshot of [
         BACKFILL_SNAPSHOT,
         LISTS_BACKFILL_SNAPSHOT,
         TIERS_BACKFILL_SNAPSHOT,
         STATUSES_BACKFILL_SNAPSHOT,
+        LATENCY_BACKFILL_SNAPSHOT,
       ]) {
         const [local] = created(statements, `${snapshot}_local`);
         expect(local).toContain(`/clickhouse/tables/{shard}/sightline/${snapshot}_local'`);

@@ -13,6 +13,8 @@ import { rollupRetentionMigration } from "./0011-rollup-retention.js";
 import { rollupTiersMigration } from "./0012-rollup-tiers.js";
 import { consumerNamesMigration } from "./0013-consumer-names.js";
 import { endpointStatusesMigration } from "./0014-endpoint-statuses.js";
+import { consumerProjectionMigration } from "./0015-consumer-projection.js";
+import { requestLatencyMigration } from "./0016-request-latency.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -40,4 +42,6 @@ export const eventsMigrations: readonly EventsMigration[] = [
   rollupTiersMigration,
   consumerNamesMigration,
   endpointStatusesMigration,
+  consumerProjectionMigration,
+  requestLatencyMigration,
 ];

@@ -1,8 +1,46 @@
-// The rows of a rollup generation's snapshot: every partition of api_requests attached to it
-// (hard links, no copy), for the migrations since api_requests is partitioned (9).
-import { API_REQUESTS, onCluster, storageName } from "../tables/index.js";
-import type { EventsMigrationContext } from "./runner.js";
+// A rollup generation's migration since api_requests is partitioned (9): its tables, views and
+// snapshot, and the snapshot's rows, every partition of api_requests attached to it (hard links,
+// no copy).
+import type { RollupGeneration } from "../queries/rollups/generations.js";
+import {
+  API_REQUESTS,
+  createTableStatements,
+  createViewStatement,
+  onCluster,
+  snapshotStatements,
+  storageName,
+} from "../tables/index.js";
+import type { EventsMigration, EventsMigrationContext } from "./runner.js";
 import type { EventsExecutor } from "../executor.js";
+
+/**
+ * The migration that adds `generation`: its rollups' tables and its progress table, the views
+ * that feed the rollups (from api_requests, or the finer rollup a coarse one is fed from), then
+ * its empty snapshot of api_requests, filled with the stored partitions. Views first: a row is
+ * in a view's rollup or in the snapshot, never in neither (ADR 0018).
+ */
+export function rollupGenerationMigration(name: string, generation: RollupGeneration): EventsMigration {
+  const { version, rollups, state, snapshot } = generation;
+  return {
+    version,
+    name,
+    statements: ({ database, topology }) => [
+      ...rollups.flatMap((rollup) => createTableStatements(topology, rollup.table, database, version)),
+      ...createTableStatements(topology, state, database, version),
+      ...rollups.map((rollup) =>
+        createViewStatement(
+          topology,
+          rollup,
+          database,
+          rollup.fedFrom?.table.name ?? API_REQUESTS.name,
+          version,
+        ),
+      ),
+      ...snapshotStatements(topology, API_REQUESTS, database, version, snapshot),
+    ],
+    run: (executor, ctx) => attachRequestPartitions(executor, ctx, snapshot),
+  };
+}
 
 export async function attachRequestPartitions(
   executor: EventsExecutor,

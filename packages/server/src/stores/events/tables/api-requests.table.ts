@@ -3,6 +3,9 @@
 import { RAW_LAYOUT } from "./layouts.js";
 import { defineEventsTable } from "./table.js";
 
+/** The events migration that adds the `by_consumer` projection. */
+export const CONSUMER_PROJECTION_VERSION = 15;
+
 export const API_REQUESTS = defineEventsTable({
   name: "api_requests",
   columns: [
@@ -52,6 +55,30 @@ export const API_REQUESTS = defineEventsTable({
   ],
   indexes: ["INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4"],
   orderBy: ["project_id", "timestamp", "id"],
+  projections: [
+    {
+      // One consumer's rows together: the consumer page's figures, series and endpoints (and a
+      // consumer-scoped SLO) read that consumer's rows, where the table's order made them read
+      // every row of the project's window. The columns those figures read, nothing more.
+      // docs/adr/0027-consumer-projection.md.
+      name: "by_consumer",
+      since: CONSUMER_PROJECTION_VERSION,
+      columns: [
+        "project_id",
+        "consumer_id",
+        "timestamp",
+        "app_id",
+        "environment",
+        "method",
+        "route",
+        "status_code",
+        "response_time_ms",
+        "request_size",
+        "response_size",
+      ],
+      orderBy: ["project_id", "consumer_id", "timestamp"],
+    },
+  ],
   defaultRetentionDays: 90,
   // Spread by record, not by tenant (docs/adr/0024): one busy project fills every shard.
   shardBy: "cityHash64(id)",

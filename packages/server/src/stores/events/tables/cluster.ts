@@ -7,7 +7,13 @@ import { assertIdentifier } from "../dialect.js";
 import type { EventsTopology } from "../topology.js";
 import type { Rollup } from "./rollups.table.js";
 import { coarsenSelect, ROLLUP_SOURCE, rollupSelect } from "./rollups.table.js";
-import { addColumnsStatement, createTableStatement, type EventsColumn, type EventsTable } from "./table.js";
+import {
+  addColumnsStatement,
+  addProjectionsStatements,
+  createTableStatement,
+  type EventsColumn,
+  type EventsTable,
+} from "./table.js";
 
 const LOCAL_SUFFIX = "_local";
 
@@ -92,6 +98,23 @@ export function addColumnsStatements(
     ),
     ...distributedColumnsStatements(topology, table, database, version),
   ];
+}
+
+/** The projections migration `version` added, on the table that stores the rows (a cluster's
+ *  local tables; a Distributed table stores nothing to project). */
+export function projectionStatements(
+  topology: EventsTopology,
+  table: EventsTable,
+  database: string,
+  version: number,
+): string[] {
+  return addProjectionsStatements(
+    table,
+    database,
+    version,
+    storageName(topology, table.name, table.shardBy !== undefined),
+    onCluster(topology),
+  );
 }
 
 /** The Distributed table's share of a migration's added columns (none for an unsharded table). */

@@ -1,6 +1,6 @@
 // The events tables, each declared once (see table.ts).
 export { API_LOGS, type ApiLogsColumn } from "./api-logs.table.js";
-export { API_REQUESTS, type ApiRequestsColumn } from "./api-requests.table.js";
+export { API_REQUESTS, type ApiRequestsColumn, CONSUMER_PROJECTION_VERSION } from "./api-requests.table.js";
 export { API_SPANS, type ApiSpansColumn } from "./api-spans.table.js";
 export { UPTIME_RESULTS, type UptimeResultsColumn } from "./uptime-results.table.js";
 export {
@@ -8,6 +8,7 @@ export {
   createTableStatement,
   defineEventsTable,
   type EventsColumn,
+  type EventsProjection,
   type EventsTable,
   layoutAt,
   pickColumns,
@@ -22,6 +23,7 @@ export {
   distributedColumnsStatements,
   dropTableStatements,
   onCluster,
+  projectionStatements,
   snapshotStatements,
   storageEngine,
   storageName,
@@ -29,6 +31,8 @@ export {
 export { LAYOUT_VERSION, RAW_LAYOUT, rawPartition, WEEKLY_LAYOUT } from "./layouts.js";
 export {
   BACKFILL_SNAPSHOT,
+  LATENCY_BACKFILL_SNAPSHOT,
+  LATENCY_ROLLUP_STATE,
   LISTS_BACKFILL_SNAPSHOT,
   LISTS_ROLLUP_STATE,
   ROLLUP_STATE,
@@ -48,10 +52,13 @@ export {
   ERRORS_HOURLY,
   HOURLY,
   HOURLY_ROLLUPS,
+  LATENCY_CLASSES_VERSION,
+  LATENCY_ROLLUPS,
   LIST_ROLLUPS,
   LATENCY_SKETCH,
   type Rollup,
   type RollupGrain,
+  REQUEST_LATENCY_HOURLY,
   ROLLUP_DAYS_VERSION,
   ROLLUP_SOURCE,
   ROLLUPS,

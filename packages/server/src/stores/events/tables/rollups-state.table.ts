@@ -14,6 +14,9 @@ export const TIERS_BACKFILL_SNAPSHOT = "api_requests_backfill_tiers";
 /** The same for the endpoint status rollup (events migration 14). */
 export const STATUSES_BACKFILL_SNAPSHOT = "api_requests_backfill_statuses";
 
+/** The same for the latency histogram rollup (events migration 16). */
+export const LATENCY_BACKFILL_SNAPSHOT = "api_requests_backfill_latency";
+
 const stateTable = (name: string, since: number) =>
   defineEventsTable({
     name,
@@ -33,6 +36,7 @@ const stateTable = (name: string, since: number) =>
 export const LISTS_ROLLUP_STATE = stateTable("rollup_backfill_lists", 10);
 export const TIERS_ROLLUP_STATE = stateTable("rollup_backfill_tiers", 12);
 export const STATUSES_ROLLUP_STATE = stateTable("rollup_backfill_statuses", 14);
+export const LATENCY_ROLLUP_STATE = stateTable("rollup_backfill_latency", 16);
 
 export const ROLLUP_STATE = defineEventsTable({
   name: "rollup_backfill",

@@ -18,6 +18,9 @@ export interface EventsTable<Name extends string = string> {
   readonly columnNames: readonly Name[];
   /** Skip indexes, as `INDEX …` clauses (added with the table's first migration). */
   readonly indexes: readonly string[];
+  /** Projections: the same rows in another order, which ClickHouse reads instead of the table
+   *  when that reads fewer granules. */
+  readonly projections?: readonly EventsProjection<Name>[];
   readonly orderBy: readonly Name[];
   /** Days the TTL is created with; start-up aligns it with the configured retention. */
   readonly defaultRetentionDays: number;
@@ -33,6 +36,22 @@ export interface EventsTable<Name extends string = string> {
   /** The Distributed table's sharding key in cluster mode (docs/adr/0024-clickhouse-clusters.md).
    *  Absent: a small table every node holds whole (backfill progress), not sharded. */
   readonly shardBy?: string;
+}
+
+/** A projection of some of a table's columns, sorted by other keys (added by migration `since`). */
+export interface EventsProjection<Name extends string = string> {
+  readonly name: string;
+  readonly since: number;
+  readonly columns: readonly Name[];
+  readonly orderBy: readonly Name[];
+}
+
+/** A projection's clause, as CREATE TABLE lists it and ALTER TABLE … ADD PROJECTION takes it. */
+export function projectionClause(projection: EventsProjection, ifNotExists = false): string {
+  return (
+    `PROJECTION ${ifNotExists ? "IF NOT EXISTS " : ""}${assertIdentifier(projection.name, "projection")} ` +
+    `(SELECT ${projection.columns.join(", ")} ORDER BY (${projection.orderBy.join(", ")}))`
+  );
 }
 
 /** A table's partitions and per-row retention (docs/adr/0023-partitions-and-retention.md). */
@@ -92,7 +111,12 @@ export function createTableStatement(
   placement: TablePlacement = { onCluster: "", engine: table.engine ?? "MergeTree" },
 ): string {
   const columns = table.columns.filter((column) => column.since <= version);
-  const lines = [...columns.map((column) => `${column.name} ${column.type}`), ...table.indexes];
+  const projections = (table.projections ?? []).filter((projection) => projection.since <= version);
+  const lines = [
+    ...columns.map((column) => `${column.name} ${column.type}`),
+    ...table.indexes,
+    ...projections.map((projection) => projectionClause(projection)),
+  ];
   const partitionBy = layoutAt(table, version)?.partitionBy ?? table.partitionBy;
   return (
     `CREATE TABLE IF NOT EXISTS ${assertIdentifier(database, "database")}.${assertIdentifier(name, "table")}${placement.onCluster} (\n      ` +
@@ -106,6 +130,28 @@ export function createTableStatement(
     "    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, " +
     "ttl_only_drop_parts = 1"
   );
+}
+
+/**
+ * `ALTER TABLE … ADD PROJECTION IF NOT EXISTS` for the projections migration `version` added,
+ * each followed by `MATERIALIZE PROJECTION`: a mutation ClickHouse runs in the background, part
+ * by part, and resumes after a restart; reads use the projection where a part has it and the
+ * table's own order where it does not yet.
+ */
+export function addProjectionsStatements(
+  table: EventsTable,
+  database: string,
+  version: number,
+  name: string = table.name,
+  onCluster = "",
+): string[] {
+  const added = (table.projections ?? []).filter((projection) => projection.since === version);
+  if (added.length === 0) throw new Error(`${table.name} has no projection added by migration ${version}`);
+  const alter = `ALTER TABLE ${assertIdentifier(database, "database")}.${name}${onCluster}`;
+  return added.flatMap((projection) => [
+    `${alter} ADD ${projectionClause(projection, true)}`,
+    `${alter} MATERIALIZE PROJECTION ${projection.name}`,
+  ]);
 }
 
 /** `ALTER TABLE … ADD COLUMN IF NOT EXISTS` for the columns migration `version` added. */

@@ -1114,3 +1114,155 @@ CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill_statuses ON CLUSTER f
 TRUNCATE TABLE IF EXISTS sightline.api_requests_backfill_statuses_local ON CLUSTER fleet;
 
 INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+ALTER TABLE sightline.api_requests_local ON CLUSTER fleet ADD PROJECTION IF NOT EXISTS by_consumer (SELECT project_id, consumer_id, timestamp, app_id, environment, method, route, status_code, response_time_ms, request_size, response_size ORDER BY (project_id, consumer_id, timestamp));
+
+ALTER TABLE sightline.api_requests_local ON CLUSTER fleet MATERIALIZE PROJECTION by_consumer;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+CREATE TABLE IF NOT EXISTS sightline.api_request_latency_hourly_local ON CLUSTER fleet (
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      environment LowCardinality(String),
+      hour DateTime('UTC'),
+      source UInt8,
+      requests SimpleAggregateFunction(sum, UInt64),
+      latency_0 SimpleAggregateFunction(sum, UInt64),
+      latency_1 SimpleAggregateFunction(sum, UInt64),
+      latency_2 SimpleAggregateFunction(sum, UInt64),
+      latency_3 SimpleAggregateFunction(sum, UInt64),
+      latency_4 SimpleAggregateFunction(sum, UInt64),
+      latency_5 SimpleAggregateFunction(sum, UInt64),
+      latency_6 SimpleAggregateFunction(sum, UInt64),
+      latency_7 SimpleAggregateFunction(sum, UInt64),
+      latency_8 SimpleAggregateFunction(sum, UInt64),
+      latency_9 SimpleAggregateFunction(sum, UInt64),
+      latency_10 SimpleAggregateFunction(sum, UInt64),
+      latency_11 SimpleAggregateFunction(sum, UInt64),
+      latency_12 SimpleAggregateFunction(sum, UInt64),
+      rollup_days SimpleAggregateFunction(max, UInt16)
+    )
+    ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/sightline/api_request_latency_hourly_local', '{replica}')
+    PARTITION BY (source, if(source = 0, toYYYYMM(hour), toYYYYMMDD(hour)))
+    ORDER BY (project_id, hour, app_id, environment, source)
+    TTL toDateTime(hour) + toIntervalDay(if(rollup_days = 0, 400, rollup_days))
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS sightline.api_request_latency_hourly ON CLUSTER fleet (
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      environment LowCardinality(String),
+      hour DateTime('UTC'),
+      source UInt8,
+      requests SimpleAggregateFunction(sum, UInt64),
+      latency_0 SimpleAggregateFunction(sum, UInt64),
+      latency_1 SimpleAggregateFunction(sum, UInt64),
+      latency_2 SimpleAggregateFunction(sum, UInt64),
+      latency_3 SimpleAggregateFunction(sum, UInt64),
+      latency_4 SimpleAggregateFunction(sum, UInt64),
+      latency_5 SimpleAggregateFunction(sum, UInt64),
+      latency_6 SimpleAggregateFunction(sum, UInt64),
+      latency_7 SimpleAggregateFunction(sum, UInt64),
+      latency_8 SimpleAggregateFunction(sum, UInt64),
+      latency_9 SimpleAggregateFunction(sum, UInt64),
+      latency_10 SimpleAggregateFunction(sum, UInt64),
+      latency_11 SimpleAggregateFunction(sum, UInt64),
+      latency_12 SimpleAggregateFunction(sum, UInt64),
+      rollup_days SimpleAggregateFunction(max, UInt16)
+    )
+    ENGINE = Distributed('fleet', 'sightline', 'api_request_latency_hourly_local', cityHash64(project_id, app_id, environment));
+
+CREATE TABLE IF NOT EXISTS sightline.rollup_backfill_latency ON CLUSTER fleet (
+      day Date,
+      rows UInt64,
+      done_at DateTime64(3, 'UTC')
+    )
+    ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/sightline/rollup_backfill_latency', '{replica}')
+    ORDER BY (day)
+    TTL toDateTime(day) + toIntervalDay(400)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_request_latency_hourly_mv ON CLUSTER fleet TO sightline.api_request_latency_hourly_local AS SELECT project_id, app_id, environment, toStartOfHour(timestamp) AS hour, toUInt8(0) AS source, count() AS requests, countIf(response_time_ms >= 0 AND response_time_ms < 5) AS latency_0, countIf(response_time_ms >= 5 AND response_time_ms < 10) AS latency_1, countIf(response_time_ms >= 10 AND response_time_ms < 25) AS latency_2, countIf(response_time_ms >= 25 AND response_time_ms < 50) AS latency_3, countIf(response_time_ms >= 50 AND response_time_ms < 100) AS latency_4, countIf(response_time_ms >= 100 AND response_time_ms < 250) AS latency_5, countIf(response_time_ms >= 250 AND response_time_ms < 500) AS latency_6, countIf(response_time_ms >= 500 AND response_time_ms < 1000) AS latency_7, countIf(response_time_ms >= 1000 AND response_time_ms < 2500) AS latency_8, countIf(response_time_ms >= 2500 AND response_time_ms < 5000) AS latency_9, countIf(response_time_ms >= 5000 AND response_time_ms < 10000) AS latency_10, countIf(response_time_ms >= 10000 AND response_time_ms < 30000) AS latency_11, countIf(response_time_ms >= 30000) AS latency_12, max(rollup_days) AS rollup_days FROM sightline.api_requests_local GROUP BY project_id, app_id, environment, hour;
+
+CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill_latency_local ON CLUSTER fleet (
+      id UUID,
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      timestamp DateTime64(3, 'UTC') CODEC(Delta(8), LZ4),
+      environment LowCardinality(String),
+      method LowCardinality(String),
+      path String CODEC(ZSTD(1)),
+      route LowCardinality(String),
+      status_code UInt16,
+      response_time_ms Float64,
+      request_size UInt64,
+      response_size UInt64,
+      ip_address String CODEC(ZSTD(1)),
+      user_agent LowCardinality(String),
+      consumer_id String CODEC(ZSTD(1)),
+      consumer_name String CODEC(ZSTD(1)),
+      consumer_group LowCardinality(String),
+      request_payload String CODEC(ZSTD(3)),
+      response_payload String CODEC(ZSTD(3)),
+      request_headers String CODEC(ZSTD(3)),
+      response_headers String CODEC(ZSTD(3)),
+      trace_id String CODEC(ZSTD(1)),
+      span_id String CODEC(ZSTD(1)),
+      query String CODEC(ZSTD(1)),
+      base_url LowCardinality(String),
+      scheme LowCardinality(String),
+      validation_paths Array(String) CODEC(ZSTD(1)),
+      validation_rules Array(LowCardinality(String)),
+      validation_messages Array(String) CODEC(ZSTD(3)),
+      retention_days UInt16,
+      stored_on Date,
+      rollup_days UInt16,
+      INDEX trace_id_bloom trace_id TYPE bloom_filter(0.01) GRANULARITY 4,
+      PROJECTION by_consumer (SELECT project_id, consumer_id, timestamp, app_id, environment, method, route, status_code, response_time_ms, request_size, response_size ORDER BY (project_id, consumer_id, timestamp))
+    )
+    ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/sightline/api_requests_backfill_latency_local', '{replica}')
+    PARTITION BY (toMonday(stored_on), retention_days)
+    ORDER BY (project_id, timestamp, id)
+    TTL toDateTime(timestamp) + toIntervalDay(if(retention_days = 0, 90, retention_days))
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill_latency ON CLUSTER fleet (
+      id UUID,
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      timestamp DateTime64(3, 'UTC'),
+      environment LowCardinality(String),
+      method LowCardinality(String),
+      path String,
+      route LowCardinality(String),
+      status_code UInt16,
+      response_time_ms Float64,
+      request_size UInt64,
+      response_size UInt64,
+      ip_address String,
+      user_agent LowCardinality(String),
+      consumer_id String,
+      consumer_name String,
+      consumer_group LowCardinality(String),
+      request_payload String,
+      response_payload String,
+      request_headers String,
+      response_headers String,
+      trace_id String,
+      span_id String,
+      query String,
+      base_url LowCardinality(String),
+      scheme LowCardinality(String),
+      validation_paths Array(String),
+      validation_rules Array(LowCardinality(String)),
+      validation_messages Array(String),
+      retention_days UInt16,
+      stored_on Date,
+      rollup_days UInt16
+    )
+    ENGINE = Distributed('fleet', 'sightline', 'api_requests_backfill_latency_local', cityHash64(id));
+
+TRUNCATE TABLE IF EXISTS sightline.api_requests_backfill_latency_local ON CLUSTER fleet;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');

@@ -572,3 +572,55 @@ CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill_statuses AS sightline
 TRUNCATE TABLE IF EXISTS sightline.api_requests_backfill_statuses;
 
 INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+ALTER TABLE sightline.api_requests ADD PROJECTION IF NOT EXISTS by_consumer (SELECT project_id, consumer_id, timestamp, app_id, environment, method, route, status_code, response_time_ms, request_size, response_size ORDER BY (project_id, consumer_id, timestamp));
+
+ALTER TABLE sightline.api_requests MATERIALIZE PROJECTION by_consumer;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+CREATE TABLE IF NOT EXISTS sightline.api_request_latency_hourly (
+      project_id LowCardinality(String),
+      app_id LowCardinality(String),
+      environment LowCardinality(String),
+      hour DateTime('UTC'),
+      source UInt8,
+      requests SimpleAggregateFunction(sum, UInt64),
+      latency_0 SimpleAggregateFunction(sum, UInt64),
+      latency_1 SimpleAggregateFunction(sum, UInt64),
+      latency_2 SimpleAggregateFunction(sum, UInt64),
+      latency_3 SimpleAggregateFunction(sum, UInt64),
+      latency_4 SimpleAggregateFunction(sum, UInt64),
+      latency_5 SimpleAggregateFunction(sum, UInt64),
+      latency_6 SimpleAggregateFunction(sum, UInt64),
+      latency_7 SimpleAggregateFunction(sum, UInt64),
+      latency_8 SimpleAggregateFunction(sum, UInt64),
+      latency_9 SimpleAggregateFunction(sum, UInt64),
+      latency_10 SimpleAggregateFunction(sum, UInt64),
+      latency_11 SimpleAggregateFunction(sum, UInt64),
+      latency_12 SimpleAggregateFunction(sum, UInt64),
+      rollup_days SimpleAggregateFunction(max, UInt16)
+    )
+    ENGINE = AggregatingMergeTree
+    PARTITION BY (source, if(source = 0, toYYYYMM(hour), toYYYYMMDD(hour)))
+    ORDER BY (project_id, hour, app_id, environment, source)
+    TTL toDateTime(hour) + toIntervalDay(if(rollup_days = 0, 400, rollup_days))
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS sightline.rollup_backfill_latency (
+      day Date,
+      rows UInt64,
+      done_at DateTime64(3, 'UTC')
+    )
+    ENGINE = ReplacingMergeTree
+    ORDER BY (day)
+    TTL toDateTime(day) + toIntervalDay(400)
+    SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_with_ttl_timeout = 86400, ttl_only_drop_parts = 1;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.api_request_latency_hourly_mv TO sightline.api_request_latency_hourly AS SELECT project_id, app_id, environment, toStartOfHour(timestamp) AS hour, toUInt8(0) AS source, count() AS requests, countIf(response_time_ms >= 0 AND response_time_ms < 5) AS latency_0, countIf(response_time_ms >= 5 AND response_time_ms < 10) AS latency_1, countIf(response_time_ms >= 10 AND response_time_ms < 25) AS latency_2, countIf(response_time_ms >= 25 AND response_time_ms < 50) AS latency_3, countIf(response_time_ms >= 50 AND response_time_ms < 100) AS latency_4, countIf(response_time_ms >= 100 AND response_time_ms < 250) AS latency_5, countIf(response_time_ms >= 250 AND response_time_ms < 500) AS latency_6, countIf(response_time_ms >= 500 AND response_time_ms < 1000) AS latency_7, countIf(response_time_ms >= 1000 AND response_time_ms < 2500) AS latency_8, countIf(response_time_ms >= 2500 AND response_time_ms < 5000) AS latency_9, countIf(response_time_ms >= 5000 AND response_time_ms < 10000) AS latency_10, countIf(response_time_ms >= 10000 AND response_time_ms < 30000) AS latency_11, countIf(response_time_ms >= 30000) AS latency_12, max(rollup_days) AS rollup_days FROM sightline.api_requests GROUP BY project_id, app_id, environment, hour;
+
+CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill_latency AS sightline.api_requests;
+
+TRUNCATE TABLE IF EXISTS sightline.api_requests_backfill_latency;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');

@@ -1,40 +1,39 @@
 // The latency histogram of a request search: how many matching requests fall in each of the
-// fixed, roughly logarithmic buckets (LATENCY_HISTOGRAM_EDGES_MS), counted in one pass.
-import { LATENCY_HISTOGRAM_EDGES_MS, type LatencyHistogram } from "@sightline/contracts";
-import { API_REQUESTS, type EventsExecutor } from "../../index.js";
+// fixed, roughly logarithmic buckets (LATENCY_HISTOGRAM_EDGES_MS). A search on the window alone
+// (project, apps, environment) sums the hourly rollup of those counts for its whole hours and
+// counts raw rows for the rest; any other filter counts raw rows in one pass. Exact either way.
+import type { LatencyHistogram } from "@sightline/contracts";
+import { API_REQUESTS, type EventsExecutor, REQUEST_LATENCY_HOURLY } from "../../index.js";
+import { LATENCY_CLASS_BOUNDS, latencyClassColumn, latencyClassCondition } from "../latency-classes.js";
 import { type RequestFilter, requestFilterClause } from "../request-filter.js";
+import type { RollupCoverage } from "../rollups/coverage.js";
+import { mergedSource, planWindow } from "../rollups/merged.js";
 import { SqlParams } from "../sql.js";
 import { qualified } from "../tenant.js";
 
-/** [min, max) of each bucket; the last is open-ended. */
-const BOUNDS: ReadonlyArray<readonly [number, number | null]> = LATENCY_HISTOGRAM_EDGES_MS.map(
-  (edge, i): readonly [number, number | null] => [
-    i === 0 ? 0 : (LATENCY_HISTOGRAM_EDGES_MS[i - 1] ?? 0),
-    edge,
-  ],
-).concat([[LATENCY_HISTOGRAM_EDGES_MS[LATENCY_HISTOGRAM_EDGES_MS.length - 1] ?? 0, null]]);
+const COLUMNS = LATENCY_CLASS_BOUNDS.map((_, index) => latencyClassColumn(index));
 
 export async function requestLatencyHistogram(
   events: EventsExecutor,
   filter: RequestFilter,
+  coverage?: RollupCoverage,
 ): Promise<LatencyHistogram> {
   const params = new SqlParams();
-  const where = requestFilterClause(filter, params);
-  // One countIf per bucket: a single scan of response_time_ms over the filtered rows.
-  const counts = BOUNDS.map(([min, max], i) => {
-    const upper = max === null ? "" : ` AND response_time_ms < ${params.bind(max, "Float64")}`;
-    return `countIf(response_time_ms >= ${params.bind(min, "Float64")}${upper}) AS b${i}`;
-  });
-  const [row] = await events.query<Record<string, number | string>>(
-    `SELECT ${counts.join(", ")}, count() AS total FROM ${qualified(events, API_REQUESTS)} ${where}`,
-    params.values,
-  );
+  const split = await planWindow(REQUEST_LATENCY_HOURLY, filter, coverage, Date.now());
+  const sql =
+    split === undefined
+      ? // One countIf per bucket: a single scan of response_time_ms over the filtered rows.
+        `SELECT ${COLUMNS.map((column, index) => `countIf(${latencyClassCondition(index)}) AS ${column}`).join(", ")}, ` +
+        `count() AS requests FROM ${qualified(events, API_REQUESTS)} ${requestFilterClause(filter, params)}`
+      : `SELECT ${[...COLUMNS, "requests"].map((column) => `sum(c_${column}) AS ${column}`).join(", ")} ` +
+        `FROM ${mergedSource(events, REQUEST_LATENCY_HOURLY, filter, split, [], [...COLUMNS, "requests"], params)}`;
+  const [row] = await events.query<Record<string, number | string>>(sql, params.values);
   return {
-    buckets: BOUNDS.map(([min, max], i) => ({
+    buckets: LATENCY_CLASS_BOUNDS.map(([min, max], index) => ({
       min_ms: min,
       max_ms: max,
-      count: Number(row?.[`b${i}`] ?? 0),
+      count: Number(row?.[latencyClassColumn(index)] ?? 0),
     })),
-    total_count: Number(row?.["total"] ?? 0),
+    total_count: Number(row?.["requests"] ?? 0),
   };
 }

@@ -5,6 +5,10 @@ import {
   BACKFILL_SNAPSHOT,
   type EventsTable,
   HOURLY_ROLLUPS,
+  LATENCY_BACKFILL_SNAPSHOT,
+  LATENCY_CLASSES_VERSION,
+  LATENCY_ROLLUP_STATE,
+  LATENCY_ROLLUPS,
   LIST_ROLLUPS,
   LISTS_BACKFILL_SNAPSHOT,
   LISTS_ROLLUP_STATE,
@@ -30,21 +34,36 @@ export interface RollupGeneration {
   readonly state: EventsTable;
 }
 
+/** Events migration 12's: the rollup tiers. */
+export const TIERS_GENERATION: RollupGeneration = {
+  version: TIERS_VERSION,
+  rollups: TIER_ROLLUPS,
+  snapshot: TIERS_BACKFILL_SNAPSHOT,
+  state: TIERS_ROLLUP_STATE,
+};
+
+/** Events migration 14's: an endpoint's status codes. */
+export const STATUSES_GENERATION: RollupGeneration = {
+  version: STATUSES_VERSION,
+  rollups: STATUS_ROLLUPS,
+  snapshot: STATUSES_BACKFILL_SNAPSHOT,
+  state: STATUSES_ROLLUP_STATE,
+};
+
+/** Events migration 16's: the requests page's latency histogram. */
+export const LATENCY_GENERATION: RollupGeneration = {
+  version: LATENCY_CLASSES_VERSION,
+  rollups: LATENCY_ROLLUPS,
+  snapshot: LATENCY_BACKFILL_SNAPSHOT,
+  state: LATENCY_ROLLUP_STATE,
+};
+
 export const ROLLUP_GENERATIONS: readonly RollupGeneration[] = [
   { version: 6, rollups: HOURLY_ROLLUPS, snapshot: BACKFILL_SNAPSHOT, state: ROLLUP_STATE },
   { version: 10, rollups: LIST_ROLLUPS, snapshot: LISTS_BACKFILL_SNAPSHOT, state: LISTS_ROLLUP_STATE },
-  {
-    version: TIERS_VERSION,
-    rollups: TIER_ROLLUPS,
-    snapshot: TIERS_BACKFILL_SNAPSHOT,
-    state: TIERS_ROLLUP_STATE,
-  },
-  {
-    version: STATUSES_VERSION,
-    rollups: STATUS_ROLLUPS,
-    snapshot: STATUSES_BACKFILL_SNAPSHOT,
-    state: STATUSES_ROLLUP_STATE,
-  },
+  TIERS_GENERATION,
+  STATUSES_GENERATION,
+  LATENCY_GENERATION,
 ];
 
 export const FIRST_GENERATION = ROLLUP_GENERATIONS[0] as RollupGeneration;

@@ -44,6 +44,7 @@ export const SERVED_FIELDS: Readonly<Record<string, readonly FilterField[]>> = {
   api_endpoints_hourly: ENDPOINT_FIELDS,
   api_consumers_daily: ["consumerId"],
   api_endpoint_statuses_hourly: ERROR_FIELDS,
+  api_request_latency_hourly: [],
 };
 
 /** Whether every condition of `filter` is on a column `rollup` keeps. */
