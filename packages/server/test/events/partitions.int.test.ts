@@ -64,7 +64,7 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
     );
   }
 
-  /** Inserts one failed request (it feeds all four rollups) per time, as ingest writes it now:
+  /** Inserts one failed request (it feeds every rollup) per time, as ingest writes it now:
    *  with its project's rollup days. */
   async function insertRolledUp(project: string, rollupDays: number, ...atMs: number[]): Promise<void> {
     await events.command(
@@ -83,6 +83,8 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
     "api_endpoints_hourly",
     "api_requests_daily",
     "api_errors_daily",
+    "api_endpoint_statuses_hourly",
+    "api_request_latency_hourly",
   ];
   /** Per rollup table, `project:days` of its rows, sorted. */
   const rollupDays = async (): Promise<Record<string, string[]>> => {
@@ -298,6 +300,8 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
       api_endpoints_hourly: ["project-a:3", "project-b:0"],
       api_requests_daily: ["project-a:3", "project-b:0"],
       api_errors_daily: ["project-a:3", "project-b:0"],
+      api_endpoint_statuses_hourly: ["project-a:3", "project-b:0"],
+      api_request_latency_hourly: ["project-a:3", "project-b:0"],
     });
 
     const cut = nowMs - 3 * DAY_MS;
