@@ -184,7 +184,7 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
     await insertRequest("project-a", 0, ...[15, 8, 1].map((age) => nowMs - age * DAY_MS));
     const before = await parts("api_requests");
     expect(before).toHaveLength(3);
-    // The migrations' own (materializing the consumer projection) are not the change's.
+    // The migrations' own (materializing the projections) are not the change's.
     const mutations = () =>
       count(`FROM system.mutations WHERE database = '${database}' AND table = 'api_requests'`);
     const mutationsBefore = await mutations();
@@ -239,6 +239,7 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
       "endpoint_statuses",
       "consumer_projection",
       "request_latency",
+      "endpoint_projection",
     ]);
     // Migration 10 snapshots the rebuilt, partitioned table for its backfill: every row, by partition.
     expect(await count(`FROM ${database}.api_requests_backfill_lists`)).toBe(12);
@@ -365,13 +366,14 @@ describe.each(eventsBackends())("partitions and expiry on $name", ({ options }) 
       );
     }
     const applied = await migrateEvents(events);
-    expect(applied.slice(-6)).toEqual([
+    expect(applied.slice(-7)).toEqual([
       "rollup_retention",
       "rollup_tiers",
       "consumer_names",
       "endpoint_statuses",
       "consumer_projection",
       "request_latency",
+      "endpoint_projection",
     ]);
     expect(await count(`FROM ${database}.api_requests WHERE rollup_days = 0`)).toBe(9);
     // The snapshots predate the column: the backfill writes the server's days (0) for their rows.

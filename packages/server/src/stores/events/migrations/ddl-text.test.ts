@@ -146,10 +146,15 @@ describe("events DDL text", () => {
           /^ALTER TABLE sightline\.api_requests_local ON CLUSTER fleet ADD PROJECTION IF NOT EXISTS by_consumer \(SELECT .* ORDER BY \(project_id, consumer_id, timestamp\)\)$/,
         ),
         "ALTER TABLE sightline.api_requests_local ON CLUSTER fleet MATERIALIZE PROJECTION by_consumer",
+        expect.stringMatching(
+          /^ALTER TABLE sightline\.api_requests_local ON CLUSTER fleet ADD PROJECTION IF NOT EXISTS by_endpoint \(SELECT .* ORDER BY \(project_id, route, method, app_id, timestamp\)\)$/,
+        ),
+        "ALTER TABLE sightline.api_requests_local ON CLUSTER fleet MATERIALIZE PROJECTION by_endpoint",
       ]);
       // A later snapshot has it too: ATTACH PARTITION … FROM needs the same projections.
       const [snapshot] = created(statements, `${LATENCY_BACKFILL_SNAPSHOT}_local`);
       expect(snapshot).toContain("PROJECTION by_consumer (SELECT ");
+      expect(snapshot).not.toContain("by_endpoint");
       const [before] = created(statements, `${STATUSES_BACKFILL_SNAPSHOT}_local`);
       expect(before).not.toContain("PROJECTION");
     });

@@ -15,6 +15,7 @@ import { consumerNamesMigration } from "./0013-consumer-names.js";
 import { endpointStatusesMigration } from "./0014-endpoint-statuses.js";
 import { consumerProjectionMigration } from "./0015-consumer-projection.js";
 import { requestLatencyMigration } from "./0016-request-latency.js";
+import { endpointProjectionMigration } from "./0017-endpoint-projection.js";
 import type { EventsMigration } from "./runner.js";
 
 export { applyRetention, type RetentionDays } from "./retention.js";
@@ -44,4 +45,5 @@ export const eventsMigrations: readonly EventsMigration[] = [
   endpointStatusesMigration,
   consumerProjectionMigration,
   requestLatencyMigration,
+  endpointProjectionMigration,
 ];

@@ -5,6 +5,8 @@ import { defineEventsTable } from "./table.js";
 
 /** The events migration that adds the `by_consumer` projection. */
 export const CONSUMER_PROJECTION_VERSION = 15;
+/** The events migration that adds the `by_endpoint` projection. */
+export const ENDPOINT_PROJECTION_VERSION = 17;
 
 export const API_REQUESTS = defineEventsTable({
   name: "api_requests",
@@ -77,6 +79,31 @@ export const API_REQUESTS = defineEventsTable({
         "response_size",
       ],
       orderBy: ["project_id", "consumer_id", "timestamp"],
+    },
+    {
+      // One endpoint's rows together: the endpoint page's consumers card groups the endpoint's
+      // rows by consumer, with each one's newest name, which no rollup holds; the raw edges of
+      // the endpoint rollups and an endpoint-scoped SLO read them too. Route and method before
+      // the app, so a filter on routes alone, or an endpoint across the project's apps, narrows
+      // as well. docs/adr/0029-endpoint-projection.md.
+      name: "by_endpoint",
+      since: ENDPOINT_PROJECTION_VERSION,
+      columns: [
+        "project_id",
+        "route",
+        "method",
+        "app_id",
+        "timestamp",
+        "environment",
+        "status_code",
+        "response_time_ms",
+        "request_size",
+        "response_size",
+        "consumer_id",
+        "consumer_name",
+        "consumer_group",
+      ],
+      orderBy: ["project_id", "route", "method", "app_id", "timestamp"],
     },
   ],
   defaultRetentionDays: 90,

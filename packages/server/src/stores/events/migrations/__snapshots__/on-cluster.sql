@@ -1266,3 +1266,9 @@ CREATE TABLE IF NOT EXISTS sightline.api_requests_backfill_latency ON CLUSTER fl
 TRUNCATE TABLE IF EXISTS sightline.api_requests_backfill_latency_local ON CLUSTER fleet;
 
 INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
+
+ALTER TABLE sightline.api_requests_local ON CLUSTER fleet ADD PROJECTION IF NOT EXISTS by_endpoint (SELECT project_id, route, method, app_id, timestamp, environment, status_code, response_time_ms, request_size, response_size, consumer_id, consumer_name, consumer_group ORDER BY (project_id, route, method, app_id, timestamp));
+
+ALTER TABLE sightline.api_requests_local ON CLUSTER fleet MATERIALIZE PROJECTION by_endpoint;
+
+INSERT INTO sightline.schema_migrations (version, name, applied_at) SELECT {version:UInt32}, {name:String}, now64(3, 'UTC');
