@@ -293,6 +293,9 @@ function linesFor(endMs: number): Line[] {
     line("consumer endpoints", () =>
       analytics.projectEndpoints(projectScope, { ...consumer, sort_by: "total_requests", page_size: 25 }),
     );
+    // What the page loads beside them: the consumer's errors and newest requests.
+    line("consumer errors", () => analytics.projectErrors(projectScope, { ...consumer, page_size: 10 }));
+    line("consumer requests page 1", () => data.searchRequests(projectScope, { ...consumer, page_size: 20 }));
   }
   lines.push({
     name: "requests page 1 + total (no window)",
