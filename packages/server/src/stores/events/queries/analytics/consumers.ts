@@ -117,8 +117,8 @@ async function newestNames(
       });
     }
     missing = missing.filter((id) => {
-      const names = found.get(id);
-      return names === undefined || names.latest_name === "" || names.latest_group === "";
+      const names = found.get(id) ?? NO_NAMES;
+      return names.latest_name === "" || names.latest_group === "";
     });
   }
   return found;
