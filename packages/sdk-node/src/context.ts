@@ -49,15 +49,18 @@ export function taggedExchange(target: object): Exchange | undefined {
 }
 
 /** The exchange of a framework object, or of the node:http request it wraps (Fastify's
- *  `request.raw`, Koa's `ctx.req`): adapters tag only the raw request when it is reachable, one
- *  WeakMap entry per request instead of two. */
+ *  `request.raw`, Koa's `ctx.req`, Hono's `c.env.incoming` on Node): adapters tag only the raw
+ *  request when it is reachable, one WeakMap entry per request instead of two. */
 export function exchangeOf(target: unknown): Exchange | undefined {
   if (target === null || typeof target !== "object") return undefined;
   const own = tags.get(target);
   if (own !== undefined) return own;
-  const wrapper = target as { raw?: unknown; req?: unknown };
+  const wrapper = target as { raw?: unknown; req?: unknown; env?: { incoming?: unknown } | null };
   const inner = wrapper.raw ?? wrapper.req;
-  return inner !== null && typeof inner === "object" ? tags.get(inner) : undefined;
+  const found = inner !== null && typeof inner === "object" ? tags.get(inner) : undefined;
+  if (found !== undefined) return found;
+  const incoming = wrapper.env?.incoming;
+  return incoming !== null && typeof incoming === "object" ? tags.get(incoming) : undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { ConsumerInput } from "../capture/exchange.js";
 import { observeFetchExchange } from "../capture/fetch.js";
 import { type NodeAdapter, observeNodeRequest, readNodeHeader } from "../capture/node-http.js";
 import { toTemplate } from "../capture/route.js";
-import { runInScope, tag } from "../context.js";
+import { runInScope } from "../context.js";
 
 interface MatchedRoute {
   method: string;
@@ -52,26 +52,31 @@ export function sightlineHono(
   options: HonoAdapterOptions = {},
 ): (c: HonoContextLike, next: () => Promise<void>) => Promise<void> {
   const identify = options.identifyConsumer as ((request: unknown) => ConsumerInput) | undefined;
-  const adapter: NodeAdapter<HonoContextLike> = { route: honoRoute, identify: options.identifyConsumer };
-  return async function sightline_hono(c, next) {
-    if (!sightline.enabled) {
-      await next();
-      return;
-    }
+  const adapter: NodeAdapter<HonoContextLike> = {
+    route: honoRoute,
+    // Hono keeps what its error handler answered for; it is set by the time the response closed.
+    error: (c) => c.error,
+    identify: options.identifyConsumer,
+  };
+  // Not an async function on Node: the request's own promise is handed back, so recording adds
+  // no promise and no await of its own (the route, the error and the rest are read at 'close').
+  return function sightline_hono(c, next) {
+    if (!sightline.enabled) return next();
     if (isNodeHttp(c.env)) {
+      // setConsumer(c) finds the exchange through c.env.incoming (see exchangeOf).
       const exchange = observeNodeRequest(sightline, c.env.incoming, c.env.outgoing, adapter, c);
-      if (exchange === undefined) {
-        await next();
-        return;
-      }
-      // Not c.req.raw: on Node that getter builds a whole Request the app may never need.
-      tag(c, exchange);
-      await runInScope(exchange, next);
-      if (c.error !== undefined) sightline.recordError(exchange, c.error);
-      // Hono keeps the body the handler read as a promise; it has settled by now.
-      if (sightline.options.captureBodies) exchange.parsedBody = await settledBody(c);
-      return;
+      if (exchange === undefined) return next();
+      const handled = runInScope(exchange, next);
+      // Hono keeps the body the handler read as a promise; it has settled by the time next() has.
+      if (!sightline.options.captureBodies) return handled;
+      return handled.then(async () => {
+        exchange.parsedBody = await settledBody(c);
+      });
     }
+    return recordFetch(c, next);
+  };
+
+  async function recordFetch(c: HonoContextLike, next: () => Promise<void>): Promise<void> {
     const response = await observeFetchExchange(sightline, c.req.raw, {
       remoteAddress: options.clientAddress?.(c),
       request: c,
@@ -87,7 +92,7 @@ export function sightlineHono(
       },
     });
     if (response !== c.res) c.res = response;
-  };
+  }
 }
 
 async function settledBody(c: HonoContextLike): Promise<unknown> {

@@ -27,6 +27,8 @@ export interface NodeAdapter<Native> {
   scheme?(native: Native): string | undefined;
   /** Validation errors the framework kept on a refused request (read only for 400 and 422). */
   validation?(native: Native): unknown;
+  /** The exception the framework caught while handling the request, read once it closed. */
+  error?(native: Native): unknown;
   /** The adapter's `identifyConsumer`, used before the client's. */
   readonly identify?: ((native: Native) => ConsumerInput) | undefined;
 }
@@ -162,6 +164,8 @@ function onClose(this: ServerResponse): void {
       req,
       forwarded && sightline.options.trustProxy !== false,
     );
+    const failure = adapter.error?.(native);
+    if (failure !== undefined) sightline.recordError(exchange, failure);
     const status = this.statusCode;
     if ((status === 400 || status === 422) && exchange.validationErrors === undefined && adapter.validation) {
       sightline.recordValidation(exchange, adapter.validation(native));
